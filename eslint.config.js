@@ -1,0 +1,18 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist', 'docs/api', 'coverage', 'node_modules', 'bench/results.json'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['examples/**', 'bench/**', 'scripts/**', 'src/reference-server/cli.ts', 'src/reference-server/demo.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,76 @@
+import { HttpCore } from './core/http.js';
+import { type ClientOptions, resolveClientOptions } from './core/options.js';
+import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
+import type { Conversation, StartConversationParams } from './recorder/conversation.js';
+import { Conversations } from './resources/conversations.js';
+import { EligibleUsers } from './resources/eligible-users.js';
+import { Interactions } from './resources/interactions.js';
+import { PlatformUsers } from './resources/platform-users.js';
+
+/**
+ * The client of the Nebuly platform API: one method per endpoint, and a recorder that
+ * sends whole conversations when they end.
+ *
+ * @example
+ * ```ts
+ * import { NebulyClient } from 'nebuly-client';
+ *
+ * const nebuly = new NebulyClient({ apiKey: process.env.NEBULY_API_KEY, region: 'eu' });
+ * const conversation = nebuly.startConversation({ end_user: 'user-hash' });
+ * const turn = conversation.interaction({ input: 'Hi' });
+ * turn.llm({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], output: 'Hello!' });
+ * turn.end({ output: 'Hello!' });
+ * await conversation.end();
+ * ```
+ */
+export class NebulyClient {
+  /** Single interactions: `send`, and `delete` by filter. */
+  readonly interactions: Interactions;
+  /** Whole conversations in one bulk request: `send`. */
+  readonly conversations: Conversations;
+  /** The project's eligible users: `insert`, `update`, `delete`, `list`. */
+  readonly eligibleUsers: EligibleUsers;
+  /** The project's platform users: `update`, `list`. */
+  readonly platformUsers: PlatformUsers;
+  /** The base URL every request goes to, chosen from `baseUrl`, then the region. */
+  readonly baseUrl: string;
+
+  readonly #recorder: Recorder;
+
+  /**
+   * @throws TypeError when there is no API key (option or `NEBULY_API_KEY`), the region
+   * is not `'us'` or `'eu'`, or an option is out of range.
+   */
+  constructor(options: ClientOptions = {}) {
+    const resolved = resolveClientOptions(options);
+    const http = new HttpCore(resolved);
+    this.baseUrl = resolved.baseUrl;
+    this.interactions = new Interactions(http);
+    this.conversations = new Conversations(http);
+    this.eligibleUsers = new EligibleUsers(http);
+    this.platformUsers = new PlatformUsers(http);
+    this.#recorder = new Recorder({ http, onError: resolved.onError, options: resolved.recorder });
+  }
+
+  /**
+   * Starts recording a conversation. Record each exchange with
+   * `conversation.interaction()`; `conversation.end()` (or the idle time-out) sends the
+   * whole conversation in one request. Never throws: bad input goes to `onError`.
+   */
+  startConversation(params: StartConversationParams): Conversation {
+    return this.#recorder.startConversation(params);
+  }
+
+  /** Sends every conversation ended so far; resolves when each was delivered or given up. */
+  flush(): Promise<void> {
+    return this.#recorder.flush();
+  }
+
+  /**
+   * Ends every open conversation, sends everything, and stops the recorder's timers.
+   * Idempotent; bounded by `timeoutMs`, after which what is left goes to `onError`.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void> {
+    return this.#recorder.shutdown(options);
+  }
+}

@@ -1,0 +1,179 @@
+import { formatPath, type Issue } from '../schemas/issues.js';
+
+/**
+ * The base of every error the SDK produces. Catch this to handle them all.
+ *
+ * No message or property of any SDK error ever holds the API key.
+ */
+export class NebulyError extends Error {
+  override name = 'NebulyError';
+}
+
+/**
+ * The input was invalid; nothing was sent. {@link ValidationError.issues} lists every
+ * problem by path, and the message names them all.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await nebuly.interactions.send(params);
+ * } catch (error) {
+ *   if (error instanceof ValidationError) console.log(error.issues);
+ * }
+ * ```
+ */
+export class ValidationError extends NebulyError {
+  override name = 'ValidationError';
+  /** Every problem found, each with its path (`traces[0].messages[1].role`). */
+  readonly issues: readonly (Issue & { pathText: string })[];
+
+  constructor(issues: readonly Issue[], subject = 'params') {
+    const listed = issues.map((issue) => ({ ...issue, pathText: formatPath(issue.path) }));
+    super(
+      `Invalid ${subject}: ${listed.map((issue) => `${issue.pathText} ${issue.message}`).join('; ')}`,
+    );
+    this.issues = listed;
+  }
+}
+
+/** The FastAPI validation detail: one entry per problem. */
+interface FastApiDetailItem {
+  loc?: unknown;
+  msg?: unknown;
+}
+
+/** A readable sentence from the service's error body, whichever FastAPI shape it has. */
+function describeBody(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim().slice(0, 500) || undefined;
+  if (typeof body !== 'object' || body === null || !('detail' in body)) return undefined;
+  const { detail } = body;
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) {
+    return detail
+      .map((item: FastApiDetailItem) => {
+        const loc = Array.isArray(item.loc)
+          ? formatPath(
+              (item.loc as unknown[])
+                .filter((key, index) => !(index === 0 && key === 'body'))
+                .map((key) => (typeof key === 'number' ? key : String(key))),
+            )
+          : undefined;
+        const msg = typeof item.msg === 'string' ? item.msg : JSON.stringify(item.msg);
+        return loc === undefined ? msg : `${loc}: ${msg}`;
+      })
+      .join('; ');
+  }
+  return undefined;
+}
+
+/**
+ * The service answered with a status other than 2xx. The subclass tells the status:
+ * {@link AuthenticationError}, {@link RateLimitError}, {@link InternalServerError}, ….
+ */
+export class APIError extends NebulyError {
+  override name = 'APIError';
+  /** The HTTP status. */
+  readonly status: number;
+  /** The parsed body: JSON when it was JSON, else the text (`''` when empty). */
+  readonly body: unknown;
+  /** The response headers. */
+  readonly headers: Headers;
+
+  constructor(status: number, body: unknown, headers: Headers, method: string, path: string) {
+    const detail = describeBody(body);
+    super(`${method} ${path} answered ${status}${detail === undefined ? '' : `: ${detail}`}`);
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+
+  /** The error class for a status. */
+  static for(status: number): typeof APIError {
+    return STATUS_CLASSES[status] ?? (status >= 500 ? InternalServerError : APIError);
+  }
+}
+
+/** 400: the request was malformed. */
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+/** 401: the API key is missing or unknown. */
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+/** 403: the API key may not do this. */
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+/** 404: no such endpoint or resource. */
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+/** 409: the request conflicts with stored data. */
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+/** 413: the body is larger than the service takes. */
+export class PayloadTooLargeError extends APIError {
+  override name = 'PayloadTooLargeError';
+}
+/** 422: the service rejected the body's fields; the message names them. */
+export class UnprocessableEntityError extends APIError {
+  override name = 'UnprocessableEntityError';
+}
+/** 429: too many requests; retried with `Retry-After` before it reaches you. */
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+}
+/** 5xx: the service failed; retried before it reaches you. */
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+
+const STATUS_CLASSES: Partial<Record<number, typeof APIError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/** No answer: the connection failed or was dropped, after every retry. */
+export class ConnectionError extends NebulyError {
+  override name = 'ConnectionError';
+}
+
+/** No answer within `timeoutMs`, on the last attempt. */
+export class TimeoutError extends ConnectionError {
+  override name = 'TimeoutError';
+}
+
+/** The request was aborted through its `signal`. */
+export class AbortError extends NebulyError {
+  override name = 'AbortError';
+}
+
+/** The service answered 2xx with a body that is not what the spec says. */
+export class UnexpectedResponseError extends NebulyError {
+  override name = 'UnexpectedResponseError';
+  /** The HTTP status. */
+  readonly status: number;
+  /** The parsed body. */
+  readonly body: unknown;
+  /** What did not match. */
+  readonly issues: readonly Issue[];
+
+  constructor(status: number, body: unknown, issues: readonly Issue[], method: string, path: string) {
+    super(
+      `${method} ${path} answered ${status} with an unexpected body: ${issues
+        .map((issue) => `${formatPath(issue.path)} ${issue.message}`)
+        .join('; ')}`,
+    );
+    this.status = status;
+    this.body = body;
+    this.issues = issues;
+  }
+}

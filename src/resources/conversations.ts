@@ -1,0 +1,36 @@
+import type { AcceptedResponse, HttpCore } from '../core/http.js';
+import { parseOrThrow } from '../core/validate.js';
+import { sendConversationParamsSchema } from '../schemas/conversations.js';
+import type { SendConversationParams } from '../schemas/index.js';
+
+/** The path of the bulk conversation endpoint. */
+export const CONVERSATION_PATH = '/event-ingestion/api/v2/events/trace_conversation';
+
+/** Whole conversations, sent in one bulk request once they have ended. */
+export class Conversations {
+  readonly #http: HttpCore;
+
+  constructor(http: HttpCore) {
+    this.#http = http;
+  }
+
+  /**
+   * Sends a whole conversation, interactions with their traces, in one request.
+   * `POST /event-ingestion/api/v2/events/trace_conversation`. The recorder
+   * (`nebuly.startConversation`) builds and sends these for you.
+   *
+   * @example
+   * ```ts
+   * await nebuly.conversations.send({
+   *   conversation: {
+   *     end_user: 'user-hash',
+   *     interactions: [{ input: 'Hi', output: 'Hello!', time_start, time_end, trace: [] }],
+   *   },
+   * });
+   * ```
+   */
+  async send(params: SendConversationParams): Promise<AcceptedResponse> {
+    const body = parseOrThrow(sendConversationParamsSchema, params);
+    return this.#http.accepted({ method: 'POST', path: CONVERSATION_PATH, body: JSON.stringify(body) });
+  }
+}

@@ -1,0 +1,23 @@
+import * as z from 'zod/mini';
+import { nonEmptyString, tags, timestamp } from './common.js';
+import { conversationFeedbackActionSchema } from './feedback.js';
+import { traceStepSchema } from './traces.js';
+
+/** One interaction of the bulk conversation form. */
+export const conversationInteractionSchema = z.object({
+  input: z.string(),
+  output: z.string(),
+  time_start: timestamp,
+  time_end: timestamp,
+  tags: z.optional(tags),
+  feedback_actions: z.optional(z.array(conversationFeedbackActionSchema)),
+  trace: z.optional(z.array(traceStepSchema)),
+});
+
+/** Body of `POST /event-ingestion/api/v2/events/trace_conversation`. */
+export const sendConversationParamsSchema = z.object({
+  conversation: z.object({
+    end_user: nonEmptyString,
+    interactions: z.array(conversationInteractionSchema),
+  }),
+});

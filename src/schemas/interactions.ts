@@ -1,0 +1,25 @@
+import * as z from 'zod/mini';
+import { nonEmptyString, tags, timestamp } from './common.js';
+import { feedbackActionSchema } from './feedback.js';
+import { traceStepSchema } from './traces.js';
+
+/** The `interaction` object of the single-interaction form. */
+export const interactionSchema = z.object({
+  conversation_id: nonEmptyString,
+  input: z.string(),
+  output: z.string(),
+  time_start: timestamp,
+  time_end: timestamp,
+  end_user: nonEmptyString,
+  hide_content: z.optional(z.boolean()),
+  tags: z.optional(tags),
+});
+
+/** Body of `POST /event-ingestion/api/v3/events/trace_interaction`. */
+export const sendInteractionParamsSchema = z.object({
+  interaction: interactionSchema,
+  traces: z.array(traceStepSchema),
+  user_feedback: z.optional(z.array(feedbackActionSchema)),
+  /** The service's default is `true`. */
+  anonymize: z.optional(z.boolean()),
+});

@@ -1,0 +1,31 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig([
+  {
+    // The main entry runs anywhere fetch does: ky and zod are bundled so that the
+    // CommonJS build works on every Node 20 (ky is ESM-only) and bundlers see one file.
+    entry: {
+      index: 'src/index.ts',
+      'reference-server': 'src/reference-server/index.ts',
+      msw: 'src/reference-server/msw.ts',
+    },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'es2022',
+    platform: 'neutral',
+    noExternal: ['ky'],
+    external: ['msw', /^node:/],
+    treeshake: true,
+  },
+  {
+    entry: { cli: 'src/reference-server/cli.ts' },
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    noExternal: ['ky'],
+    banner: { js: '#!/usr/bin/env node' },
+  },
+]);
