@@ -1,0 +1,24 @@
+// Checks the package as users get it: packs the tarball once, then lints it with
+// publint (exports map, files, module formats) and @arethetypeswrong/cli (types for
+// ESM and CommonJS under every resolution mode users have). Run after `npm run build`.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dir = mkdtempSync(join(tmpdir(), 'nebuly-pack-'));
+const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' });
+try {
+  const [{ filename }] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { encoding: 'utf8' }),
+  );
+  const tarball = join(dir, filename);
+  console.log(`\n== publint ${filename}`);
+  run('npx', ['--no-install', 'publint', 'run', tarball, '--strict']);
+  console.log(`\n== attw ${filename}`);
+  // node10 resolution (TypeScript's legacy `moduleResolution: node`) cannot see subpath
+  // exports at all; every supported setup (node16, bundler) is checked.
+  run('npx', ['--no-install', 'attw', tarball, '--profile', 'node16']);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
