@@ -1,0 +1,55 @@
+import { parseCliArgs, USAGE, type CliConfig } from './cli-args.js';
+import { createReferenceServer } from './node.js';
+
+function readConfig(): CliConfig {
+  try {
+    return parseCliArgs(process.argv.slice(2), process.env);
+  } catch (error) {
+    console.error(`nebuly-reference-server: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  if (config.help) {
+    console.log(USAGE);
+    return;
+  }
+  const server = await createReferenceServer({
+    port: config.port,
+    host: config.host,
+    apiKeys: config.apiKeys,
+    bodyLimitBytes: config.bodyLimitBytes,
+    // Method, path, status and time only: the key is never printed, nor are bodies.
+    onRequest: ({ method, path, status, durationMs }) => {
+      console.log(`${method} ${path} ${status === 0 ? 'dropped' : status} ${durationMs}ms`);
+    },
+  });
+  const projects = [...new Set(Object.values(config.apiKeys))].join(', ');
+  const keyCount = Object.keys(config.apiKeys).length;
+  console.log(
+    `nebuly reference server listening on ${server.url} (${keyCount} API key${keyCount === 1 ? '' : 's'}; projects: ${projects}). Ctrl-C stops it.`,
+  );
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('nebuly-reference-server: could not close cleanly', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`nebuly-reference-server: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

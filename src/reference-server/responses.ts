@@ -1,0 +1,49 @@
+import type { Issue } from '../schemas/issues.js';
+
+/** One entry of a FastAPI validation error: where, what, and a machine-readable kind. */
+export interface ValidationDetail {
+  /** `'body'` then the keys and indices of the field: `['body', 'interaction', 'end_user']`. */
+  loc: (string | number)[];
+  msg: string;
+  /** `'missing'` for an absent required field, else zod's issue code (`invalid_type`, `too_small`, …). */
+  type: string;
+}
+
+/** A JSON response. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+/** An error the way FastAPI answers one: `{"detail": "text"}`. */
+export function detail(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return json({ detail: text }, status, headers);
+}
+
+function isAbsent(root: unknown, path: readonly (string | number)[]): boolean {
+  let value = root;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return true;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value === undefined;
+}
+
+// A type or union mismatch on a field that is not there at all is FastAPI's `missing`;
+// other issues on an absent field (`tag` is required when kind is 'tag') keep their words.
+const MISSING_CODES = new Set(['invalid_type', 'invalid_union']);
+
+/** 422 with FastAPI's validation body, one entry per issue; `input` is the body that was validated. */
+export function validationError(issues: readonly Issue[], input: unknown): Response {
+  const entries: ValidationDetail[] = issues.map((issue) => {
+    const missing = MISSING_CODES.has(issue.code) && isAbsent(input, issue.path);
+    return {
+      loc: ['body', ...issue.path],
+      msg: missing ? 'is required' : issue.message,
+      type: missing ? 'missing' : issue.code,
+    };
+  });
+  return json({ detail: entries }, 422);
+}

@@ -1,0 +1,242 @@
+import type {
+  ConversationFeedbackAction,
+  InteractionFilter,
+  SendConversationBody,
+  SendInteractionBody,
+  TraceStep,
+  UserRecord,
+} from '../schemas/index.js';
+import { matchesAll, type TimeRange } from './matching.js';
+
+/** A user as the reference stores and answers it (EligibleUser / PlatformUser). */
+export interface StoredUser {
+  end_user: string;
+  tags: Record<string, string>;
+  active_from: string;
+  /** `null` while access has not been revoked, as a FastAPI service answers a missing value. */
+  active_to: string | null;
+}
+
+/** One stored interaction, from either ingestion endpoint, in one shape. */
+export interface StoredInteraction {
+  /** Assigned by the reference, unique in the store: `interaction-1`, `interaction-2`, …. */
+  id: string;
+  /** Which endpoint it came from: the single-interaction (v3) or the bulk conversation (v2) one. */
+  source: 'interaction' | 'conversation';
+  /**
+   * The `conversation_id` sent with a single interaction. The bulk form has none on the
+   * wire, so the reference assigns one per request (`conversation-1`, …), shared by the
+   * interactions of that conversation.
+   */
+  conversation_id: string;
+  end_user: string;
+  input: string;
+  output: string;
+  time_start: string;
+  time_end: string;
+  /** `{}` when none were sent. */
+  tags: Record<string, string>;
+  /** The trace steps (`traces` of the single form, `trace` of the bulk form); `[]` when none. */
+  trace: TraceStep[];
+  /** The feedback (`user_feedback` of the single form, `feedback_actions` of the bulk form); `[]` when none. */
+  feedback_actions: ConversationFeedbackAction[];
+  /** As sent; `false` when left out (the service's default). The reference stores content either way. */
+  hide_content: boolean;
+  /** As sent; `true` when left out (the service's default), and always for the bulk form, which has no such field. */
+  anonymize: boolean;
+  /** When the reference received it, ISO 8601. */
+  received_at: string;
+}
+
+/** What a user deletion did. */
+export interface DeleteUsersResult {
+  /** The `end_user`s deleted. */
+  deleted: string[];
+  /** The `end_user`s that were not stored, ignored. */
+  notFound: string[];
+}
+
+interface Project {
+  users: Map<string, StoredUser>;
+  interactions: StoredInteraction[];
+}
+
+function toStoredUser(user: UserRecord): StoredUser {
+  return {
+    end_user: user.end_user,
+    tags: { ...user.tags },
+    active_from: user.active_from,
+    active_to: user.active_to ?? null,
+  };
+}
+
+/**
+ * The reference server's data: users and interactions, kept in memory per project.
+ * Every method takes the project explicitly and touches nothing else, which is what
+ * isolates projects from each other. Everything read out is a copy.
+ *
+ * Users are kept in insertion order; an update keeps a user's place, a deletion and a new
+ * insert puts it last.
+ *
+ * @example
+ * ```ts
+ * const server = await createReferenceServer({ apiKeys: { 'key-a': 'project-a' } });
+ * // … the code under test sends with key-a …
+ * expect(server.store.listInteractions('project-a')).toHaveLength(2);
+ * ```
+ */
+export class ReferenceStore {
+  readonly #projects = new Map<string, Project>();
+  #interactionCount = 0;
+  #conversationCount = 0;
+  readonly #now: () => Date;
+
+  /** @param now The clock of `received_at`. */
+  constructor(now: () => Date = () => new Date()) {
+    this.#now = now;
+  }
+
+  #project(projectId: string): Project {
+    let project = this.#projects.get(projectId);
+    if (project === undefined) {
+      project = { users: new Map(), interactions: [] };
+      this.#projects.set(projectId, project);
+    }
+    return project;
+  }
+
+  /**
+   * Inserts users, in order. A user whose `end_user` is already stored (or came earlier in
+   * the same call) is skipped: left unchanged and not in the result.
+   * @returns the users inserted.
+   */
+  insertUsers(projectId: string, users: readonly UserRecord[]): StoredUser[] {
+    const stored = this.#project(projectId).users;
+    const inserted: StoredUser[] = [];
+    for (const user of users) {
+      if (stored.has(user.end_user)) continue;
+      const record = toStoredUser(user);
+      stored.set(record.end_user, record);
+      inserted.push(structuredClone(record));
+    }
+    return inserted;
+  }
+
+  /**
+   * Replaces the tags and access period of stored users matched by `end_user`, in order.
+   * A user not stored is skipped: not created and not in the result.
+   * @returns the users updated, as stored after the update.
+   */
+  updateUsers(projectId: string, users: readonly UserRecord[]): StoredUser[] {
+    const stored = this.#project(projectId).users;
+    const updated: StoredUser[] = [];
+    for (const user of users) {
+      if (!stored.has(user.end_user)) continue;
+      const record = toStoredUser(user);
+      stored.set(record.end_user, record);
+      updated.push(structuredClone(record));
+    }
+    return updated;
+  }
+
+  /** Deletes users by `end_user`; ones not stored are ignored. */
+  deleteUsers(projectId: string, endUsers: readonly string[]): DeleteUsersResult {
+    const stored = this.#project(projectId).users;
+    const result: DeleteUsersResult = { deleted: [], notFound: [] };
+    for (const endUser of endUsers) {
+      if (stored.delete(endUser)) result.deleted.push(endUser);
+      else result.notFound.push(endUser);
+    }
+    return result;
+  }
+
+  /** The project's users, in insertion order, as copies. */
+  listUsers(projectId: string): StoredUser[] {
+    return structuredClone([...(this.#projects.get(projectId)?.users.values() ?? [])]);
+  }
+
+  /** Stores the interaction of a single-interaction request. */
+  addInteraction(projectId: string, body: SendInteractionBody): StoredInteraction {
+    const { interaction } = body;
+    const stored = this.#store(projectId, {
+      source: 'interaction',
+      conversation_id: interaction.conversation_id,
+      end_user: interaction.end_user,
+      input: interaction.input,
+      output: interaction.output,
+      time_start: interaction.time_start,
+      time_end: interaction.time_end,
+      tags: { ...interaction.tags },
+      trace: body.traces,
+      feedback_actions: body.user_feedback ?? [],
+      hide_content: interaction.hide_content ?? false,
+      anonymize: body.anonymize ?? true,
+    });
+    return structuredClone(stored);
+  }
+
+  /** Stores the interactions of a bulk conversation request, under one assigned `conversation_id`. */
+  addConversation(projectId: string, body: SendConversationBody): StoredInteraction[] {
+    this.#conversationCount += 1;
+    const conversationId = `conversation-${this.#conversationCount}`;
+    const { end_user, interactions } = body.conversation;
+    return interactions.map((interaction) =>
+      structuredClone(
+        this.#store(projectId, {
+          source: 'conversation',
+          conversation_id: conversationId,
+          end_user,
+          input: interaction.input,
+          output: interaction.output,
+          time_start: interaction.time_start,
+          time_end: interaction.time_end,
+          tags: { ...interaction.tags },
+          trace: interaction.trace ?? [],
+          feedback_actions: interaction.feedback_actions ?? [],
+          hide_content: false,
+          anonymize: true,
+        }),
+      ),
+    );
+  }
+
+  #store(projectId: string, fields: Omit<StoredInteraction, 'id' | 'received_at'>): StoredInteraction {
+    this.#interactionCount += 1;
+    const stored: StoredInteraction = {
+      id: `interaction-${this.#interactionCount}`,
+      ...structuredClone(fields),
+      received_at: this.#now().toISOString(),
+    };
+    this.#project(projectId).interactions.push(stored);
+    return stored;
+  }
+
+  /** The project's interactions, in the order received, as copies. */
+  listInteractions(projectId: string): StoredInteraction[] {
+    return structuredClone(this.#projects.get(projectId)?.interactions ?? []);
+  }
+
+  /**
+   * Deletes the project's interactions that match every filter (the values of one filter
+   * are OR'd) and whose `time_start` falls in `range`. No filter and no range: all of them.
+   * @returns how many were deleted.
+   */
+  deleteInteractions(
+    projectId: string,
+    filters: readonly InteractionFilter[],
+    range?: TimeRange,
+  ): number {
+    const project = this.#projects.get(projectId);
+    if (project === undefined) return 0;
+    const kept = project.interactions.filter((interaction) => !matchesAll(interaction, filters, range));
+    const deleted = project.interactions.length - kept.length;
+    project.interactions = kept;
+    return deleted;
+  }
+
+  /** Forgets everything of one project, or of every project. */
+  clear(projectId?: string): void {
+    if (projectId === undefined) this.#projects.clear();
+    else this.#projects.delete(projectId);
+  }
+}
