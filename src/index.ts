@@ -26,3 +26,27 @@ export {
 } from './core/errors.js';
 export * from './schemas/index.js';
 export { RECORDER_DEFAULTS, type RecorderOptions } from './recorder/options.js';
+export {
+  conversationInteraction,
+  embeddingStep,
+  feedbackAction,
+  hashEndUser,
+  interactionParams,
+  llmStep,
+  MICRO_DOLLARS_PER_USD,
+  retrievalStep,
+  usdToMicroDollars,
+  type HashEndUserOptions,
+  type InteractionParamsInput,
+} from './builders/index.js';
+export { Conversation, type InteractionParams, type StartConversationParams } from './recorder/conversation.js';
+export { Turn, type EndInteractionParams } from './recorder/turn.js';
+export type { ShutdownOptions } from './recorder/recorder.js';
+export type { ConversationOutcome, ConversationStatus } from './recorder/outcome.js';
+export {
+  DeliveryError,
+  QueueFullError,
+  RecordingError,
+  type RecordingErrorCode,
+  type UndeliveredConversation,
+} from './recorder/errors.js';

@@ -1,52 +1,67 @@
 /**
  * Options of the conversation recorder, passed as `new NebulyClient({ recorder })`.
- * Every default is spelled out in {@link RECORDER_DEFAULTS}.
+ * Every default is spelled out in {@link RECORDER_DEFAULTS}; docs/recorder.md explains
+ * how they work together.
+ *
+ * @example
+ * ```ts
+ * const nebuly = new NebulyClient({
+ *   recorder: { idleTimeoutMs: 5 * 60_000, maxConcurrentSends: 8 },
+ *   onError: (error) => logger.warn(error),
+ * });
+ * ```
  */
 export interface RecorderOptions {
   /**
-   * A conversation with no new interaction for this long is ended and sent on its own.
+   * A conversation with no new interaction, step or feedback for this long is ended and
+   * sent on its own, as if `conversation.end()` had been called. `0` or `Infinity`:
+   * never; every conversation must then be ended by `end()` or `shutdown()`.
    * @default 900_000 (15 minutes)
    */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
   /**
-   * How many conversations are sent at once.
+   * How many conversations are sent at once; the others wait in the queue.
    * @default 4
    */
-  maxConcurrentSends?: number;
+  maxConcurrentSends?: number | undefined;
   /**
-   * How many ended, unsent conversations are kept; past this, a conversation goes to
-   * `onError` with its payload instead of the queue.
+   * How many ended, unsent conversations are kept (those being sent are not counted);
+   * past this, a conversation goes to `onError` as a `QueueFullError` with its payload
+   * instead of the queue.
    * @default 1000
    */
-  maxQueuedConversations?: number;
+  maxQueuedConversations?: number | undefined;
   /**
-   * How many bytes of JSON the ended, unsent conversations may hold; past this, a
-   * conversation goes to `onError` with its payload instead of the queue.
+   * How many bytes of JSON (UTF-8) the ended, unsent conversations may hold; past this, a
+   * conversation goes to `onError` as a `QueueFullError` with its payload instead of the
+   * queue.
    * @default 52_428_800 (50 MiB)
    */
-  maxQueuedBytes?: number;
+  maxQueuedBytes?: number | undefined;
   /**
-   * A conversation whose JSON is larger than this has its longest strings cropped, with a
-   * visible marker, so that it is not refused with 413. The official Python SDK's limit.
+   * A conversation whose JSON (UTF-8) is larger than this has its longest strings cropped,
+   * each ending in a visible `… [cropped N chars]`, until it fits, so that it is not
+   * refused with 413. The official Python SDK's limit.
    * @default 500_000
    */
-  maxConversationBytes?: number;
+  maxConversationBytes?: number | undefined;
   /**
-   * How long `shutdown()` waits for the last sends by default; what is left then goes to
-   * `onError`.
+   * How long `shutdown()` waits for the last sends when it is given no `timeoutMs`; then
+   * the requests still running are aborted and what is left goes to `onError`.
+   * `Infinity`: wait as long as it takes.
    * @default 10_000
    */
-  shutdownTimeoutMs?: number;
+  shutdownTimeoutMs?: number | undefined;
   /**
-   * The clock of `time_start` and `time_end`, in milliseconds since the epoch. Tests
-   * replace it.
-   * @default Date.now
+   * The clock of `time_start`, `time_end` and idle detection, in milliseconds since the
+   * epoch. Tests replace it.
+   * @default () => Date.now()
    */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /** The recorder's options with every default filled in. */
-export type ResolvedRecorderOptions = Required<RecorderOptions>;
+export type ResolvedRecorderOptions = { [K in keyof RecorderOptions]-?: Exclude<RecorderOptions[K], undefined> };
 
 /** The recorder's defaults. */
 export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freeze({
@@ -56,5 +71,44 @@ export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freez
   maxQueuedBytes: 50 * 1024 * 1024,
   maxConversationBytes: 500_000,
   shutdownTimeoutMs: 10_000,
-  now: Date.now,
+  // Read through `Date` on each call, not bound once, so that fake timers that replace
+  // `Date` also move the recorder's clock.
+  now: () => Date.now(),
 });
+
+function atLeast(name: string, value: number, minimum: number, integer: boolean): number {
+  const valid = typeof value === 'number' && value >= minimum && (integer ? Number.isInteger(value) : !Number.isNaN(value));
+  if (!valid) {
+    const what = integer ? 'a whole number' : 'a number';
+    throw new TypeError(`nebuly-client: \`recorder.${name}\` must be ${what}, ${minimum} or more`);
+  }
+  return value;
+}
+
+/**
+ * Fills in the defaults of the recorder's options and checks their ranges once, at
+ * construction, so that a misconfiguration fails loudly instead of dropping data later.
+ *
+ * @throws TypeError naming the option that is out of range.
+ */
+export function resolveRecorderOptions(options: RecorderOptions = {}): ResolvedRecorderOptions {
+  const {
+    idleTimeoutMs = RECORDER_DEFAULTS.idleTimeoutMs,
+    maxConcurrentSends = RECORDER_DEFAULTS.maxConcurrentSends,
+    maxQueuedConversations = RECORDER_DEFAULTS.maxQueuedConversations,
+    maxQueuedBytes = RECORDER_DEFAULTS.maxQueuedBytes,
+    maxConversationBytes = RECORDER_DEFAULTS.maxConversationBytes,
+    shutdownTimeoutMs = RECORDER_DEFAULTS.shutdownTimeoutMs,
+    now = RECORDER_DEFAULTS.now,
+  } = options;
+  if (typeof now !== 'function') throw new TypeError('nebuly-client: `recorder.now` must be a function');
+  return {
+    idleTimeoutMs: atLeast('idleTimeoutMs', idleTimeoutMs, 0, false),
+    maxConcurrentSends: atLeast('maxConcurrentSends', maxConcurrentSends, 1, true),
+    maxQueuedConversations: atLeast('maxQueuedConversations', maxQueuedConversations, 1, true),
+    maxQueuedBytes: atLeast('maxQueuedBytes', maxQueuedBytes, 1, false),
+    maxConversationBytes: atLeast('maxConversationBytes', maxConversationBytes, 1, false),
+    shutdownTimeoutMs: atLeast('shutdownTimeoutMs', shutdownTimeoutMs, 0, false),
+    now,
+  };
+}

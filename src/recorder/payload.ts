@@ -1,0 +1,125 @@
+import * as z from 'zod/mini';
+import { sendConversationParamsSchema } from '../schemas/conversations.js';
+import type { SendConversationBody } from '../schemas/index.js';
+import { type Issue, toIssues } from '../schemas/issues.js';
+import type { ConversationRecord, InteractionRecord } from './record.js';
+
+/** The wire body of a conversation, and the problems of what had to be left out. */
+export interface ConversationPayload {
+  /** What to send; `undefined` when nothing recorded was valid. */
+  body: SendConversationBody | undefined;
+  /** Every problem found, by its path in the conversation (`interactions[0].trace[1].messages[0].role`). */
+  issues: Issue[];
+}
+
+/** What to leave out, by recorded position. */
+interface Exclusions {
+  interactions: Set<number>;
+  steps: Map<number, Set<number>>;
+  feedback: Map<number, Set<number>>;
+  tags: Map<number, Set<string>>;
+}
+
+function isoTime(ms: number): string {
+  // A clock that returns NaN or a time out of Date's range must not throw here; the
+  // schema then reports the timestamp like any other bad value.
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+}
+
+function mergedTags(conversationTags: ConversationRecord['tags'], own: unknown, excluded: Set<string> | undefined): unknown {
+  let tags: unknown = own === undefined ? conversationTags : conversationTags === undefined ? own : { ...conversationTags, ...(own as object) };
+  if (excluded !== undefined && typeof tags === 'object' && tags !== null) {
+    const kept: Record<string, unknown> = { ...tags };
+    for (const key of excluded) delete kept[key];
+    tags = kept;
+  }
+  // "Tags when there are any": an empty object says nothing, so it is left out.
+  if (typeof tags === 'object' && tags !== null && Object.keys(tags).length === 0) return undefined;
+  return tags;
+}
+
+function keep<T>(items: readonly T[], excluded: Set<number> | undefined): T[] {
+  return excluded === undefined ? (items as T[]) : items.filter((_, index) => !excluded.has(index));
+}
+
+function wireInteraction(
+  record: InteractionRecord,
+  index: number,
+  conversationTags: ConversationRecord['tags'],
+  exclusions: Exclusions | undefined,
+): Record<string, unknown> {
+  const tags = mergedTags(conversationTags, record.tags, exclusions?.tags.get(index));
+  return {
+    input: record.input,
+    output: record.output,
+    time_start: isoTime(record.timeStart),
+    time_end: isoTime(record.timeEnd),
+    ...(tags === undefined ? {} : { tags }),
+    trace: keep(record.trace, exclusions?.steps.get(index)),
+    feedback_actions: keep(record.feedback ?? [], exclusions?.feedback.get(index)),
+  };
+}
+
+function candidate(record: ConversationRecord, exclusions?: Exclusions) {
+  const interactions: Record<string, unknown>[] = [];
+  record.interactions.forEach((interaction, index) => {
+    if (exclusions?.interactions.has(index) !== true) {
+      interactions.push(wireInteraction(interaction, index, record.tags, exclusions));
+    }
+  });
+  return { conversation: { end_user: record.endUser, interactions } };
+}
+
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key);
+  if (set === undefined) map.set(key, new Set([value]));
+  else set.add(value);
+}
+
+/**
+ * The smallest parts that hold the problems: a bad step, feedback action or tag is left
+ * out alone; a bad input, output or timestamp takes its interaction with it. `undefined`
+ * when a problem is outside every interaction, so nothing can be kept.
+ */
+function exclusionsFor(issues: readonly Issue[]): Exclusions | undefined {
+  const exclusions: Exclusions = { interactions: new Set(), steps: new Map(), feedback: new Map(), tags: new Map() };
+  for (const { path } of issues) {
+    const [root, index, field, item] = path;
+    if (root !== 'interactions' || typeof index !== 'number') return undefined;
+    if (field === 'trace' && typeof item === 'number') addTo(exclusions.steps, index, item);
+    else if (field === 'feedback_actions' && typeof item === 'number') addTo(exclusions.feedback, index, item);
+    else if (field === 'tags' && typeof item === 'string') addTo(exclusions.tags, index, item);
+    else exclusions.interactions.add(index);
+  }
+  return exclusions;
+}
+
+function validate(value: unknown): { body: SendConversationBody } | { issues: Issue[] } {
+  const result = z.safeParse(sendConversationParamsSchema, value);
+  if (result.success) return { body: result.data };
+  // Paths are reported from the conversation down (`interactions[0]…`), the way the
+  // caller recorded it; the `conversation` wrapper is the SDK's business.
+  const issues = toIssues(result.error.issues, value).map((issue) =>
+    issue.path[0] === 'conversation' ? { ...issue, path: issue.path.slice(1) } : issue,
+  );
+  return { issues };
+}
+
+/**
+ * Builds and validates the wire body of an ended conversation: conversation tags merged
+ * under each turn's own, timestamps as ISO 8601, optional fields left out. What is invalid
+ * is left out piece by piece, so one bad step does not cost the whole conversation; the
+ * issues say what and where, by recorded position.
+ */
+export function buildConversationPayload(record: ConversationRecord): ConversationPayload {
+  const first = validate(candidate(record));
+  if ('body' in first) return { body: first.body, issues: [] };
+
+  const exclusions = exclusionsFor(first.issues);
+  if (exclusions === undefined) return { body: undefined, issues: first.issues };
+  const second = validate(candidate(record, exclusions));
+  if ('issues' in second) return { body: undefined, issues: [...first.issues, ...second.issues] };
+  const body = second.body.conversation.interactions.length === 0 ? undefined : second.body;
+  return { body, issues: first.issues };
+}

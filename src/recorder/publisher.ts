@@ -1,0 +1,198 @@
+import { AbortError, ConnectionError, NebulyError } from '../core/errors.js';
+import type { AcceptedResponse, HttpRequest } from '../core/http.js';
+import { CONVERSATION_PATH } from '../resources/conversations.js';
+import { DeliveryError, QueueFullError } from './errors.js';
+import type { ConversationOutcome } from './outcome.js';
+import { BoundedQueue } from './queue.js';
+import { startTimer } from './timers.js';
+
+/**
+ * How the publisher reaches the service: the client's HTTP core, which owns
+ * authentication, time-outs and the retry policy. Tests pass a fake.
+ */
+export interface Transport {
+  accepted(request: HttpRequest): Promise<AcceptedResponse>;
+}
+
+/** What the {@link Publisher} needs. */
+export interface PublisherOptions {
+  transport: Transport;
+  report: (error: NebulyError) => void;
+  maxConcurrentSends: number;
+  maxQueuedConversations: number;
+  maxQueuedBytes: number;
+}
+
+/** One conversation on its way: queued, then in flight, then settled once. */
+interface Delivery {
+  readonly conversationId: string;
+  readonly payload: string;
+  readonly bytes: number;
+  readonly done: Promise<ConversationOutcome>;
+  readonly resolve: (outcome: ConversationOutcome) => void;
+  settled: boolean;
+}
+
+function toNebulyError(error: unknown): NebulyError {
+  if (error instanceof NebulyError) return error;
+  return new ConnectionError(error instanceof Error ? error.message : String(error), { cause: error });
+}
+
+/**
+ * Sends ended conversations to the bulk endpoint: at once (on the next microtask), at
+ * most `maxConcurrentSends` at a time, the rest waiting in a {@link BoundedQueue}. Each
+ * request goes through the client's HTTP core, so it is retried by the client's policy;
+ * what still fails goes to `onError` as a {@link DeliveryError} with its payload. Owns
+ * the shutdown deadline.
+ */
+export class Publisher {
+  readonly #options: PublisherOptions;
+  readonly #queue: BoundedQueue<Delivery>;
+  readonly #inFlight = new Set<Delivery>();
+  /** Queued and in flight: what a flush waits for. */
+  readonly #pending = new Set<Delivery>();
+  readonly #abort = new AbortController();
+  #pumpScheduled = false;
+  #lastFlush: Promise<void> = Promise.resolve();
+  /** Set when shutdown ran out of time: nothing more is sent. */
+  #abandoned: NebulyError | undefined;
+
+  constructor(options: PublisherOptions) {
+    this.#options = options;
+    this.#queue = new BoundedQueue({
+      maxItems: options.maxQueuedConversations,
+      maxBytes: options.maxQueuedBytes,
+    });
+  }
+
+  /** How many conversations are queued or being sent. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /**
+   * Queues a conversation's JSON for sending. Resolves with its outcome; never rejects.
+   * A conversation the queue cannot take goes to `onError` as a {@link QueueFullError}.
+   */
+  publish(conversationId: string, payload: string, bytes: number): Promise<ConversationOutcome> {
+    let resolve!: (outcome: ConversationOutcome) => void;
+    const done = new Promise<ConversationOutcome>((settle) => {
+      resolve = settle;
+    });
+    const delivery: Delivery = { conversationId, payload, bytes, done, resolve, settled: false };
+
+    if (this.#abandoned !== undefined) {
+      this.#fail(delivery, this.#abandoned);
+      return done;
+    }
+    const added = this.#queue.tryAdd(delivery);
+    if (!added.added) {
+      const bound =
+        added.limit === 'maxQueuedConversations' ? this.#options.maxQueuedConversations : this.#options.maxQueuedBytes;
+      const error = new QueueFullError({ conversationId, payload }, added.limit, bound);
+      this.#settle(delivery, { status: 'dropped', conversationId, error });
+      this.#options.report(error);
+      return done;
+    }
+    this.#pending.add(delivery);
+    this.#schedulePump();
+    return done;
+  }
+
+  /**
+   * Resolves once every conversation published before the call has been delivered or
+   * given up. Flushes are chained: one never resolves before an earlier one. What is
+   * published during a flush is sent all the same (sending never waits for a flush); the
+   * next flush waits for it.
+   */
+  flush(): Promise<void> {
+    const waiting = Array.from(this.#pending, (delivery) => delivery.done);
+    const flushed = this.#lastFlush.then(() => Promise.all(waiting)).then(() => undefined);
+    this.#lastFlush = flushed;
+    return flushed;
+  }
+
+  /**
+   * Waits for everything published so far, for at most `timeoutMs`. Then the requests
+   * still running are aborted, nothing more is sent, and every conversation not
+   * delivered goes to `onError` as a {@link DeliveryError} with its payload. Resolves at
+   * the deadline at the latest, even if a fetch ignores its abort signal.
+   */
+  async close(timeoutMs: number): Promise<void> {
+    const drained = this.flush();
+    if (!Number.isFinite(timeoutMs)) return drained;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = startTimer(() => resolve('timeout'), timeoutMs);
+    });
+    const result = await Promise.race([drained, deadline]);
+    clearTimeout(timer);
+    if (result === 'timeout') {
+      this.#abandon(new AbortError(`shutdown() did not finish within ${timeoutMs} ms`));
+    }
+  }
+
+  #abandon(reason: NebulyError): void {
+    this.#abandoned = reason;
+    this.#abort.abort(reason);
+    for (const delivery of this.#queue.takeAll()) this.#fail(delivery, reason);
+    for (const delivery of Array.from(this.#inFlight)) this.#fail(delivery, reason);
+  }
+
+  #schedulePump(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    // A microtask, not a timer: the conversation leaves as soon as the caller's
+    // synchronous work is done, and conversations ended together queue together.
+    queueMicrotask(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
+  }
+
+  #pump(): void {
+    while (this.#inFlight.size < this.#options.maxConcurrentSends && this.#abandoned === undefined) {
+      const delivery = this.#queue.take();
+      if (delivery === undefined) return;
+      if (!delivery.settled) this.#send(delivery);
+    }
+  }
+
+  #send(delivery: Delivery): void {
+    this.#inFlight.add(delivery);
+    let sent: Promise<AcceptedResponse>;
+    try {
+      sent = this.#options.transport.accepted({
+        method: 'POST',
+        path: CONVERSATION_PATH,
+        body: delivery.payload,
+        signal: this.#abort.signal,
+      });
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    sent
+      .then(
+        () => this.#settle(delivery, { status: 'delivered', conversationId: delivery.conversationId }),
+        (error: unknown) => this.#fail(delivery, toNebulyError(error)),
+      )
+      .finally(() => {
+        this.#inFlight.delete(delivery);
+        this.#pump();
+      });
+  }
+
+  #fail(delivery: Delivery, cause: NebulyError): void {
+    if (delivery.settled) return;
+    const error = new DeliveryError(delivery, cause);
+    this.#settle(delivery, { status: 'failed', conversationId: delivery.conversationId, error });
+    this.#options.report(error);
+  }
+
+  #settle(delivery: Delivery, outcome: ConversationOutcome): void {
+    if (delivery.settled) return;
+    delivery.settled = true;
+    this.#pending.delete(delivery);
+    delivery.resolve(outcome);
+  }
+}

@@ -1,0 +1,74 @@
+/** The bounds of a {@link BoundedQueue}. */
+export interface QueueLimits {
+  /** The most items held at once. */
+  maxItems: number;
+  /** The most bytes held at once, summed over the items' `bytes`. */
+  maxBytes: number;
+}
+
+/** The answer of {@link BoundedQueue.tryAdd}. */
+export type AddResult = { added: true } | { added: false; limit: 'maxQueuedConversations' | 'maxQueuedBytes' };
+
+const ADDED: AddResult = Object.freeze({ added: true });
+
+/**
+ * A first-in, first-out queue bounded by item count and by bytes. Pure: no timers, no
+ * I/O, no errors thrown; {@link BoundedQueue.tryAdd} answers whether the item fits, and
+ * the caller decides what to do with one that does not.
+ */
+export class BoundedQueue<T extends { readonly bytes: number }> {
+  readonly #limits: QueueLimits;
+  // A head index instead of Array#shift: taking from the front stays O(1) however long
+  // the queue grows.
+  #items: T[] = [];
+  #head = 0;
+  #bytes = 0;
+
+  constructor(limits: QueueLimits) {
+    this.#limits = limits;
+  }
+
+  /** How many items are held. */
+  get size(): number {
+    return this.#items.length - this.#head;
+  }
+
+  /** How many bytes are held. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Adds `item` at the back if both bounds allow; says which bound refused it otherwise. */
+  tryAdd(item: T): AddResult {
+    if (this.size >= this.#limits.maxItems) return { added: false, limit: 'maxQueuedConversations' };
+    if (this.#bytes + item.bytes > this.#limits.maxBytes) return { added: false, limit: 'maxQueuedBytes' };
+    this.#items.push(item);
+    this.#bytes += item.bytes;
+    return ADDED;
+  }
+
+  /** Removes and returns the oldest item, or `undefined` when empty. */
+  take(): T | undefined {
+    if (this.#head >= this.#items.length) return undefined;
+    const item = this.#items[this.#head] as T;
+    this.#head += 1;
+    this.#bytes -= item.bytes;
+    if (this.#head === this.#items.length) {
+      this.#items = [];
+      this.#head = 0;
+    } else if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+    return item;
+  }
+
+  /** Removes and returns every item, oldest first. */
+  takeAll(): T[] {
+    const items = this.#items.slice(this.#head);
+    this.#items = [];
+    this.#head = 0;
+    this.#bytes = 0;
+    return items;
+  }
+}

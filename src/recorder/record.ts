@@ -1,0 +1,32 @@
+/**
+ * What the recording API keeps while a conversation is open: the caller's values as
+ * given, copied shallowly but neither validated nor serialized, so that recording stays
+ * cheap. `payload.ts` turns a record into the wire body when the conversation ends.
+ */
+
+/** One interaction (turn) as recorded. */
+export interface InteractionRecord {
+  input: unknown;
+  /** `undefined` until the turn ends. */
+  output: unknown;
+  /** Milliseconds since the epoch, from the recorder's clock. */
+  timeStart: number;
+  /** Milliseconds since the epoch; `NaN` until the turn ends. */
+  timeEnd: number;
+  ended: boolean;
+  /** The turn's own tags (a copy), without the conversation's. */
+  tags: unknown;
+  /** The trace steps, in the order recorded, each with only the fields of its kind. */
+  trace: Record<string, unknown>[];
+  /** The feedback actions, created on the first one: most turns have none. */
+  feedback: Record<string, unknown>[] | undefined;
+}
+
+/** A whole conversation, as handed over when it ends. */
+export interface ConversationRecord {
+  conversationId: string;
+  endUser: string;
+  /** The conversation's tags, merged under each turn's own. */
+  tags: Readonly<Record<string, string>> | undefined;
+  interactions: readonly InteractionRecord[];
+}

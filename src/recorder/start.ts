@@ -1,0 +1,69 @@
+import * as z from 'zod/mini';
+import type { Issue } from '../schemas/issues.js';
+import { toIssues } from '../schemas/issues.js';
+import { nonEmptyString, tags } from '../schemas/common.js';
+import { newConversationId } from './ids.js';
+
+/** Parameters of `nebuly.startConversation`. */
+export interface StartConversationParams {
+  /** Who the conversation is with; hash it first (`hashEndUser`) so that nothing identifies them. */
+  end_user: string;
+  /** Tags of every interaction of the conversation; an interaction's own tags win. */
+  tags?: Record<string, string> | undefined;
+  /**
+   * Your id for the conversation, used to name it in errors and outcomes. The bulk
+   * endpoint has no such field, so it is not sent. @default a random UUID
+   */
+  conversation_id?: string | undefined;
+}
+
+const startParamsSchema = z.object({
+  end_user: nonEmptyString,
+  tags: z.optional(tags),
+  conversation_id: z.optional(nonEmptyString),
+});
+
+/** Start parameters after checking: what can be used, and what was wrong. */
+export interface CheckedStart {
+  conversationId: string;
+  /** `undefined` when `end_user` is unusable: the conversation cannot be sent at all. */
+  endUser: string | undefined;
+  tags: Record<string, string> | undefined;
+  issues: Issue[];
+}
+
+/**
+ * Checks `startConversation`'s parameters once per conversation. A bad tag is left out,
+ * a bad `conversation_id` replaced; only a bad `end_user` makes the conversation unusable.
+ */
+export function checkStartParams(params: StartConversationParams): CheckedStart {
+  const result = z.safeParse(startParamsSchema, params);
+  if (result.success) {
+    const { end_user, tags: given, conversation_id } = result.data;
+    return {
+      conversationId: conversation_id ?? newConversationId(),
+      endUser: end_user,
+      // zod's output is a copy: the caller may change their object afterwards.
+      tags: given,
+      issues: [],
+    };
+  }
+  const issues = toIssues(result.error.issues, params);
+  const bad = new Set(issues.map((issue) => issue.path.slice(0, 2).join('\u0000')));
+  const isObject = typeof params === 'object' && params !== null;
+  const { end_user, conversation_id, tags: given } = (isObject ? params : {}) as Partial<StartConversationParams>;
+
+  let keptTags: Record<string, string> | undefined;
+  if (given !== undefined && !bad.has('tags')) {
+    keptTags = {};
+    for (const [key, value] of Object.entries(given)) {
+      if (!bad.has(`tags\u0000${key}`)) keptTags[key] = value;
+    }
+  }
+  return {
+    conversationId: conversation_id !== undefined && !bad.has('conversation_id') ? conversation_id : newConversationId(),
+    endUser: isObject && !bad.has('end_user') ? end_user : undefined,
+    tags: keptTags,
+    issues,
+  };
+}

@@ -1,0 +1,150 @@
+import type {
+  ConversationFeedbackAction,
+  EmbeddingStepInput,
+  LLMStepInput,
+  RetrievalStepInput,
+} from '../schemas/index.js';
+import { RecordingError } from './errors.js';
+import type { InteractionRecord } from './record.js';
+import type { ConversationState } from './state.js';
+
+/** Parameters of `turn.end`. */
+export interface EndInteractionParams {
+  /** The answer shown to the user. */
+  output: string;
+}
+
+// Parameters are read field by field; a caller who passes `null` gets the same treatment
+// as one who forgot every field: the problem is reported when the conversation ends.
+const NOTHING: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function fieldsOf(params: unknown): Record<string, unknown> {
+  return typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : NOTHING;
+}
+
+// The caller may keep pushing to the array they passed (a chat history usually grows in
+// place); a shallow copy records it as it was at the call.
+function copyArray(value: unknown): unknown {
+  return Array.isArray(value) ? value.slice() : value;
+}
+
+/**
+ * One interaction of a recorded conversation: the user's input, the steps that produced
+ * the answer, the answer, and the user's feedback. Get one from
+ * `conversation.interaction()`.
+ *
+ * Recording is synchronous and cheap: values are kept as given (arrays copied) and
+ * checked against the wire schemas when the conversation ends, where an invalid step or
+ * feedback action is left out alone and reported to `onError` by its path. No method
+ * throws; a call that cannot be honoured is reported to `onError`. Each returns the turn,
+ * so calls chain.
+ *
+ * @example
+ * ```ts
+ * const turn = conversation.interaction({ input: question });
+ * turn.retrieval({ source: 'handbook', input: question, outputs: passages });
+ * turn.llm({ model: 'gpt-4o', messages, output: answer, input_tokens: 812, output_tokens: 64 });
+ * turn.end({ output: answer });
+ * // later, when the user reacts:
+ * turn.feedback({ slug: 'thumbs_up' });
+ * ```
+ */
+export class Turn {
+  readonly #state: ConversationState;
+  readonly #record: InteractionRecord;
+
+  /** @internal Turns come from `conversation.interaction()`. */
+  constructor(state: ConversationState, record: InteractionRecord) {
+    this.#state = state;
+    this.#record = record;
+  }
+
+  /** Whether `end()` was called, or the conversation ended while the turn was open. */
+  get ended(): boolean {
+    return this.#record.ended;
+  }
+
+  /** Records a call to an LLM: the messages it was given (oldest first) and its output. */
+  llm(step: LLMStepInput): this {
+    if (this.#refuses('llm', true)) return this;
+    const { model, messages, output, input_tokens, output_tokens, cost } = fieldsOf(step);
+    // The `messages` key is always set, even when missing: the wire tells steps apart by
+    // their keys, and a missing one is then reported as the LLM step's.
+    const recorded: Record<string, unknown> = { model, messages: copyArray(messages), output };
+    if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
+    if (output_tokens !== undefined) recorded.output_tokens = output_tokens;
+    if (cost !== undefined) recorded.cost = cost;
+    return this.#add(recorded);
+  }
+
+  /** Records a call to a retriever or tool: its query and everything it returned. */
+  retrieval(step: RetrievalStepInput): this {
+    if (this.#refuses('retrieval', true)) return this;
+    const { source, input, outputs } = fieldsOf(step);
+    return this.#add({ source, input, outputs: copyArray(outputs) });
+  }
+
+  /** Records a call to an embedding model. */
+  embedding(step: EmbeddingStepInput): this {
+    if (this.#refuses('embedding', true)) return this;
+    const { model, input, input_tokens } = fieldsOf(step);
+    const recorded: Record<string, unknown> = { model, input };
+    if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
+    return this.#add(recorded);
+  }
+
+  /**
+   * Records the user's feedback on this turn's answer. Feedback usually comes after the
+   * answer, so it is taken after `end()` too, as long as the conversation is open.
+   */
+  feedback(action: ConversationFeedbackAction): this {
+    if (this.#refuses('feedback', false)) return this;
+    const { slug, text, value } = fieldsOf(action);
+    const recorded: Record<string, unknown> = { slug };
+    if (text !== undefined) recorded.text = text;
+    if (value !== undefined) recorded.value = value;
+    (this.#record.feedback ??= []).push(recorded);
+    this.#state.lastActivityAt = this.#state.now();
+    return this;
+  }
+
+  /** Ends the turn with the answer shown to the user; `time_end` is now. */
+  end(params: EndInteractionParams): this {
+    if (this.#refuses('end', true)) return this;
+    const record = this.#record;
+    const now = this.#state.now();
+    record.output = fieldsOf(params).output;
+    record.timeEnd = now;
+    record.ended = true;
+    this.#state.lastActivityAt = now;
+    return this;
+  }
+
+  #add(step: Record<string, unknown>): this {
+    this.#record.trace.push(step);
+    this.#state.lastActivityAt = this.#state.now();
+    return this;
+  }
+
+  /** Whether the call must be ignored; reports why. */
+  #refuses(method: string, onlyWhileOpen: boolean): boolean {
+    const state = this.#state;
+    if (state.open && !(onlyWhileOpen && this.#record.ended)) return false;
+    if (state.refused) return true;
+    const id = state.conversationId;
+    state.report(
+      state.open
+        ? new RecordingError(
+            'interaction_ended',
+            `turn.${method}() on an interaction of conversation ${id} that had already ended: not recorded`,
+            id,
+          )
+        : new RecordingError(
+            'conversation_ended',
+            `turn.${method}() on conversation ${id} after it ended: not recorded`,
+            id,
+          ),
+    );
+    return true;
+  }
+}
