@@ -91,13 +91,14 @@ async function answer(app: ReferenceApp, incoming: IncomingMessage, outgoing: Se
     incoming.socket.destroy();
     return;
   }
+  // Whatever of the request body was not read (413, 401, 404, ...) is discarded, not
+  // buffered, so the client can finish sending and the connection serves its next request.
+  if (request.body !== null && !request.bodyUsed) await request.body.cancel().catch(() => undefined);
+  incoming.resume();
   const body = Buffer.from(await response.arrayBuffer());
   outgoing.statusCode = response.status;
   response.headers.forEach((value, name) => outgoing.setHeader(name, value));
   outgoing.setHeader('content-length', body.byteLength);
-  // Whatever of the request body was not read (413, 401, 404, ...) is discarded, so the
-  // connection stays usable for the client's next request.
-  incoming.resume();
   outgoing.end(body);
 }
 

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { createReferenceHandler } from './handler.js';
+
+const users = [{ end_user: 'u-1', tags: {}, active_from: '2026-01-01' }];
+
+function post(url: string, apiKey: string, body: unknown): Request {
+  return new Request(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('createReferenceHandler (web-standard Request → Response)', () => {
+  it('serves plain Request objects, with no server and no MSW', async () => {
+    const reference = createReferenceHandler({ apiKeys: { k: 'p' } });
+    const response = await reference.fetch(post('http://any.host/api/external/eligible-users', 'k', { users }));
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ users: [{ ...users[0], active_to: null }] });
+    expect(reference.store.listUsers('p')).toHaveLength(1);
+  });
+
+  it('serves below basePath, and 404s outside it', async () => {
+    const reference = createReferenceHandler({ apiKeys: { k: 'p' }, basePath: 'nebuly/' });
+    const inside = await reference.fetch(post('http://h/nebuly/api/external/eligible-users', 'k', { users }));
+    const outside = await reference.fetch(post('http://h/api/external/eligible-users', 'k', { users }));
+
+    expect(inside.status).toBe(200);
+    expect(outside.status).toBe(404);
+  });
+
+  it.each(['__proto__', 'toString', 'constructor', 'hasOwnProperty'])(
+    'a key named like an Object property (%s) is not a key',
+    async (key) => {
+      const reference = createReferenceHandler({ apiKeys: { k: 'p' } });
+      const response = await reference.fetch(post('http://h/api/external/eligible-users', key, { users }));
+      expect(response.status).toBe(401);
+    },
+  );
+
+  it('answers a dropped-connection fault with Response.error()', async () => {
+    const reference = createReferenceHandler({ apiKeys: { k: 'p' }, faults: [{ drop: true }] });
+    const response = await reference.fetch(new Request('http://h/api/external/eligible-users'));
+    expect(response.type).toBe('error');
+  });
+
+  it('reports each answered request to onRequest, without the API key', async () => {
+    const seen: unknown[] = [];
+    const reference = createReferenceHandler({ apiKeys: { 'secret-canary-key': 'p' }, onRequest: (r) => seen.push(r) });
+    await reference.fetch(post('http://h/api/external/eligible-users', 'secret-canary-key', { users }));
+
+    expect(seen).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/api/external/eligible-users', status: 200, project: 'p' }),
+    ]);
+    expect(JSON.stringify(seen)).not.toContain('secret-canary-key');
+  });
+
+  it.each([
+    [{ apiKeys: {} }, 'apiKeys'],
+    [{ apiKeys: { ' k': 'p' } }, 'surrounding spaces'],
+    [{ apiKeys: { k: '' } }, 'project'],
+    [{ apiKeys: { k: 'p' }, bodyLimitBytes: 0 }, 'bodyLimitBytes'],
+    [{ apiKeys: { k: 'p' }, maxRecordedRequests: 1.5 }, 'maxRecordedRequests'],
+  ])('rejects bad options %j with a TypeError naming them', (options, words) => {
+    expect(() => createReferenceHandler(options)).toThrow(words);
+  });
+});

@@ -1,0 +1,68 @@
+import { request as httpRequest, Agent, type IncomingMessage } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createReferenceServer, type ReferenceServer } from './node.js';
+
+let server: ReferenceServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+interface Answer {
+  status: number;
+  reusedSocket: boolean;
+  body: string;
+}
+
+function send(agent: Agent, url: string, method: string, body?: Buffer): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { agent, method, headers: { authorization: 'Bearer k' } }, (res: IncomingMessage) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, reusedSocket: req.reusedSocket, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('createReferenceServer (node:http)', () => {
+  it('listens on loopback, on a free port when asked for port 0', async () => {
+    server = await createReferenceServer({ apiKeys: { k: 'p' } });
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+    expect(server.port).toBeGreaterThan(0);
+  });
+
+  it('answers 413 without reading a declared-too-large body, and the connection serves the next request', async () => {
+    server = await createReferenceServer({ apiKeys: { k: 'p' }, bodyLimitBytes: 1024 });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const url = `${server.url}/api/external/eligible-users`;
+
+    const first = await send(agent, url, 'POST', Buffer.alloc(256 * 1024, 0x20));
+    const second = await send(agent, url, 'GET');
+    agent.destroy();
+
+    expect(first.status).toBe(413);
+    expect(second).toMatchObject({ status: 200, reusedSocket: true, body: '{"users":[]}' });
+  });
+
+  it('close() cuts a request held by a delay at once, is idempotent, and frees the port', async () => {
+    server = await createReferenceServer({ apiKeys: { k: 'p' }, faults: [{ delayMs: 10_000 }] });
+    const held = fetch(`${server.url}/api/external/eligible-users`).catch((error: unknown) => error);
+    await expect.poll(() => server?.faults.pending.length).toBe(0);
+
+    const started = performance.now();
+    await Promise.all([server.close(), server.close()]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(await held).toBeInstanceOf(TypeError);
+    await expect(fetch(`${server.url}/api/external/eligible-users`)).rejects.toThrow(TypeError);
+  });
+
+  it('rejects when the port is taken', async () => {
+    server = await createReferenceServer({ apiKeys: { k: 'p' } });
+    await expect(createReferenceServer({ apiKeys: { k: 'p' }, port: server.port })).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+    });
+  });
+});
