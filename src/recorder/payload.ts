@@ -18,6 +18,8 @@ interface Exclusions {
   steps: Map<number, Set<number>>;
   feedback: Map<number, Set<number>>;
   tags: Map<number, Set<string>>;
+  /** Interactions whose own tags are not an object of strings at all: the conversation's apply. */
+  ownTags: Set<number>;
 }
 
 function isoTime(ms: number): string {
@@ -49,7 +51,8 @@ function wireInteraction(
   conversationTags: ConversationRecord['tags'],
   exclusions: Exclusions | undefined,
 ): Record<string, unknown> {
-  const tags = mergedTags(conversationTags, record.tags, exclusions?.tags.get(index));
+  const own = exclusions?.ownTags.has(index) === true ? undefined : record.tags;
+  const tags = mergedTags(conversationTags, own, exclusions?.tags.get(index));
   return {
     input: record.input,
     output: record.output,
@@ -79,17 +82,24 @@ function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
 
 /**
  * The smallest parts that hold the problems: a bad step, feedback action or tag is left
- * out alone; a bad input, output or timestamp takes its interaction with it. `undefined`
+ * out alone (tags that are no object at all: the turn's own, leaving the conversation's); a bad input, output or timestamp takes its interaction with it. `undefined`
  * when a problem is outside every interaction, so nothing can be kept.
  */
 function exclusionsFor(issues: readonly Issue[]): Exclusions | undefined {
-  const exclusions: Exclusions = { interactions: new Set(), steps: new Map(), feedback: new Map(), tags: new Map() };
+  const exclusions: Exclusions = {
+    interactions: new Set(),
+    steps: new Map(),
+    feedback: new Map(),
+    tags: new Map(),
+    ownTags: new Set(),
+  };
   for (const { path } of issues) {
     const [root, index, field, item] = path;
     if (root !== 'interactions' || typeof index !== 'number') return undefined;
     if (field === 'trace' && typeof item === 'number') addTo(exclusions.steps, index, item);
     else if (field === 'feedback_actions' && typeof item === 'number') addTo(exclusions.feedback, index, item);
     else if (field === 'tags' && typeof item === 'string') addTo(exclusions.tags, index, item);
+    else if (field === 'tags' && item === undefined) exclusions.ownTags.add(index);
     else exclusions.interactions.add(index);
   }
   return exclusions;

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { cropLevel, cropMarker, cropToFit } from './crop.js';
+import { utf8ByteLength } from './utf8.js';
+
+function conversation(inputs: string[], output = 'ok') {
+  return {
+    conversation: {
+      end_user: 'u'.repeat(40),
+      interactions: inputs.map((input) => ({
+        input,
+        output,
+        time_start: '2026-01-01T00:00:00.000Z',
+        time_end: '2026-01-01T00:00:01.000Z',
+        trace: [{ model: 'gpt-4o', messages: [{ role: 'user', content: input }], output }],
+      })),
+    },
+  };
+}
+
+describe('cropToFit', () => {
+  it('leaves a value that fits alone', () => {
+    const value = conversation(['short']);
+    const result = cropToFit(value, 10_000);
+    expect(result).toEqual({ json: JSON.stringify(value), bytes: utf8ByteLength(JSON.stringify(value)), croppedStrings: 0, fits: true });
+  });
+
+  it('crops the longest strings first, with a visible marker, until it fits', () => {
+    const value = conversation(['a'.repeat(20_000), 'b'.repeat(5_000), 'keep me']);
+    const before = JSON.stringify(value);
+    const result = cropToFit(value, 10_000);
+    expect(result.fits).toBe(true);
+    expect(result.bytes).toBeLessThanOrEqual(10_000);
+    expect(result.bytes).toBe(utf8ByteLength(result.json));
+    // Not needlessly much: the level is just low enough.
+    expect(result.bytes).toBeGreaterThan(9_000);
+    const parsed = JSON.parse(result.json) as ReturnType<typeof conversation>;
+    const [first, second, third] = parsed.conversation.interactions;
+    expect(first?.input).toMatch(/^a+… \[cropped \d+ chars\]$/);
+    expect(third?.input).toBe('keep me');
+    expect(third?.trace[0]?.messages[0]?.content).toBe('keep me');
+    expect(second?.input.length).toBeLessThanOrEqual(first?.input.length ?? 0);
+    // The identifying fields are whole.
+    expect(parsed.conversation.end_user).toBe('u'.repeat(40));
+    expect(first?.time_start).toBe('2026-01-01T00:00:00.000Z');
+    expect(first?.trace[0]?.model).toBe('gpt-4o');
+    // The input is not modified.
+    expect(JSON.stringify(value)).toBe(before);
+  });
+
+  it('says how many characters were cut', () => {
+    const value = { conversation: { end_user: 'u', interactions: [{ input: 'x'.repeat(1000) }] } };
+    const result = cropToFit(value, 300);
+    const input = (JSON.parse(result.json) as typeof value).conversation.interactions[0]?.input ?? '';
+    const match = /… \[cropped (\d+) chars\]$/.exec(input);
+    expect(match).not.toBeNull();
+    expect(input.length - cropMarker(Number(match?.[1])).length + Number(match?.[1])).toBe(1000);
+  });
+
+  it('measures UTF-8 bytes, not characters', () => {
+    // 4 000 characters, 12 000 bytes: a character count would think this fits.
+    const value = conversation(['日'.repeat(4_000)]);
+    const result = cropToFit(value, 6_000);
+    expect(result.fits).toBe(true);
+    expect(new TextEncoder().encode(result.json).length).toBeLessThanOrEqual(6_000);
+    expect(result.bytes).toBe(new TextEncoder().encode(result.json).length);
+  });
+
+  it('never splits a surrogate pair', () => {
+    const value = conversation(['😀'.repeat(3_000)]);
+    const result = cropToFit(value, 4_000);
+    expect(result.fits).toBe(true);
+    expect(result.json).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    expect(result.json).not.toContain('\\ud');
+  });
+
+  it('reports when even cropping every content string is not enough', () => {
+    const value = { conversation: { end_user: 'u'.repeat(5_000), interactions: [{ input: 'x'.repeat(100) }] } };
+    const result = cropToFit(value, 1_000);
+    expect(result.fits).toBe(false);
+    expect(result.croppedStrings).toBe(1);
+    expect(result.bytes).toBeGreaterThan(1_000);
+  });
+});
+
+describe('cropLevel', () => {
+  it('cuts the longest evenly', () => {
+    // Cropping 1 000 and 800 to the same level saves the excess plus two markers.
+    const level = cropLevel([1000, 800, 10], 600);
+    const marker = (length: number) => utf8ByteLength(cropMarker(length));
+    expect(1000 - level - marker(1000) + (800 - level - marker(800))).toBeGreaterThanOrEqual(600);
+    expect(level).toBeGreaterThan(10);
+    expect(level).toBeLessThan(800);
+  });
+
+  it('is zero when nothing is enough', () => {
+    expect(cropLevel([100, 50], 10_000)).toBe(0);
+  });
+});

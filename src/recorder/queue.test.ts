@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { BoundedQueue } from './queue.js';
+
+const item = (id: number, bytes = 10) => ({ id, bytes });
+
+describe('BoundedQueue', () => {
+  it('is first in, first out', () => {
+    const queue = new BoundedQueue({ maxItems: 10, maxBytes: 1000 });
+    for (let id = 0; id < 5; id += 1) expect(queue.tryAdd(item(id))).toEqual({ added: true });
+    expect([queue.take()?.id, queue.take()?.id]).toEqual([0, 1]);
+    expect(queue.size).toBe(3);
+    expect(queue.bytes).toBe(30);
+    expect(queue.takeAll().map((taken) => taken.id)).toEqual([2, 3, 4]);
+    expect(queue.take()).toBeUndefined();
+    expect(queue.bytes).toBe(0);
+  });
+
+  it('refuses past the count bound, and takes again once there is room', () => {
+    const queue = new BoundedQueue({ maxItems: 2, maxBytes: 1000 });
+    queue.tryAdd(item(1));
+    queue.tryAdd(item(2));
+    expect(queue.tryAdd(item(3))).toEqual({ added: false, limit: 'maxQueuedConversations' });
+    queue.take();
+    expect(queue.tryAdd(item(3))).toEqual({ added: true });
+  });
+
+  it('refuses what would pass the byte bound', () => {
+    const queue = new BoundedQueue({ maxItems: 10, maxBytes: 100 });
+    expect(queue.tryAdd(item(1, 60))).toEqual({ added: true });
+    expect(queue.tryAdd(item(2, 41))).toEqual({ added: false, limit: 'maxQueuedBytes' });
+    expect(queue.tryAdd(item(3, 40))).toEqual({ added: true });
+    expect(queue.bytes).toBe(100);
+  });
+
+  it('stays in order across many adds and takes', () => {
+    const queue = new BoundedQueue({ maxItems: 100_000, maxBytes: Number.POSITIVE_INFINITY });
+    const taken: number[] = [];
+    let next = 0;
+    for (let round = 0; round < 50; round += 1) {
+      for (let i = 0; i < 100; i += 1) queue.tryAdd(item(next++, 1));
+      for (let i = 0; i < 60; i += 1) taken.push(queue.take()?.id ?? -1);
+    }
+    while (queue.size > 0) taken.push(queue.take()?.id ?? -1);
+    expect(taken).toEqual(Array.from({ length: next }, (_, id) => id));
+  });
+});

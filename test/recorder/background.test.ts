@@ -1,0 +1,242 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AbortError, InternalServerError } from '../../src/core/errors.js';
+import { DeliveryError, QueueFullError } from '../../src/recorder/errors.js';
+import type { ConversationOutcome } from '../../src/recorder/outcome.js';
+import type { Recorder } from '../../src/recorder/recorder.js';
+import { kinds, settle, setup } from './setup.js';
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  vi.setSystemTime(new Date('2026-05-01T10:00:00.000Z'));
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Starts, records one interaction in, and ends a conversation; returns its outcome. */
+function oneTurn(recorder: Recorder, input = 'q'): Promise<ConversationOutcome> {
+  const conversation = recorder.startConversation({ end_user: 'u', conversation_id: input });
+  conversation.interaction({ input }).end({ output: 'a' });
+  return conversation.end();
+}
+
+describe('the idle time-out', () => {
+  it('ends and sends a conversation idle for idleTimeoutMs, counting from the last activity', async () => {
+    const { transport, errors, recorder } = setup({ idleTimeoutMs: 60_000 });
+    const conversation = recorder.startConversation({ end_user: 'u' });
+    await vi.advanceTimersByTimeAsync(50_000);
+    const turn = conversation.interaction({ input: 'q' }); // activity at 50 s
+    await vi.advanceTimersByTimeAsync(50_000); // fires at 60 s: idle only 10 s, sleeps again
+    turn.llm({ model: 'm', messages: [], output: 'a' }); // activity at 100 s
+    await vi.advanceTimersByTimeAsync(59_000);
+    turn.end({ output: 'a' }); // activity at 159 s
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(conversation.ended).toBe(false);
+    expect(transport.requests).toHaveLength(0);
+
+    await vi.advanceTimersByTimeAsync(1);
+    expect(conversation.ended).toBe(true);
+    await settle();
+    expect(transport.requests).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await expect(conversation.end()).resolves.toMatchObject({ status: 'delivered' });
+  });
+
+  it('sends an interaction left open, reporting it', async () => {
+    const { transport, errors, recorder } = setup({ idleTimeoutMs: 1000 });
+    recorder.startConversation({ end_user: 'u' }).interaction({ input: 'q' });
+    await vi.advanceTimersByTimeAsync(1000);
+    await settle();
+    expect(transport.bodies[0]).toMatchObject({ conversation: { interactions: [{ input: 'q', output: '' }] } });
+    expect(kinds(errors)).toEqual(['interaction_open']);
+    expect(errors[0]?.message).toMatch(/idle/);
+  });
+
+  it('never ends a conversation on its own when idleTimeoutMs is 0', async () => {
+    const { recorder } = setup({ idleTimeoutMs: 0 });
+    const conversation = recorder.startConversation({ end_user: 'u' });
+    await vi.advanceTimersByTimeAsync(365 * 24 * 3_600_000);
+    expect(conversation.ended).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('clears the timer of a conversation that ended', async () => {
+    const { recorder } = setup({ idleTimeoutMs: 1000 });
+    await oneTurn(recorder);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('sending', () => {
+  it('sends at most maxConcurrentSends at once, and all of them in the end', async () => {
+    const { transport, recorder } = setup({ maxConcurrentSends: 3 });
+    transport.fallback = 'hold';
+    const outcomes = Array.from({ length: 10 }, (_, i) => oneTurn(recorder, `c${i}`));
+    await settle();
+    expect(transport.requests).toHaveLength(3);
+    transport.fallback = 'accept';
+    transport.releaseAll();
+    const all = await Promise.all(outcomes);
+    expect(all.every((outcome) => outcome.status === 'delivered')).toBe(true);
+    expect(transport.maxInFlight).toBe(3);
+    // First ended, first sent.
+    expect(transport.bodies.map((body) => (body as { conversation: { interactions: { input: string }[] } }).conversation.interactions[0]?.input)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `c${i}`),
+    );
+  });
+
+  it('reports a conversation that failed after the retries, with its payload', async () => {
+    const { transport, errors, recorder } = setup();
+    const cause = new InternalServerError(503, { detail: 'down' }, new Headers(), 'POST', '/x');
+    transport.script.push(cause);
+    const outcome = await oneTurn(recorder, 'lost');
+    expect(outcome.status).toBe('failed');
+    expect(errors).toHaveLength(1);
+    const error = errors[0] as DeliveryError;
+    expect(error).toBeInstanceOf(DeliveryError);
+    expect(outcome).toEqual({ status: 'failed', conversationId: 'lost', error });
+    expect(error.cause).toBe(cause);
+    expect(error.conversationId).toBe('lost');
+    expect(error.payload).toBe(transport.requests[0]?.body);
+  });
+});
+
+describe('the queue bound', () => {
+  it('reports what is past maxQueuedConversations, with its payload; nothing is dropped silently', async () => {
+    const { transport, errors, recorder } = setup({ maxQueuedConversations: 2, maxConcurrentSends: 1 });
+    transport.fallback = 'hold';
+    const outcomes = Array.from({ length: 5 }, (_, i) => oneTurn(recorder, `c${i}`));
+    await settle();
+    // Ended in one tick: two fit in the queue, the other three are refused at once.
+    expect(kinds(errors)).toEqual(['QueueFullError', 'QueueFullError', 'QueueFullError']);
+    const refused = errors as QueueFullError[];
+    expect(refused.map((error) => error.conversationId)).toEqual(['c2', 'c3', 'c4']);
+    expect(refused.every((error) => error.limit === 'maxQueuedConversations')).toBe(true);
+    expect(JSON.parse(refused[0]?.payload ?? '')).toMatchObject({ conversation: { interactions: [{ input: 'c2' }] } });
+
+    // Sending frees the queue: a later conversation fits again.
+    transport.fallback = 'accept';
+    transport.releaseAll();
+    await settle();
+    await expect(oneTurn(recorder, 'later')).resolves.toMatchObject({ status: 'delivered' });
+    const statuses = (await Promise.all(outcomes)).map((outcome) => outcome.status);
+    expect(statuses).toEqual(['delivered', 'delivered', 'dropped', 'dropped', 'dropped']);
+  });
+
+  it('reports what is past maxQueuedBytes', async () => {
+    const { transport, errors, recorder } = setup({ maxQueuedBytes: 400 });
+    transport.fallback = 'hold';
+    const first = oneTurn(recorder, 'x'.repeat(150));
+    const second = oneTurn(recorder, 'y'.repeat(150));
+    expect(kinds(errors)).toEqual(['QueueFullError']);
+    expect((errors[0] as QueueFullError).limit).toBe('maxQueuedBytes');
+    await expect(second).resolves.toMatchObject({ status: 'dropped' });
+    transport.releaseAll();
+    await settle();
+    transport.releaseAll();
+    await expect(first).resolves.toMatchObject({ status: 'delivered' });
+  });
+});
+
+describe('flush', () => {
+  it('resolves once everything ended before it was delivered', async () => {
+    const { transport, recorder } = setup();
+    transport.fallback = 'hold';
+    const outcomes = [oneTurn(recorder, 'a'), oneTurn(recorder, 'b')];
+    let flushed = false;
+    const flushing = recorder.flush().then(() => {
+      flushed = true;
+    });
+    await settle();
+    expect(flushed).toBe(false);
+    transport.releaseAll();
+    await flushing;
+    const statuses = await Promise.all(outcomes);
+    expect(statuses.map((outcome) => outcome.status)).toEqual(['delivered', 'delivered']);
+  });
+
+  it('does not strand what is recorded during a flush, and flushes resolve in order', async () => {
+    const { transport, recorder } = setup({ maxConcurrentSends: 1 });
+    transport.fallback = 'hold';
+    const open = recorder.startConversation({ end_user: 'u' });
+    const turn = open.interaction({ input: 'during' });
+    void oneTurn(recorder, 'before');
+    const order: string[] = [];
+    const first = recorder.flush().then(() => order.push('first'));
+    turn.end({ output: 'a' });
+    void open.end(); // ended while the first flush runs
+    const second = recorder.flush().then(() => order.push('second'));
+    await settle();
+    transport.releaseAll(); // 'before'
+    await first;
+    expect(order).toEqual(['first']);
+    await settle();
+    transport.releaseAll(); // 'during', sent without waiting for another call
+    await second;
+    expect(order).toEqual(['first', 'second']);
+    expect(transport.requests).toHaveLength(2);
+  });
+
+  it('resolves at once when nothing is pending', async () => {
+    const { recorder } = setup();
+    await expect(recorder.flush()).resolves.toBeUndefined();
+  });
+});
+
+describe('shutdown', () => {
+  it('ends every open conversation, sends it, and is idempotent', async () => {
+    const { transport, errors, recorder } = setup();
+    const a = recorder.startConversation({ end_user: 'a' });
+    a.interaction({ input: '1' }).end({ output: '1' });
+    const b = recorder.startConversation({ end_user: 'b' });
+    b.interaction({ input: '2' }); // left open
+    const first = recorder.shutdown();
+    expect(recorder.shutdown()).toBe(first);
+    await first;
+    expect(a.ended && b.ended).toBe(true);
+    expect(transport.requests).toHaveLength(2);
+    expect(kinds(errors)).toEqual(['interaction_open']);
+    expect(errors[0]?.message).toMatch(/shutdown\(\)/);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('gives up at timeoutMs: aborts what is in flight and reports what is left, with payloads', async () => {
+    const { transport, errors, recorder } = setup({ maxConcurrentSends: 1 });
+    transport.fallback = 'hold';
+    const outcomes = [oneTurn(recorder, 'in-flight'), oneTurn(recorder, 'queued')];
+    await settle();
+    let done = false;
+    const shutdown = recorder.shutdown({ timeoutMs: 2000 }).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await shutdown;
+    expect(transport.requests[0]?.signal?.aborted).toBe(true);
+    expect(transport.requests).toHaveLength(1); // the queued one was never sent
+    expect(kinds(errors)).toEqual(['DeliveryError', 'DeliveryError']);
+    const reported = errors as DeliveryError[];
+    expect(reported.map((error) => error.conversationId).sort()).toEqual(['in-flight', 'queued']);
+    expect(reported.every((error) => error.cause instanceof AbortError)).toBe(true);
+    expect(reported.every((error) => JSON.parse(error.payload) !== null)).toBe(true);
+    expect((await Promise.all(outcomes)).map((outcome) => outcome.status)).toEqual(['failed', 'failed']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('is bounded even when the transport ignores the abort', async () => {
+    const { transport, errors, recorder } = setup();
+    transport.fallback = 'hold';
+    transport.ignoreAbort = true;
+    const outcome = oneTurn(recorder);
+    await settle();
+    const shutdown = recorder.shutdown({ timeoutMs: 500 });
+    await vi.advanceTimersByTimeAsync(500);
+    await expect(shutdown).resolves.toBeUndefined();
+    await expect(outcome).resolves.toMatchObject({ status: 'failed' });
+    // The request that answers late changes nothing and reports nothing twice.
+    transport.releaseAll();
+    await settle();
+    expect(errors).toHaveLength(1);
+  });
+});

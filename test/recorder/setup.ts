@@ -1,0 +1,36 @@
+import type { NebulyError } from '../../src/core/errors.js';
+import type { RecorderOptions } from '../../src/recorder/options.js';
+import { Recorder } from '../../src/recorder/recorder.js';
+import { FakeTransport } from './fake-transport.js';
+
+/** The start of the test clock: 2026-05-01T10:00:00.000Z. */
+export const T0 = Date.parse('2026-05-01T10:00:00.000Z');
+
+/** A clock the test moves by hand. */
+export function manualClock(start = T0) {
+  let time = start;
+  return {
+    now: () => time,
+    advance(ms: number) {
+      time += ms;
+    },
+  };
+}
+
+/** A recorder over a {@link FakeTransport}, with the errors it reported collected. */
+export function setup(options: RecorderOptions = {}) {
+  const transport = new FakeTransport();
+  const errors: NebulyError[] = [];
+  const recorder = new Recorder({ http: transport, onError: (error) => errors.push(error), options });
+  return { transport, errors, recorder };
+}
+
+/** The `code`s (or names) of the reported errors, in order. */
+export function kinds(errors: readonly NebulyError[]): string[] {
+  return errors.map((error) => ('code' in error && typeof error.code === 'string' ? error.code : error.name));
+}
+
+/** Lets queued microtasks and promise callbacks run. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 10; i += 1) await Promise.resolve();
+}
