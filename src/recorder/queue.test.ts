@@ -5,7 +5,7 @@ const item = (id: number, bytes = 10) => ({ id, bytes });
 
 describe('BoundedQueue', () => {
   it('is first in, first out', () => {
-    const queue = new BoundedQueue({ maxItems: 10, maxBytes: 1000 });
+    const queue = new BoundedQueue<{ id: number; bytes: number }>({ maxItems: 10, maxBytes: 1000 });
     for (let id = 0; id < 5; id += 1) expect(queue.tryAdd(item(id))).toEqual({ added: true });
     expect([queue.take()?.id, queue.take()?.id]).toEqual([0, 1]);
     expect(queue.size).toBe(3);
@@ -16,7 +16,7 @@ describe('BoundedQueue', () => {
   });
 
   it('refuses past the count bound, and takes again once there is room', () => {
-    const queue = new BoundedQueue({ maxItems: 2, maxBytes: 1000 });
+    const queue = new BoundedQueue<{ id: number; bytes: number }>({ maxItems: 2, maxBytes: 1000 });
     queue.tryAdd(item(1));
     queue.tryAdd(item(2));
     expect(queue.tryAdd(item(3))).toEqual({ added: false, limit: 'maxQueuedConversations' });
@@ -25,7 +25,7 @@ describe('BoundedQueue', () => {
   });
 
   it('refuses what would pass the byte bound', () => {
-    const queue = new BoundedQueue({ maxItems: 10, maxBytes: 100 });
+    const queue = new BoundedQueue<{ id: number; bytes: number }>({ maxItems: 10, maxBytes: 100 });
     expect(queue.tryAdd(item(1, 60))).toEqual({ added: true });
     expect(queue.tryAdd(item(2, 41))).toEqual({ added: false, limit: 'maxQueuedBytes' });
     expect(queue.tryAdd(item(3, 40))).toEqual({ added: true });
@@ -33,7 +33,7 @@ describe('BoundedQueue', () => {
   });
 
   it('stays in order across many adds and takes', () => {
-    const queue = new BoundedQueue({ maxItems: 100_000, maxBytes: Number.POSITIVE_INFINITY });
+    const queue = new BoundedQueue<{ id: number; bytes: number }>({ maxItems: 100_000, maxBytes: Number.POSITIVE_INFINITY });
     const taken: number[] = [];
     let next = 0;
     for (let round = 0; round < 50; round += 1) {
