@@ -53,15 +53,17 @@ function wireInteraction(
 ): Record<string, unknown> {
   const own = exclusions?.ownTags.has(index) === true ? undefined : record.tags;
   const tags = mergedTags(conversationTags, own, exclusions?.tags.get(index));
-  return {
+  // Key order is the schema's, whatever it is here: what is sent is the schema's output.
+  const wire: Record<string, unknown> = {
     input: record.input,
     output: record.output,
     time_start: isoTime(record.timeStart),
     time_end: isoTime(record.timeEnd),
-    ...(tags === undefined ? {} : { tags }),
     trace: keep(record.trace, exclusions?.steps.get(index)),
     feedback_actions: keep(record.feedback ?? [], exclusions?.feedback.get(index)),
   };
+  if (tags !== undefined) wire.tags = tags;
+  return wire;
 }
 
 function candidate(record: ConversationRecord, exclusions?: Exclusions) {

@@ -1,0 +1,75 @@
+import { interactionData } from './fixtures.js';
+import type { NebulyError } from '../src/core/errors.js';
+import type { Sdk } from './sdk.js';
+
+const CONVERSATIONS = 100;
+const TURNS = 100;
+
+export interface MemoryResult {
+  /** Heap held by buffered interactions over the size of their JSON on the wire. */
+  heapBytesPerJsonByte: number;
+  interactions: number;
+  heapBytes: number;
+  jsonBytes: number;
+}
+
+function collect(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)');
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/**
+ * What buffering costs in memory: CONVERSATIONS × TURNS interactions recorded into open
+ * conversations, with fresh data that only the recorder keeps alive, against the bytes
+ * of JSON the same conversations then put on the wire.
+ */
+export async function benchMemory(sdk: Sdk): Promise<MemoryResult> {
+  let jsonBytes = 0;
+  const errors: NebulyError[] = [];
+  const nebuly = new sdk.NebulyClient({
+    apiKey: 'bench-key',
+    baseUrl: 'http://127.0.0.1:9',
+    // The client hands fetch a Request; its body is the JSON as sent.
+    fetch: async (input, init) => {
+      // Read first, then add: `jsonBytes += await …` would lose concurrent additions.
+      const { byteLength } = await new Request(input, init).arrayBuffer();
+      jsonBytes += byteLength;
+      return new Response(null, { status: 202 });
+    },
+    onError: (error) => errors.push(error),
+    recorder: { idleTimeoutMs: 0 },
+  });
+  // Warm every path once, so that code and lazily built structures are not counted.
+  const warm = nebuly.startConversation({ end_user: 'warm' });
+  warm.interaction({ input: 'q' }).end({ output: 'a' });
+  await warm.end();
+  jsonBytes = 0;
+
+  const before = collect();
+  const conversations = Array.from({ length: CONVERSATIONS }, (_, c) =>
+    nebuly.startConversation({ end_user: `user-${c}`, tags: { plan: 'pro' } }),
+  );
+  for (let t = 0; t < TURNS; t += 1) {
+    for (const [c, conversation] of conversations.entries()) {
+      const d = interactionData(c * TURNS + t);
+      const turn = conversation.interaction({ input: d.input, tags: d.tags });
+      turn.llm({ model: d.model, messages: d.messages, output: d.output, input_tokens: d.input_tokens, output_tokens: d.output_tokens });
+      turn.end({ output: d.output });
+    }
+  }
+  const heapBytes = collect() - before;
+
+  const outcomes = await Promise.all(conversations.map((conversation) => conversation.end()));
+  if (outcomes.some((outcome) => outcome.status !== 'delivered')) throw new Error('a buffered conversation was not delivered');
+  await nebuly.shutdown();
+  if (errors.length > 0) throw new Error(`the recorder reported: ${errors[0]?.message}`);
+  return {
+    heapBytesPerJsonByte: heapBytes / jsonBytes,
+    interactions: CONVERSATIONS * TURNS,
+    heapBytes,
+    jsonBytes,
+  };
+}

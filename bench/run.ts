@@ -1,0 +1,96 @@
+/**
+ * `npm run bench`: builds, then measures the recorder's costs against its targets and
+ * writes them to bench/results.json. A benchmark, not a test: it reports, it does not fail.
+ */
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { benchBundle } from './bundle.js';
+import { benchDelivery } from './delivery.js';
+import { benchMemory } from './memory.js';
+import { benchRecording } from './record.js';
+import { loadReferenceServer, loadSdk } from './sdk.js';
+
+const TARGETS = {
+  recordNsPerInteraction: { max: 1000, unit: 'ns' },
+  deliveryRatioVsFetch: { min: 0.9, unit: '×' },
+  heapBytesPerJsonByte: { max: 2, unit: 'B/B' },
+  bundleGzipBytes: { max: 15_000, unit: 'B' },
+} as const;
+
+type Metric = keyof typeof TARGETS;
+
+const sdk = await loadSdk();
+const reference = await loadReferenceServer();
+
+// Memory first, on a quiet heap; then the timings; the bundle last (esbuild is busy).
+console.log('measuring memory …');
+const memory = await benchMemory(sdk);
+console.log('measuring recording …');
+const recording = await benchRecording(sdk);
+console.log('measuring delivery against the reference server …');
+const delivery = await benchDelivery(sdk, reference);
+console.log('measuring the bundle …');
+const bundle = await benchBundle();
+
+const figures: Record<Metric, number> = {
+  recordNsPerInteraction: recording.recordNsPerInteraction,
+  deliveryRatioVsFetch: Number(delivery.deliveryRatioVsFetch.toFixed(3)),
+  heapBytesPerJsonByte: Number(memory.heapBytesPerJsonByte.toFixed(3)),
+  bundleGzipBytes: bundle.gzipBytes,
+};
+
+function meets(metric: Metric, value: number): boolean {
+  const target = TARGETS[metric];
+  return 'max' in target ? value <= target.max : value >= target.min;
+}
+
+console.table(
+  Object.fromEntries(
+    (Object.keys(TARGETS) as Metric[]).map((metric) => {
+      const target = TARGETS[metric];
+      return [
+        metric,
+        {
+          value: figures[metric],
+          target: 'max' in target ? `≤ ${target.max}` : `≥ ${target.min}`,
+          unit: target.unit,
+          met: meets(metric, figures[metric]) ? 'yes' : 'NO',
+        },
+      ];
+    }),
+  ),
+);
+console.log(
+  `recording: p99 ${recording.recordP99Ns} ns; conversation.end() (validation + JSON) ${recording.endNsPerInteraction} ns per interaction`,
+);
+console.log(
+  `delivery: ${delivery.conversations} conversations × ${delivery.interactionsPerConversation} interactions, concurrency ${delivery.concurrency}; ` +
+    `SDK ${delivery.sdkMs.join('/')} ms, fetch ${delivery.fetchMs.join('/')} ms; ` +
+    `ky alone (the client's HTTP engine, same bodies) ${delivery.kyMs.join('/')} ms, ratio vs fetch ${delivery.kyRatioVsFetch.toFixed(3)}`,
+);
+console.log(
+  `memory: ${memory.interactions} interactions hold ${memory.heapBytes} heap bytes for ${memory.jsonBytes} JSON bytes`,
+);
+console.log(
+  `bundle: ${bundle.minifiedBytes} B minified, ${bundle.gzipBytes} B gzipped; gzip bytes added by zod ≈ ${bundle.gzipBytesBy.zod}, ` +
+    `ky ≈ ${bundle.gzipBytesBy.ky}, SDK code alone ${bundle.gzipBytesBy.sdk}`,
+);
+if (!meets('bundleGzipBytes', bundle.gzipBytes)) {
+  const groups = Object.entries(bundle.minifiedBytesBy).sort((a, b) => b[1] - a[1]);
+  console.log(`minified bytes by origin: ${groups.map(([group, bytes]) => `${group} ${bytes}`).join(', ')}`);
+  console.log('heaviest inputs (minified bytes):');
+  for (const { input, bytes } of bundle.heaviestInputs) console.log(`  ${String(bytes).padStart(6)}  ${input}`);
+}
+
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  cores: os.availableParallelism(),
+  ...figures,
+  targets: TARGETS,
+  met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
+  details: { recording, delivery, memory, bundle },
+};
+await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+console.log('written to bench/results.json');
