@@ -45,8 +45,9 @@ export class IdleTimer {
       this.#handle = undefined;
       onIdle();
     } else {
-      // A clock that went backwards gives a negative idle time: wait a full period then.
-      this.#arm(Math.max(1, timeoutMs - Math.max(0, idleFor)));
+      // A clock that went backwards gives a negative idle time, and one that returns NaN
+      // no idle time at all: wait a full period then, rather than spin.
+      this.#arm(Number.isFinite(idleFor) ? Math.max(1, timeoutMs - Math.max(0, idleFor)) : timeoutMs);
     }
   };
 }
