@@ -65,11 +65,6 @@ export class Publisher {
     });
   }
 
-  /** How many conversations are queued or being sent. */
-  get pending(): number {
-    return this.#pending.size;
-  }
-
   /**
    * Queues a conversation's JSON for sending. Resolves with its outcome; never rejects.
    * A conversation the queue cannot take goes to `onError` as a {@link QueueFullError}.

@@ -88,11 +88,6 @@ export class Recorder {
     };
   }
 
-  /** How many conversations are open (started, not ended). */
-  get openConversations(): number {
-    return this.#open.size;
-  }
-
   /**
    * Starts recording a conversation. Never throws: an invalid `end_user`, or a call after
    * `shutdown()`, is reported to `onError` and gives a conversation that records nothing
