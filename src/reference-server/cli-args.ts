@@ -5,10 +5,13 @@ export const DEFAULT_CLI_PROJECT = 'default';
 
 /** What the command line asks for. */
 export interface CliConfig {
+  /** The port to listen on; 0 picks a free one. */
   port: number;
+  /** The interface to listen on. */
   host: string;
   /** API key → project. */
   apiKeys: Record<string, string>;
+  /** The largest body taken; `undefined` for the server's default. */
   bodyLimitBytes: number | undefined;
   /** Print the usage and exit. */
   help: boolean;

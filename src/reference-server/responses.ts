@@ -4,6 +4,7 @@ import type { Issue } from '../schemas/issues.js';
 export interface ValidationDetail {
   /** `'body'` then the keys and indices of the field: `['body', 'interaction', 'end_user']`. */
   loc: (string | number)[];
+  /** What is wrong, in words (`is required`, `must be one of "system", "user", …`). */
   msg: string;
   /** `'missing'` for an absent required field, else zod's issue code (`invalid_type`, `too_small`, …). */
   type: string;

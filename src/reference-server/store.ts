@@ -10,8 +10,11 @@ import { matchesAll, type TimeRange } from './matching.js';
 
 /** A user as the reference stores and answers it (EligibleUser / PlatformUser). */
 export interface StoredUser {
+  /** The user's identifier, unique within a project. */
   end_user: string;
+  /** Key-value tags, as sent. */
   tags: Record<string, string>;
+  /** When access started, as sent (a date or a date-time). */
   active_from: string;
   /** `null` while access has not been revoked, as a FastAPI service answers a missing value. */
   active_to: string | null;
@@ -29,10 +32,15 @@ export interface StoredInteraction {
    * interactions of that conversation.
    */
   conversation_id: string;
+  /** The end user: `interaction.end_user`, or `conversation.end_user` for the bulk form. */
   end_user: string;
+  /** The user's input, as sent. */
   input: string;
+  /** The answer shown to the user, as sent. */
   output: string;
+  /** ISO 8601, as sent; what `time_range` is compared with. */
   time_start: string;
+  /** ISO 8601, as sent. */
   time_end: string;
   /** `{}` when none were sent. */
   tags: Record<string, string>;

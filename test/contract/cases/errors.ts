@@ -94,6 +94,17 @@ export function errorCases(factory: TargetFactory): void {
       expect(detail.every((item) => typeof item.msg === 'string' && item.msg !== '' && item.type !== '')).toBe(true);
     });
 
+    it('422 for a time_range whose end is before its start, naming time_range.end', async () => {
+      const response = await target().fetch(REFERENCE_PATHS.deleteInteractions, {
+        method: 'POST',
+        headers: authorized(),
+        body: JSON.stringify({ time_range: { start: '2026-03-02T00:00:00Z', end: '2026-03-01T00:00:00Z' } }),
+      });
+
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({ detail: [{ loc: ['body', 'time_range', 'end'] }] });
+    });
+
     it('422 loc ["body"] for an empty body', async () => {
       const response = await target().fetch(REFERENCE_PATHS.conversation, { method: 'POST', headers: authorized() });
 
