@@ -6,7 +6,8 @@ import type { ReferenceOptions } from './options.js';
 export interface ReferenceHandlerOptions extends ReferenceOptions {
   /**
    * The path the API is mounted under, when it is not the root: with `'/nebuly'`, the
-   * eligible users are at `/nebuly/api/external/eligible-users`.
+   * eligible users are at `/nebuly/api/external/eligible-users`. Requests outside it are
+   * answered 404 and, not being the API's, are not recorded in `requests`.
    * @default ''
    */
   basePath?: string | undefined;
