@@ -18,6 +18,8 @@ export default defineConfig([
     noExternal: ['ky'],
     external: ['msw', /^node:/],
     treeshake: true,
+    // Keep `node:` specifiers as written: they are what Deno and Bun resolve too.
+    removeNodeProtocol: false,
   },
   {
     entry: { cli: 'src/reference-server/cli.ts' },
@@ -27,5 +29,6 @@ export default defineConfig([
     sourcemap: true,
     noExternal: ['ky'],
     banner: { js: '#!/usr/bin/env node' },
+    removeNodeProtocol: false,
   },
 ]);
