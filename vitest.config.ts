@@ -1,10 +1,21 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  // The examples import the package by name, as users do; here that name is the source.
+  resolve: {
+    alias: [
+      { find: /^nebuly-client$/, replacement: source('./src/index.ts') },
+      { find: /^nebuly-client\/msw$/, replacement: source('./src/reference-server/msw.ts') },
+      { find: /^nebuly-client\/reference-server$/, replacement: source('./src/reference-server/index.ts') },
+    ],
+  },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 15_000,
-    // The API key must never leak; tests use canary keys and look for them in output.
+    // Spies and stubbed env vars never leak from one test into the next.
     restoreMocks: true,
     unstubEnvs: true,
   },
