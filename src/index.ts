@@ -1,4 +1,8 @@
 export { NebulyClient } from './client.js';
+export { Interactions } from './resources/interactions.js';
+export { Conversations } from './resources/conversations.js';
+export { EligibleUsers } from './resources/eligible-users.js';
+export { PlatformUsers } from './resources/platform-users.js';
 export {
   CLIENT_DEFAULTS,
   REGION_BASE_URLS,
@@ -25,7 +29,11 @@ export {
   ValidationError,
 } from './core/errors.js';
 export * from './schemas/index.js';
-export { RECORDER_DEFAULTS, type RecorderOptions } from './recorder/options.js';
+export {
+  RECORDER_DEFAULTS,
+  type RecorderOptions,
+  type ResolvedRecorderOptions,
+} from './recorder/options.js';
 export {
   conversationInteraction,
   embeddingStep,

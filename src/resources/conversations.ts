@@ -10,6 +10,7 @@ export const CONVERSATION_PATH = '/event-ingestion/api/v2/events/trace_conversat
 export class Conversations {
   readonly #http: HttpCore;
 
+  /** @internal Resources come from `new NebulyClient()`. */
   constructor(http: HttpCore) {
     this.#http = http;
   }

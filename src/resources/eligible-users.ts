@@ -10,6 +10,7 @@ const PATH = '/api/external/eligible-users';
 export class EligibleUsers {
   readonly #http: HttpCore;
 
+  /** @internal Resources come from `new NebulyClient()`. */
   constructor(http: HttpCore) {
     this.#http = http;
   }

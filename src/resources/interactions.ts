@@ -9,6 +9,7 @@ import { messageResponseSchema } from '../schemas/responses.js';
 export class Interactions {
   readonly #http: HttpCore;
 
+  /** @internal Resources come from `new NebulyClient()`. */
   constructor(http: HttpCore) {
     this.#http = http;
   }

@@ -9,6 +9,7 @@ const PATH = '/api/external/platform-users';
 export class PlatformUsers {
   readonly #http: HttpCore;
 
+  /** @internal Resources come from `new NebulyClient()`. */
   constructor(http: HttpCore) {
     this.#http = http;
   }
