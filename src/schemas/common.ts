@@ -23,14 +23,15 @@ function toIsoString(value: Date | string): string {
 }
 
 /**
- * An interaction timestamp: a `Date` or an ISO 8601 date-time string in, an ISO 8601
- * string out.
+ * An interaction timestamp: a `Date` or an ISO 8601 date-time string (with `Z` or an
+ * offset) in; out, the UTC form of `Date.prototype.toISOString()`, which is what the
+ * service's own examples send.
  */
 export const timestamp = z.pipe(
   z.union([validDate, isoDateTime], {
     error: 'must be a Date or an ISO 8601 date-time string',
   }),
-  z.transform(toIsoString),
+  z.transform((value) => new Date(value).toISOString()),
 );
 
 /**

@@ -17,7 +17,6 @@ import type {
   llmStepSchema,
   messageSchema,
   retrievalStepSchema,
-  traceStepSchema,
 } from './traces.js';
 import type {
   deleteUsersParamsSchema,
@@ -54,10 +53,6 @@ export type RetrievalStep = z.output<typeof retrievalStepSchema>;
 export type EmbeddingStepInput = z.input<typeof embeddingStepSchema>;
 /** An embedding step as sent. */
 export type EmbeddingStep = z.output<typeof embeddingStepSchema>;
-/** Any trace step as accepted. */
-export type TraceStepInput = z.input<typeof traceStepSchema>;
-/** Any trace step as sent. */
-export type TraceStep = z.output<typeof traceStepSchema>;
 
 /** A feedback action of the single-interaction form, as accepted and sent. */
 export type FeedbackAction = z.output<typeof feedbackActionSchema>;

@@ -1,5 +1,4 @@
 import type * as z from 'zod/mini';
-import { traceStepBranch } from './traces.js';
 
 /** One problem found in a value: where it is and what is wrong. */
 export interface Issue {
@@ -20,10 +19,6 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
-}
-
-function isPlainObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -81,37 +76,20 @@ function messageOf(issue: RawIssue, value: unknown): string {
   }
 }
 
-function collect(issues: readonly RawIssue[], input: unknown, prefix: PropertyKey[], out: Issue[]) {
-  for (const issue of issues) {
-    const path = [...prefix, ...issue.path];
+/**
+ * Turns zod's issues into a flat list of {@link Issue}s with full paths. `input` is the
+ * value that was validated; it is read to tell missing fields from wrong ones.
+ */
+export function toIssues(issues: readonly RawIssue[], input: unknown): Issue[] {
+  return issues.map((issue) => {
+    const path = issue.path;
     const value = valueAt(input, path);
-    if (issue.code === 'invalid_union' && issue.errors.length === 3 && isPlainObject(value)) {
-      // A trace step (the only union of three object shapes): report the problems of the
-      // kind its shape says it is, so that the path reaches the field
-      // (`traces[0].messages[1].role`) instead of stopping at the step.
-      const branch = issue.errors[traceStepBranch(value)];
-      if (branch !== undefined && branch.length > 0) {
-        collect(branch, input, path, out);
-        continue;
-      }
-    }
-    out.push({
+    return {
       path: path.map((key) => (typeof key === 'number' ? key : String(key))),
       message: messageOf(issue, value),
       code: issue.code,
-    });
-  }
-}
-
-/**
- * Turns zod's issues into a flat list of {@link Issue}s with full paths. `input` is the
- * value that was validated; it is read to tell trace steps apart and missing fields from
- * wrong ones.
- */
-export function toIssues(issues: readonly RawIssue[], input: unknown): Issue[] {
-  const out: Issue[] = [];
-  collect(issues, input, [], out);
-  return out;
+    };
+  });
 }
 
 /** `['traces', 0, 'messages', 1, 'role']` → `traces[0].messages[1].role`. */

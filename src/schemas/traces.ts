@@ -38,15 +38,12 @@ export const embeddingStepSchema = z.object({
 });
 
 /**
- * The branches of {@link traceStepSchema}, in the order that tells them apart without a
- * discriminator on the wire: `source` → retrieval, `messages` → LLM, else embedding.
+ * The kinds of step in the order that tells them apart without a discriminator on the
+ * wire (wire-facts): `source` → retrieval, `messages` → LLM, else embedding.
  */
-const TRACE_STEP_BRANCHES = [retrievalStepSchema, llmStepSchema, embeddingStepSchema] as const;
+const TRACE_STEP_KINDS = [retrievalStepSchema, llmStepSchema, embeddingStepSchema] as const;
 
-/**
- * Which branch of {@link traceStepSchema} a value is meant to be, judged by its shape.
- * Used to report the problems of that branch alone when a step is invalid.
- */
+/** Which kind of step a value is meant to be, judged by its keys alone. */
 export function traceStepBranch(value: unknown): 0 | 1 | 2 {
   if (typeof value === 'object' && value !== null) {
     if ('source' in value) return 0;
@@ -55,5 +52,31 @@ export function traceStepBranch(value: unknown): 0 | 1 | 2 {
   return 2;
 }
 
-/** One trace step: LLM, retrieval or embedding, told apart by its fields alone. */
-export const traceStepSchema = z.union(TRACE_STEP_BRANCHES);
+/** A trace step as accepted. */
+export type TraceStepInput =
+  | z.input<typeof llmStepSchema>
+  | z.input<typeof retrievalStepSchema>
+  | z.input<typeof embeddingStepSchema>;
+
+/** A trace step as sent. */
+export type TraceStep =
+  | z.output<typeof llmStepSchema>
+  | z.output<typeof retrievalStepSchema>
+  | z.output<typeof embeddingStepSchema>;
+
+/**
+ * One trace step: LLM, retrieval or embedding, told apart by its keys and then validated
+ * as that kind alone. A plain union would take the first kind that happens to match (an
+ * LLM step with broken `messages` passes as an embedding, its fields stripped) and would
+ * report problems at the step instead of at the field (`traces[0].messages[1].role`).
+ */
+export const traceStepSchema = z.pipe(
+  z.unknown(),
+  z.transform((value, ctx) => {
+    const result = z.safeParse(TRACE_STEP_KINDS[traceStepBranch(value)], value);
+    if (result.success) return result.data;
+    // Parents prefix these paths with the step's own (`traces[0]`).
+    for (const issue of result.error.issues) ctx.issues.push({ ...issue, input: value } as z.core.$ZodRawIssue);
+    return z.NEVER;
+  }),
+) as unknown as z.ZodMiniType<TraceStep, TraceStepInput>;

@@ -72,6 +72,37 @@ describe('validation before sending', () => {
     ]);
   });
 
+  it('validates a step as the kind its keys say, never as another kind that happens to fit', async () => {
+    const error = await validationError(
+      nebuly.interactions.send({
+        ...valid,
+        traces: [
+          // Would pass as an embedding step if its messages and output were stripped.
+          { model: 'gpt-4o', input: 'Hi', messages: 'Hi', output: 'Hello' } as never,
+          // Would pass as an embedding step if its source were stripped.
+          { source: '', model: 'emb', input: 'q' } as never,
+        ],
+      }),
+    );
+    expect(error.issues.map((issue) => `${issue.pathText} ${issue.message}`)).toEqual([
+      'traces[0].messages must be an array (got string)',
+      'traces[1].source must not be empty',
+      'traces[1].outputs is required',
+    ]);
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it('names the problem of a user timestamp in words about timestamps', async () => {
+    const error = await validationError(
+      nebuly.eligibleUsers.insert({
+        users: [{ end_user: 'u', tags: {}, active_from: {} as unknown as string }],
+      }),
+    );
+    expect(error.message).toBe(
+      'Invalid params: users[0].active_from must be a Date or an ISO 8601 date or date-time string',
+    );
+  });
+
   it('rejects a cost that is not whole micro-dollars', async () => {
     const error = await validationError(
       nebuly.interactions.send({
@@ -115,7 +146,7 @@ describe('validation before sending', () => {
     ]);
   });
 
-  it('sends a Date as ISO 8601 and a date-time string as given', async () => {
+  it('sends interaction timestamps in the UTC form of toISOString, whatever the offset given', async () => {
     await nebuly.interactions.send({
       ...valid,
       interaction: {
@@ -126,7 +157,7 @@ describe('validation before sending', () => {
     });
     const sent = JSON.parse(service.requests[0]!.body) as { interaction: Record<string, string> };
     expect(sent.interaction.time_start).toBe('2026-03-01T10:00:00.250Z');
-    expect(sent.interaction.time_end).toBe('2026-03-01T11:00:01+01:00');
+    expect(sent.interaction.time_end).toBe('2026-03-01T10:00:01.000Z');
   });
 
   it('leaves optional fields out instead of sending null, and drops active_to: null', async () => {

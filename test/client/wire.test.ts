@@ -64,7 +64,7 @@ describe('the bytes on the wire', () => {
           input: 'What is our refund policy?',
           output: '30 days.',
           time_start: '2026-03-01T10:00:00.000Z',
-          time_end: '2026-03-01T10:00:02Z',
+          time_end: '2026-03-01T10:00:02.000Z',
           end_user: 'hash-1',
           tags: { country: 'IT' },
         },
@@ -105,7 +105,7 @@ describe('the bytes on the wire', () => {
         { kind: 'tag', tag: 'country', values: ['IT', 'FR'] },
         { kind: 'user', values: ['hash-1'] },
       ],
-      time_range: { start: '2026-01-01T00:00:00.000Z', end: '2026-02-01T00:00:00Z' },
+      time_range: { start: '2026-01-01T00:00:00.000Z', end: '2026-02-01T00:00:00.000Z' },
     });
     expect(result).toEqual({ message: 'Interactions deleted' });
   });
@@ -210,12 +210,13 @@ describe('the bytes on the wire', () => {
     const nebuly = new NebulyClient({
       apiKey: 'nb-test-key',
       baseUrl: BASE,
-      headers: { 'x-team': 'support', authorization: 'Bearer other' },
+      headers: { 'x-team': 'support', Authorization: 'Bearer other', ACCEPT: 'text/plain' },
     });
     await nebuly.platformUsers.list().catch(() => undefined);
     const request = onlyRequest();
     expect(request.headers.get('x-team')).toBe('support');
     expect(request.headers.get('authorization')).toBe('Bearer nb-test-key');
+    expect(request.headers.get('accept')).toBe('application/json');
   });
 
   it('uses the fetch implementation it is given', async () => {
