@@ -42,14 +42,73 @@ export interface AcceptedResponse {
   body: unknown;
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+/** Statuses whose responses carry no body by definition. */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/**
+ * Reads a whole body, giving up at `deadline` (a `Date.now()` value): the time-out of
+ * an attempt covers its body too, or a server that sends headers and then stalls would
+ * hold the call forever. Throws ky's `TimeoutError`, so that ky retries the attempt.
+ */
+async function readText(request: Request, response: Response, deadline: number): Promise<string> {
+  const body = response.body;
+  if (body === null) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    if (!Number.isFinite(deadline)) return;
+    timer = setTimeout(() => {
+      // Reject before cancelling: cancelling ends the pending read as if the body were
+      // complete, and the race must not take a cut body for a whole one.
+      reject(new KyTimeoutError(request));
+      reader.cancel().catch(() => undefined);
+    }, Math.max(0, deadline - Date.now()));
+  });
+  try {
+    for (;;) {
+      const chunk = await Promise.race([reader.read(), expired]);
+      if (chunk.done) return text + decoder.decode();
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A `Retry-After` that is neither seconds nor an HTTP date; ky would wait its cap (60 s) for one. */
+function isUnusableRetryAfter(value: string | null): boolean {
+  return value !== null && !/^\s*\d+\s*$/.test(value) && Number.isNaN(Date.parse(value));
+}
+
+/**
+ * The response with its body read in full within the attempt's time-out, and an
+ * unusable `Retry-After` dropped so that the usual backoff applies.
+ */
+async function buffered(request: Request, response: Response, deadline: number): Promise<Response> {
+  const text = await readText(request, response, deadline);
+  const headers = new Headers(response.headers);
+  if (isUnusableRetryAfter(headers.get('retry-after'))) headers.delete('retry-after');
+  return new Response(text === '' || NULL_BODY_STATUSES.has(response.status) ? null : text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+function parseBody(text: string): unknown {
   if (text === '') return null;
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return text;
   }
+}
+
+/** The body of a response that {@link buffered} already read: no I/O is left. */
+async function readBody(response: Response): Promise<unknown> {
+  return parseBody(await response.text());
 }
 
 function delayForAttempt(baseMs: number) {
@@ -72,12 +131,18 @@ export class HttpCore {
 
   constructor(options: ResolvedClientOptions) {
     this.#options = options;
+    let headers: Headers;
+    try {
+      headers = new Headers(options.headers);
+    } catch {
+      // fetch's own message quotes the offending value; keep values out of errors.
+      throw new TypeError('nebuly-client: `headers` has a name or value an HTTP header cannot carry');
+    }
+    // Set, not merged: a user header of any case never joins or replaces these.
+    headers.set('accept', 'application/json');
+    headers.set('authorization', `Bearer ${options.apiKey}`);
     this.#ky = ky.create({
-      headers: {
-        ...options.headers,
-        accept: 'application/json',
-        authorization: `Bearer ${options.apiKey}`,
-      },
+      headers,
       // ky applies `timeout` to each attempt and, with `retryOnTimeout`, retries a timed-out one.
       timeout: options.timeoutMs === 0 ? false : options.timeoutMs,
       retry: {
@@ -105,13 +170,26 @@ export class HttpCore {
   /** Sends a request and returns the raw 2xx response; throws an SDK error otherwise. */
   async send(request: HttpRequest): Promise<Response> {
     const { method, path, body, signal } = request;
+    const { timeoutMs } = this.#options;
     let attempts = 1;
+    let attemptStartedAt = 0;
     try {
       return await this.#ky(this.#options.baseUrl + path, {
         method,
         ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/json' } }),
         ...(signal === undefined ? {} : { signal }),
         hooks: {
+          beforeRequest: [
+            () => {
+              attemptStartedAt = Date.now();
+            },
+          ],
+          // Inside ky's retry loop: a body that stalls past the attempt's time-out, or a
+          // connection dropped mid-body, is retried like any other failed attempt.
+          afterResponse: [
+            (kyRequest, _options, response) =>
+              buffered(kyRequest, response, timeoutMs === 0 ? Infinity : attemptStartedAt + timeoutMs),
+          ],
           beforeRetry: [
             () => {
               attempts += 1;

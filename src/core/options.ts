@@ -26,6 +26,7 @@ export interface ClientOptions {
   region?: Region | undefined;
   /**
    * A base URL that overrides the region's: a proxy, or a reference server.
+   * NEBULY_BASE_URL is used only when neither `baseUrl` nor `region` is given in code.
    * @default process.env.NEBULY_BASE_URL
    */
   baseUrl?: string | undefined;
@@ -87,12 +88,19 @@ function isRegion(value: string): value is Region {
   return Object.hasOwn(REGION_BASE_URLS, value);
 }
 
-function nonNegative(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) {
-    throw new TypeError(`nebuly-client: \`${name}\` must be a finite number, zero or more`);
+/** The longest delay a timer can hold (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+function milliseconds(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
+    throw new TypeError(`nebuly-client: \`${name}\` must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
   }
   return value;
 }
+
+// What an HTTP header value can carry, less spaces: a key with a line break or a space
+// inside was pasted wrong, and fetch would reject it with a message that quotes it.
+const API_KEY_PATTERN = /^[\x21-\x7e]+$/;
 
 function defaultOnError(error: NebulyError): void {
   console.warn(`[nebuly-client] ${error.name}: ${error.message}`);
@@ -100,14 +108,16 @@ function defaultOnError(error: NebulyError): void {
 
 /**
  * Resolves options: each from the option, then its environment variable, then its
- * default. Throws a `TypeError` that says what to do when the key is missing or the
- * region unknown.
+ * default. Where the host is concerned, anything given in code beats the environment:
+ * `baseUrl`, then `region`, then NEBULY_BASE_URL, then NEBULY_REGION. Throws a
+ * `TypeError` that says what to do when the key is missing or the region unknown; no
+ * message repeats the key.
  */
 export function resolveClientOptions(options: ClientOptions = {}): ResolvedClientOptions {
   const {
     apiKey = readEnv('NEBULY_API_KEY'),
     region = readEnv('NEBULY_REGION') ?? CLIENT_DEFAULTS.region,
-    baseUrl = readEnv('NEBULY_BASE_URL'),
+    baseUrl = options.region === undefined ? readEnv('NEBULY_BASE_URL') : undefined,
     timeoutMs = CLIENT_DEFAULTS.timeoutMs,
     maxRetries = CLIENT_DEFAULTS.maxRetries,
     retryDelayMs = CLIENT_DEFAULTS.retryDelayMs,
@@ -120,6 +130,11 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   if (apiKey === undefined || apiKey.trim() === '') {
     throw new TypeError(
       'nebuly-client: no API key. Pass `apiKey` to `new NebulyClient()` or set NEBULY_API_KEY.',
+    );
+  }
+  if (!API_KEY_PATTERN.test(apiKey.trim())) {
+    throw new TypeError(
+      'nebuly-client: the API key has a space, a line break or a non-ASCII character inside; check how it was copied.',
     );
   }
   const normalizedRegion = region.trim().toLowerCase();
@@ -141,9 +156,9 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   return {
     apiKey: apiKey.trim(),
     baseUrl: parsed.href.replace(/\/+$/, ''),
-    timeoutMs: nonNegative('timeoutMs', timeoutMs),
+    timeoutMs: milliseconds('timeoutMs', timeoutMs),
     maxRetries,
-    retryDelayMs: nonNegative('retryDelayMs', retryDelayMs),
+    retryDelayMs: milliseconds('retryDelayMs', retryDelayMs),
     fetch,
     headers,
     onError,

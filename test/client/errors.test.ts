@@ -129,6 +129,27 @@ describe('the API key never leaks', () => {
     expect(everythingIn(error)).not.toContain(CANARY);
   });
 
+  it('not in the error for a key with a line break inside', () => {
+    const pasted = `${CANARY}\nsecond-line`;
+    let error: unknown;
+    try {
+      new NebulyClient({ apiKey: pasted, baseUrl: BASE });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(
+      'nebuly-client: the API key has a space, a line break or a non-ASCII character inside; check how it was copied.',
+    );
+    expect(everythingIn(error)).not.toContain(CANARY);
+  });
+
+  it('not in the error for a header fetch cannot carry', () => {
+    expect(() => new NebulyClient({ apiKey: CANARY, baseUrl: BASE, headers: { 'x-team': 'a\nb' } })).toThrow(
+      'nebuly-client: `headers` has a name or value an HTTP header cannot carry',
+    );
+  });
+
   it('not in the client object as it prints', () => {
     const nebuly = client();
     expect(inspect(nebuly, { depth: 10 })).not.toContain(CANARY);

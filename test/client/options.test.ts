@@ -76,6 +76,7 @@ describe('region and base URL', () => {
     [{ maxRetries: 1.5 }, 'maxRetries'],
     [{ timeoutMs: Number.NaN }, 'timeoutMs'],
     [{ retryDelayMs: -5 }, 'retryDelayMs'],
+    [{ timeoutMs: 2 ** 31 }, 'timeoutMs'],
   ])('rejects %o', (options, name) => {
     expect(() => new NebulyClient({ apiKey: 'k', ...options })).toThrow(name);
   });
@@ -106,6 +107,12 @@ describe('environment variables', () => {
     vi.stubEnv('NEBULY_REGION', 'eu');
     vi.stubEnv('NEBULY_BASE_URL', '');
     expect(new NebulyClient({ apiKey: 'k', region: 'us' }).baseUrl).toBe('https://backend.nebuly.com');
+  });
+
+  it('lets a region given in code beat NEBULY_BASE_URL', () => {
+    vi.stubEnv('NEBULY_BASE_URL', 'http://localhost:9999');
+    expect(new NebulyClient({ apiKey: 'k', region: 'eu' }).baseUrl).toBe('https://backend.eu.nebuly.com');
+    expect(new NebulyClient({ apiKey: 'k' }).baseUrl).toBe('http://localhost:9999');
   });
 
   it('accepts the region in any case', () => {

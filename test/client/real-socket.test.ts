@@ -57,6 +57,47 @@ describe('over a real socket', () => {
     ).resolves.toEqual({ status: 202, body: null });
   });
 
+  it('applies the time-out to the body too: a body that stalls is retried, then TimeoutError', async () => {
+    let requests = 0;
+    const baseUrl = await listen((_req, res) => {
+      requests += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"users": ['); // and never the rest
+    });
+    const nebuly = new NebulyClient({ apiKey: 'k', baseUrl, timeoutMs: 150, maxRetries: 1, retryDelayMs: 1 });
+    const error = await nebuly.eligibleUsers.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(requests).toBe(2);
+  });
+
+  it('retries a stalled body and takes the next complete answer', async () => {
+    const baseUrl = await listen((_req, res, index) => {
+      res.writeHead(202, { 'content-type': 'application/json' });
+      if (index === 0) res.write('{"status":');
+      else res.end('{"status":"accepted"}');
+    });
+    const nebuly = new NebulyClient({ apiKey: 'k', baseUrl, timeoutMs: 150, retryDelayMs: 1 });
+    await expect(
+      nebuly.conversations.send({ conversation: { end_user: 'u', interactions: [] } }),
+    ).resolves.toEqual({ status: 202, body: { status: 'accepted' } });
+  });
+
+  it('reports a connection dropped in the middle of the body as ConnectionError, after retrying it', async () => {
+    let requests = 0;
+    const baseUrl = await listen((req, res) => {
+      requests += 1;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"users": [');
+      setTimeout(() => req.socket.destroy(), 10);
+    });
+    const nebuly = new NebulyClient({ apiKey: 'k', baseUrl, maxRetries: 2, retryDelayMs: 1 });
+    const error = await nebuly.eligibleUsers.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toContain('after 3 attempts');
+    expect(requests).toBe(3);
+  });
+
   it('rejects with ConnectionError, saying why, when nothing listens', async () => {
     const baseUrl = await listen(() => undefined);
     await new Promise((resolve) => server!.close(resolve));

@@ -143,6 +143,16 @@ describe('backoff and Retry-After', () => {
     expect(waited).toBeLessThanOrEqual(61_000);
   });
 
+  it('ignores a Retry-After that is neither seconds nor a date, and backs off as usual', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    failFirst(1, 503, { 'retry-after': 'soon' });
+    const done = CALLS.GET(client({ retryDelayMs: 200 }));
+    const waited = await timeUntilRequests(2, 10);
+    await done;
+    expect(waited).toBe(200);
+  });
+
   it('backs off exponentially, with jitter, without Retry-After', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     vi.spyOn(Math, 'random').mockReturnValue(1); // the top of the jitter range
