@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cropLevel, cropMarker, cropToFit } from './crop.js';
+import { cropLevel, cropMarker, cropToFit, jsonStringBytes } from './crop.js';
 import { utf8ByteLength } from './utf8.js';
 
 function conversation(inputs: string[], output = 'ok') {
@@ -73,6 +73,99 @@ describe('cropToFit', () => {
     expect(result.json).not.toContain('\\ud');
   });
 
+  describe('counts what goes on the wire, whatever the script', () => {
+    /** Ten interactions, each with an output of `repeat` × `unit`. */
+    function tenOutputs(unit: string, repeat: number) {
+      return {
+        conversation: {
+          end_user: 'u',
+          interactions: Array.from({ length: 10 }, (_, i) => ({
+            input: `q${i}`,
+            output: unit.repeat(repeat),
+            time_start: '2026-01-01T00:00:00.000Z',
+            time_end: '2026-01-01T00:00:01.000Z',
+            trace: [],
+            feedback_actions: [],
+          })),
+        },
+      };
+    }
+
+    /** The bytes of content kept: each output without its marker, as it is in the JSON. */
+    function keptContentBytes(json: string): number {
+      const parsed = JSON.parse(json) as ReturnType<typeof tenOutputs>;
+      return parsed.conversation.interactions.reduce(
+        (sum, { output }) => sum + utf8ByteLength(JSON.stringify(output.replace(/… \[cropped \d+ chars\]$/, ''))) - 2,
+        0,
+      );
+    }
+
+    it.each([
+      ['CJK, 3 bytes a character (~900 KB)', '中', 30_000],
+      ['Cyrillic, 2 bytes a character (~1.2 MB)', 'ж', 60_000],
+      ['emoji, surrogate pairs (~1.2 MB)', '😀', 30_000],
+      ['quotes and backslashes, escaped (~1.2 MB)', '"\\', 30_000],
+      ['control characters, escaped as \\u00XX (~1.2 MB)', '\u0001\u001f', 10_000],
+      ['mixed ASCII, accents, emoji and escapes', 'ab é😀\n"', 12_000],
+    ])('%s: fits under the limit and keeps most of it', (_label, unit, repeat) => {
+      const value = tenOutputs(unit, repeat);
+      const result = cropToFit(value, 500_000);
+      expect(result.fits).toBe(true);
+      expect(result.bytes).toBe(new TextEncoder().encode(result.json).length);
+      expect(result.bytes).toBeLessThanOrEqual(500_000);
+      // Not cropped to the marker: the outputs share nearly all of the limit.
+      expect(result.bytes).toBeGreaterThan(499_000);
+      expect(keptContentBytes(result.json)).toBeGreaterThan(490_000);
+      expect(result.croppedStrings).toBe(10);
+      expect(result.json).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    });
+
+    it('keeps well over 100 000 bytes of a 900 KB CJK conversation cropped to 500 000', () => {
+      const result = cropToFit(tenOutputs('中', 30_000), 500_000);
+      expect(result.bytes).toBeLessThanOrEqual(500_000);
+      expect(keptContentBytes(result.json)).toBeGreaterThan(100_000);
+    });
+
+    it('crops a large mixed conversation to just under the limit, not to its markers', () => {
+      const big = 'é'.repeat(200_000) + '😀'.repeat(100_000);
+      const value = {
+        conversation: {
+          end_user: 'u',
+          interactions: [
+            {
+              input: big,
+              output: 'short',
+              trace: [
+                {
+                  model: 'm',
+                  messages: [
+                    { role: 'user', content: big },
+                    { role: 'assistant', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(400_000)}` } }] },
+                  ],
+                  output: 'x'.repeat(300_000),
+                },
+                { source: 's', input: 'q', outputs: ['"\\'.repeat(100_000)] },
+              ],
+            },
+          ],
+        },
+      };
+      const result = cropToFit(value, 500_000);
+      expect(result.fits).toBe(true);
+      expect(result.bytes).toBeGreaterThan(499_000);
+      const parsed = JSON.parse(result.json) as typeof value;
+      expect(parsed.conversation.interactions[0]?.input).toMatch(/^é{40000,}… \[cropped \d+ chars\]$/);
+      expect(parsed.conversation.interactions[0]?.output).toBe('short');
+    });
+
+    it('leaves ASCII where it was: the common length is the length in characters', () => {
+      const result = cropToFit(tenOutputs('a', 120_000), 500_000);
+      expect(result.bytes).toBe(499_990);
+      const output = (JSON.parse(result.json) as ReturnType<typeof tenOutputs>).conversation.interactions[0]?.output ?? '';
+      expect(output).toBe(`${'a'.repeat(49_831)}${cropMarker(120_000 - 49_831)}`);
+    });
+  });
+
   it('reports when even cropping every content string is not enough', () => {
     const value = { conversation: { end_user: 'u'.repeat(5_000), interactions: [{ input: 'x'.repeat(100) }] } };
     const result = cropToFit(value, 1_000);
@@ -95,4 +188,13 @@ describe('cropLevel', () => {
   it('is zero when nothing is enough', () => {
     expect(cropLevel([100, 50], 10_000)).toBe(0);
   });
+});
+
+describe('jsonStringBytes', () => {
+  it.each(['', 'plain ascii', 'quote " and backslash \\', 'tab\t nl\n cr\r bs\b ff\f', '\u0000\u0001\u001f\u007f', 'é€日😀', 'lone \ud800 and \udc00', '\u2028\u2029'])(
+    'is the UTF-8 length of JSON.stringify without the quotes, for %j',
+    (text) => {
+      expect(jsonStringBytes(text)).toBe(new TextEncoder().encode(JSON.stringify(text)).length - 2);
+    },
+  );
 });

@@ -33,6 +33,11 @@ export interface CropResult {
  * length are kept whole, and so are identifying fields (`model`, `role`, timestamps, …).
  * `value` is not modified.
  *
+ * Lengths are counted as they go on the wire: each string's JSON-escaped content in
+ * UTF-8 bytes (see {@link jsonStringBytes}), so that the common length means the same
+ * for ASCII, accented, CJK or escape-heavy text, and the excess it removes is the excess
+ * measured. For printable ASCII that is the length in characters.
+ *
  * @param json `JSON.stringify(value)`, when the caller has it already.
  */
 export function cropToFit(value: unknown, maxBytes: number, json = JSON.stringify(value)): CropResult {
@@ -43,9 +48,9 @@ export function cropToFit(value: unknown, maxBytes: number, json = JSON.stringif
   collectLengths(value, undefined, lengths);
   lengths.sort((a, b) => b - a);
 
-  // Cutting k code units saves at least k bytes (each is 1 to 3 bytes in UTF-8, or more
-  // once JSON-escaped), so a level computed in code units over-crops a little rather than
-  // too little; when markers or escapes still leave it too large, aim lower and retry.
+  // Each string cropped to `level` keeps at most `level` bytes of its serialized content
+  // plus its marker, so the first pass fits whenever a level above 0 exists. The loop is
+  // a safety net: should the result still be too large, aim lower and retry.
   let excess = bytes - maxBytes;
   let result: CropResult = { json, bytes, croppedStrings: 0, fits: false };
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
@@ -62,14 +67,15 @@ export function cropToFit(value: unknown, maxBytes: number, json = JSON.stringif
 
 /**
  * The longest length L such that cropping every string longer than L down to L (plus its
- * marker) saves at least `excess` code units: the longest strings are cut first, and
- * evenly, so that no one field loses everything while others stay whole. `lengths` is
- * sorted longest first.
+ * marker) saves at least `excess` bytes: the longest strings are cut first, and evenly,
+ * so that no one field loses everything while others stay whole. `lengths` are the
+ * strings' serialized lengths in bytes ({@link jsonStringBytes}), sorted longest first.
  */
 export function cropLevel(lengths: readonly number[], excess: number): number {
   let total = 0;
   for (let k = 1; k <= lengths.length; k += 1) {
     const length = lengths[k - 1] ?? 0;
+    // A string of `length` bytes has at most `length` characters: its marker is no longer than this.
     total += length - utf8ByteLength(cropMarker(length));
     const level = Math.floor((total - excess) / k);
     const next = lengths[k] ?? 0;
@@ -78,9 +84,47 @@ export function cropLevel(lengths: readonly number[], excess: number): number {
   return 0;
 }
 
+/** Printable ASCII that JSON does not escape: one byte each on the wire. */
+const NEEDS_COUNTING = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
+
+/**
+ * What the code unit at `index` of `text` costs inside a JSON string, in UTF-8 bytes, as
+ * `JSON.stringify` writes it; a surrogate pair is counted on its first half (4) and its
+ * second half costs 0.
+ */
+function charBytes(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  if (code < 0x20) return code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6;
+  if (code === 0x22 || code === 0x5c) return 2;
+  if (code < 0x80) return 1;
+  if (code < 0x800) return 2;
+  if (code >= 0xd800 && code <= 0xdbff) {
+    const low = text.charCodeAt(index + 1);
+    return low >= 0xdc00 && low <= 0xdfff ? 4 : 6;
+  }
+  if (code >= 0xdc00 && code <= 0xdfff) {
+    const high = text.charCodeAt(index - 1);
+    return index > 0 && high >= 0xd800 && high <= 0xdbff ? 0 : 6;
+  }
+  return 3;
+}
+
+/**
+ * The length of `text` in a JSON document, in UTF-8 bytes, without its quotes: escapes
+ * (`\"`, `\n`, `\u0001`, a lone surrogate as `\ud800`) and multi-byte characters
+ * included. Equal to `text.length` for printable ASCII, the common case, found by one
+ * native scan.
+ */
+export function jsonStringBytes(text: string): number {
+  if (!NEEDS_COUNTING.test(text)) return text.length;
+  let bytes = 0;
+  for (let index = 0; index < text.length; index += 1) bytes += charBytes(text, index);
+  return bytes;
+}
+
 function collectLengths(value: unknown, key: string | undefined, out: number[]): void {
   if (typeof value === 'string') {
-    if (key === undefined || !KEPT_KEYS.has(key)) out.push(value.length);
+    if (key === undefined || !KEPT_KEYS.has(key)) out.push(jsonStringBytes(value));
   } else if (Array.isArray(value)) {
     for (const item of value) collectLengths(item, key, out);
   } else if (typeof value === 'object' && value !== null) {
@@ -90,9 +134,9 @@ function collectLengths(value: unknown, key: string | undefined, out: number[]):
 
 function cropStrings(value: unknown, key: string | undefined, level: number, counter: { cropped: number }): unknown {
   if (typeof value === 'string') {
-    if (value.length <= level || (key !== undefined && KEPT_KEYS.has(key))) return value;
+    if (key !== undefined && KEPT_KEYS.has(key)) return value;
     const cropped = cropString(value, level);
-    if (cropped.length >= value.length) return value;
+    if (cropped === value) return value;
     counter.cropped += 1;
     return cropped;
   }
@@ -105,10 +149,33 @@ function cropStrings(value: unknown, key: string | undefined, level: number, cou
   return value;
 }
 
-/** The first `keep` code units of `text`, never half a surrogate pair, and the marker. */
-function cropString(text: string, keep: number): string {
-  let end = keep;
-  const last = text.charCodeAt(end - 1);
-  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return text.slice(0, end) + cropMarker(text.length - end);
+/**
+ * The longest start of `text` that takes at most `level` bytes in JSON, never half a
+ * surrogate pair, and the marker; `text` itself when it fits in `level` bytes whole, or
+ * when cropping would not make it shorter.
+ */
+function cropString(text: string, level: number): string {
+  let end: number;
+  let kept: number;
+  if (!NEEDS_COUNTING.test(text)) {
+    if (text.length <= level) return text;
+    end = level;
+    kept = level;
+  } else {
+    end = 0;
+    kept = 0;
+    while (end < text.length) {
+      const cost = charBytes(text, end);
+      // A pair's high half carries the pair's 4 bytes, so a pair is kept whole or not at all.
+      const width = cost === 4 ? 2 : 1;
+      if (kept + cost > level) break;
+      kept += cost;
+      end += width;
+    }
+    if (end >= text.length) return text;
+  }
+  const marker = cropMarker(text.length - end);
+  // A marker can be longer than what it replaces, for a string just over the level.
+  if (kept + utf8ByteLength(marker) >= jsonStringBytes(text)) return text;
+  return text.slice(0, end) + marker;
 }
