@@ -24,8 +24,12 @@ export interface ConversationHost {
   readonly now: () => number;
   readonly idleTimeoutMs: number;
   report(error: NebulyError): void;
-  /** Takes over an ended conversation: validates, serializes and sends it. */
-  submit(record: ConversationRecord): Promise<ConversationOutcome>;
+  /**
+   * Takes over an ended conversation: validates, serializes and sends it. `notes` are
+   * the errors found while ending it, to report once it is registered for sending (so
+   * that an `onError` handler that calls `flush()` or `shutdown()` waits for it).
+   */
+  submit(record: ConversationRecord, notes: readonly NebulyError[]): Promise<ConversationOutcome>;
   /** The conversation started; `finish` ends it (used at shutdown). */
   opened(conversation: Conversation, finish: (reason: EndReason) => Promise<ConversationOutcome>): void;
   /** The conversation ended, whatever the reason. */
@@ -172,6 +176,7 @@ export class Conversation {
     this.#host.closed(this);
 
     const endedAt = state.now();
+    const notes: NebulyError[] = [];
     let stillOpen = 0;
     for (const interaction of this.#interactions) {
       if (interaction.ended) continue;
@@ -181,7 +186,7 @@ export class Conversation {
       stillOpen += 1;
     }
     if (stillOpen > 0) {
-      state.report(
+      notes.push(
         new RecordingError(
           'interaction_open',
           `${stillOpen} interaction(s) of conversation ${this.id} had not ended ${WHY[reason]}: sent with output '' and time_end set to the conversation's end`,
@@ -190,15 +195,21 @@ export class Conversation {
       );
     }
 
+    // Not reported here: `submit` reports the notes once the conversation is registered
+    // for sending, so that `flush()` or `shutdown()` called from `onError` waits for it.
+    // (An open interaction means there is one: an empty conversation has no notes.)
     settle(
       this.#interactions.length === 0
         ? { status: 'empty', conversationId: this.id }
-        : this.#host.submit({
-            conversationId: this.id,
-            endUser: this.#endUser,
-            tags: this.#tags,
-            interactions: this.#interactions,
-          }),
+        : this.#host.submit(
+            {
+              conversationId: this.id,
+              endUser: this.#endUser,
+              tags: this.#tags,
+              interactions: this.#interactions,
+            },
+            notes,
+          ),
     );
     return this.#outcome;
   }

@@ -68,29 +68,41 @@ export class Publisher {
   /**
    * Queues a conversation's JSON for sending. Resolves with its outcome; never rejects.
    * A conversation the queue cannot take goes to `onError` as a {@link QueueFullError}.
+   *
+   * `notes` are the caller's errors about this conversation. They are reported once it is
+   * registered (queued, or refused), and before anything the publisher reports about it:
+   * an `onError` handler that calls `flush()` or `shutdown()` then waits for it.
    */
-  publish(conversationId: string, payload: string, bytes: number): Promise<ConversationOutcome> {
+  publish(
+    conversationId: string,
+    payload: string,
+    bytes: number,
+    notes: readonly NebulyError[] = [],
+  ): Promise<ConversationOutcome> {
     let resolve!: (outcome: ConversationOutcome) => void;
     const done = new Promise<ConversationOutcome>((settle) => {
       resolve = settle;
     });
     const delivery: Delivery = { conversationId, payload, bytes, done, resolve, settled: false };
 
+    let refusal: NebulyError | undefined;
     if (this.#abandoned !== undefined) {
-      this.#fail(delivery, this.#abandoned);
-      return done;
+      refusal = new DeliveryError(delivery, this.#abandoned);
+      this.#settle(delivery, { status: 'failed', conversationId, error: refusal });
+    } else {
+      const added = this.#queue.tryAdd(delivery);
+      if (added.added) {
+        this.#pending.add(delivery);
+        this.#schedulePump();
+      } else {
+        const bound =
+          added.limit === 'maxQueuedConversations' ? this.#options.maxQueuedConversations : this.#options.maxQueuedBytes;
+        refusal = new QueueFullError({ conversationId, payload }, added.limit, bound);
+        this.#settle(delivery, { status: 'dropped', conversationId, error: refusal });
+      }
     }
-    const added = this.#queue.tryAdd(delivery);
-    if (!added.added) {
-      const bound =
-        added.limit === 'maxQueuedConversations' ? this.#options.maxQueuedConversations : this.#options.maxQueuedBytes;
-      const error = new QueueFullError({ conversationId, payload }, added.limit, bound);
-      this.#settle(delivery, { status: 'dropped', conversationId, error });
-      this.#options.report(error);
-      return done;
-    }
-    this.#pending.add(delivery);
-    this.#schedulePump();
+    for (const note of notes) this.#options.report(note);
+    if (refusal !== undefined) this.#options.report(refusal);
     return done;
   }
 

@@ -82,7 +82,7 @@ export class Recorder {
       now: this.#options.now,
       idleTimeoutMs: this.#options.idleTimeoutMs,
       report: this.#report,
-      submit: (record) => this.#submit(record),
+      submit: (record, notes) => this.#submit(record, notes),
       opened: (conversation, finish) => this.#open.set(conversation, finish),
       closed: (conversation) => this.#open.delete(conversation),
     };
@@ -149,9 +149,16 @@ export class Recorder {
     return this.#shutdown;
   }
 
-  /** Turns an ended conversation into its request body and publishes it. Never throws. */
-  #submit(record: ConversationRecord): Promise<ConversationOutcome> {
+  /**
+   * Turns an ended conversation into its request body and publishes it. Never throws.
+   *
+   * Every error about the conversation (`notes` from ending it, invalid data, cropping)
+   * is reported only once the publisher has registered it: the user's `onError` may call
+   * `flush()` or `shutdown()`, which must then wait for this conversation too.
+   */
+  #submit(record: ConversationRecord, notes: readonly NebulyError[]): Promise<ConversationOutcome> {
     const { conversationId } = record;
+    const errors = notes.slice();
     try {
       const { body, issues } = buildConversationPayload(record);
       let invalid: ValidationError | undefined;
@@ -160,9 +167,10 @@ export class Recorder {
           issues,
           `data recorded in conversation ${conversationId} (an invalid step, feedback action or tag is left out; an invalid input or output leaves out its interaction)`,
         );
-        this.#report(invalid);
+        errors.push(invalid);
       }
       if (body === undefined) {
+        for (const error of errors) this.#report(error);
         return Promise.resolve({
           status: 'dropped',
           conversationId,
@@ -172,7 +180,7 @@ export class Recorder {
       const max = this.#options.maxConversationBytes;
       const fitted = cropToFit(body, max);
       if (fitted.croppedStrings > 0 || !fitted.fits) {
-        this.#report(
+        errors.push(
           new RecordingError(
             'conversation_cropped',
             `Conversation ${conversationId} was over maxConversationBytes (${max}) as JSON: ` +
@@ -182,7 +190,8 @@ export class Recorder {
           ),
         );
       }
-      return this.#publisher.publish(conversationId, fitted.json, fitted.bytes);
+      // The publisher reports `errors` once the conversation is registered, before its own.
+      return this.#publisher.publish(conversationId, fitted.json, fitted.bytes, errors);
     } catch (cause) {
       // A bug, or a value JSON cannot hold (a BigInt, a cycle in a content part): report it
       // rather than break the caller's `end()`.
@@ -190,7 +199,8 @@ export class Recorder {
         `Conversation ${conversationId} could not be serialized: ${cause instanceof Error ? cause.message : String(cause)}`,
         { cause },
       );
-      this.#report(error);
+      errors.push(error);
+      for (const reported of errors) this.#report(reported);
       return Promise.resolve({ status: 'dropped', conversationId, error });
     }
   }
