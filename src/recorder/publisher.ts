@@ -48,10 +48,15 @@ function toNebulyError(error: unknown): NebulyError {
 export class Publisher {
   readonly #options: PublisherOptions;
   readonly #queue: BoundedQueue<Delivery>;
-  readonly #inFlight = new Set<Delivery>();
+  /**
+   * In flight, each with the controller of its request alone. One signal shared by every
+   * request would grow for as long as the client lives: on Node 20 a signal keeps every
+   * signal derived from it (`AbortSignal.any`, which the HTTP engine uses per request).
+   * Dropped when the request settles.
+   */
+  readonly #inFlight = new Map<Delivery, AbortController>();
   /** Queued and in flight: what a flush waits for. */
   readonly #pending = new Set<Delivery>();
-  readonly #abort = new AbortController();
   #pumpScheduled = false;
   #lastFlush: Promise<void> = Promise.resolve();
   /** Set when shutdown ran out of time: nothing more is sent. */
@@ -141,9 +146,10 @@ export class Publisher {
 
   #abandon(reason: NebulyError): void {
     this.#abandoned = reason;
-    this.#abort.abort(reason);
+    const inFlight = Array.from(this.#inFlight);
+    for (const [, controller] of inFlight) controller.abort(reason);
     for (const delivery of this.#queue.takeAll()) this.#fail(delivery, reason);
-    for (const delivery of Array.from(this.#inFlight)) this.#fail(delivery, reason);
+    for (const [delivery] of inFlight) this.#fail(delivery, reason);
   }
 
   #schedulePump(): void {
@@ -166,14 +172,15 @@ export class Publisher {
   }
 
   #send(delivery: Delivery): void {
-    this.#inFlight.add(delivery);
+    const controller = new AbortController();
+    this.#inFlight.set(delivery, controller);
     let sent: Promise<AcceptedResponse>;
     try {
       sent = this.#options.transport.accepted({
         method: 'POST',
         path: CONVERSATION_PATH,
         body: delivery.payload,
-        signal: this.#abort.signal,
+        signal: controller.signal,
       });
     } catch (error) {
       sent = Promise.reject(error);

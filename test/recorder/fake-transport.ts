@@ -74,6 +74,11 @@ export class FakeTransport implements Transport {
     });
   }
 
+  /** Answers the oldest held request with success. */
+  releaseOldest(): void {
+    this.#held.shift()?.release();
+  }
+
   /** Answers every held request with success. */
   releaseAll(): void {
     for (const held of this.#held.splice(0)) held.release();
