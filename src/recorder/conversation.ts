@@ -2,6 +2,7 @@ import type { NebulyError } from '../core/errors.js';
 import { RecordingError } from './errors.js';
 import { IdleTimer } from './idle-timer.js';
 import type { ConversationOutcome } from './outcome.js';
+import { isPlainObject } from './plain-object.js';
 import type { ConversationRecord, InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';
 import { Turn } from './turn.js';
@@ -126,7 +127,8 @@ export class Conversation {
       timeEnd: Number.NaN,
       ended: false,
       // A copy, for the same reason arrays are copied: the caller's object may change.
-      tags: typeof tags === 'object' && tags !== null ? { ...tags } : tags,
+      // Anything else is kept as it is, to be reported when the conversation ends.
+      tags: isPlainObject(tags) ? { ...tags } : tags,
       trace: [],
       feedback: undefined,
     };

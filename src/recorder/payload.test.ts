@@ -61,6 +61,19 @@ describe('buildConversationPayload', () => {
     ]);
   });
 
+  it('merges only tags that are an object; others are reported by path and the conversation’s apply', () => {
+    const notTags: unknown[] = ['ab', ['a', 'b'], 5, new Map([['a', 'b']]), new Date(0)];
+    for (const conversationTags of [{ app: 'web' }, undefined]) {
+      const result = buildConversationPayload(
+        record([...notTags.map((tags) => turn({ tags })), turn({ tags: Object.assign(Object.create(null) as object, { plan: 'pro' }) })], conversationTags),
+      );
+      expect(paths(result)).toEqual(notTags.map((_, index) => `interactions[${index}].tags`));
+      expect(result.issues.every((issue) => /must be an object/.test(issue.message))).toBe(true);
+      const sent = result.body?.conversation.interactions.map((interaction) => interaction.tags);
+      expect(sent).toEqual([...notTags.map(() => conversationTags), { ...conversationTags, plan: 'pro' }]);
+    }
+  });
+
   it('leaves tags out when there are none', () => {
     const result = buildConversationPayload(record([turn({ tags: {} })]));
     expect(result.body?.conversation.interactions[0]).not.toHaveProperty('tags');

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { sendConversationParamsSchema } from '../schemas/conversations.js';
 import type { SendConversationBody } from '../schemas/index.js';
 import { type Issue, toIssues } from '../schemas/issues.js';
+import { isPlainObject } from './plain-object.js';
 import type { ConversationRecord, InteractionRecord } from './record.js';
 
 /** The wire body of a conversation, and the problems of what had to be left out. */
@@ -30,7 +31,11 @@ function isoTime(ms: number): string {
 }
 
 function mergedTags(conversationTags: ConversationRecord['tags'], own: unknown, excluded: Set<string> | undefined): unknown {
-  let tags: unknown = own === undefined ? conversationTags : conversationTags === undefined ? own : { ...conversationTags, ...(own as object) };
+  // Own tags that are no plain object (a string, an array, a Map…) are not merged, which
+  // would spread them into something valid-looking: they go as they are, validation
+  // reports them at `interactions[i].tags`, and the second pass applies the conversation's.
+  if (own !== undefined && !isPlainObject(own)) return own;
+  let tags: unknown = own === undefined ? conversationTags : conversationTags === undefined ? own : { ...conversationTags, ...own };
   if (excluded !== undefined && typeof tags === 'object' && tags !== null) {
     const kept: Record<string, unknown> = { ...tags };
     for (const key of excluded) delete kept[key];

@@ -96,6 +96,23 @@ describe('recording a conversation', () => {
     ]);
   });
 
+  it('reports turn tags that are no object, instead of spreading them, and applies the conversation’s', async () => {
+    const { transport, errors, recorder } = setup();
+    const conversation = recorder.startConversation({ end_user: 'u', tags: { app: 'web' } });
+    const notTags = ['ab', ['a', 'b'], new Map([['a', 'b']])] as unknown as Record<string, string>[];
+    for (const tags of notTags) conversation.interaction({ input: 'q', tags }).end({ output: 'a' });
+    await conversation.end();
+    expect(kinds(errors)).toEqual(['ValidationError']);
+    const { issues } = errors[0] as ValidationError;
+    expect(issues.map((issue) => issue.path)).toEqual([
+      ['interactions', 0, 'tags'],
+      ['interactions', 1, 'tags'],
+      ['interactions', 2, 'tags'],
+    ]);
+    const sent = (transport.bodies[0] as { conversation: { interactions: { tags?: unknown }[] } }).conversation.interactions;
+    expect(sent.map((interaction) => interaction.tags)).toEqual([{ app: 'web' }, { app: 'web' }, { app: 'web' }]);
+  });
+
   it('sends an interaction still open at the end with output "" and the end time, and reports it', async () => {
     const clock = manualClock();
     const { transport, errors, recorder } = setup({ now: clock.now });
