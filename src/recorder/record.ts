@@ -1,7 +1,8 @@
 /**
  * What the recording API keeps while a conversation is open: the caller's values as
- * given, copied shallowly but neither validated nor serialized, so that recording stays
- * cheap. `payload.ts` turns a record into the wire body when the conversation ends.
+ * given, copied shallowly (messages one level deeper) but neither validated nor
+ * serialized, so that recording stays cheap. `payload.ts` turns a record into the wire
+ * body when the conversation ends.
  */
 
 /** One interaction (turn) as recorded. */

@@ -28,14 +28,34 @@ function copyArray(value: unknown): unknown {
   return Array.isArray(value) ? value.slice() : value;
 }
 
+// Messages are copied one level deeper: a caller who streams into a message's `content`,
+// or reuses the object, must not change what was recorded. Only `role` and `content` are
+// sent, so only they are copied; an entry that is no object is kept as given, for
+// validation to report. A plain loop: this runs on every LLM step.
+function copyMessages(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  const copy: unknown[] = new Array(value.length);
+  for (let index = 0; index < value.length; index += 1) {
+    const message: unknown = value[index];
+    if (typeof message === 'object' && message !== null) {
+      const { role, content } = message as { role?: unknown; content?: unknown };
+      copy[index] = { role, content };
+    } else {
+      copy[index] = message;
+    }
+  }
+  return copy;
+}
+
 /**
  * One interaction of a recorded conversation: the user's input, the steps that produced
  * the answer, the answer, and the user's feedback. Get one from
  * `conversation.interaction()`.
  *
- * Recording is synchronous and cheap: values are kept as given (arrays copied) and
- * checked against the wire schemas when the conversation ends, where an invalid step or
- * feedback action is left out alone and reported to `onError` by its path. No method
+ * Recording is synchronous and cheap: values are kept as given (arrays copied, and each
+ * message as its `role` and `content`) and checked against the wire schemas when the
+ * conversation ends, where an invalid step or feedback action is left out alone and
+ * reported to `onError` by its path. No method
  * throws; a call that cannot be honoured is reported to `onError`. Each returns the turn,
  * so calls chain.
  *
@@ -70,7 +90,7 @@ export class Turn {
     const { model, messages, output, input_tokens, output_tokens, cost } = fieldsOf(step);
     // The `messages` key is always set, even when missing: the wire tells steps apart by
     // their keys, and a missing one is then reported as the LLM step's.
-    const recorded: Record<string, unknown> = { model, messages: copyArray(messages), output };
+    const recorded: Record<string, unknown> = { model, messages: copyMessages(messages), output };
     if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
     if (output_tokens !== undefined) recorded.output_tokens = output_tokens;
     if (cost !== undefined) recorded.cost = cost;

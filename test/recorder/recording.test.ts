@@ -113,6 +113,37 @@ describe('recording a conversation', () => {
     expect(sent.map((interaction) => interaction.tags)).toEqual([{ app: 'web' }, { app: 'web' }, { app: 'web' }]);
   });
 
+  it('records each message as it was at the call, though the caller changes it later', async () => {
+    const { transport, errors, recorder } = setup();
+    const question: Message = { role: 'user', content: 'one' };
+    const streaming: Message = { role: 'assistant', content: 'Hel' };
+    const conversation = recorder.startConversation({ end_user: 'u' });
+    const turn = conversation.interaction({ input: 'one' });
+    turn.llm({ model: 'm', messages: [question, streaming], output: 'Hel' });
+    streaming.content += 'lo!';
+    question.role = 'system';
+    // Entries that are no message are kept as given, for validation to report.
+    turn.llm({ model: 'm', messages: [null, 'hi'] as unknown as Message[], output: 'x' });
+    turn.end({ output: 'Hello!' });
+    await conversation.end();
+    const trace = (transport.bodies[0] as { conversation: { interactions: { trace: unknown[] }[] } }).conversation
+      .interactions[0]?.trace;
+    expect(trace).toEqual([
+      {
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'one' },
+          { role: 'assistant', content: 'Hel' },
+        ],
+        output: 'Hel',
+      },
+    ]);
+    expect((errors[0] as ValidationError).issues.map((issue) => issue.pathText)).toEqual([
+      'interactions[0].trace[1].messages[0]',
+      'interactions[0].trace[1].messages[1]',
+    ]);
+  });
+
   it('sends an interaction still open at the end with output "" and the end time, and reports it', async () => {
     const clock = manualClock();
     const { transport, errors, recorder } = setup({ now: clock.now });
