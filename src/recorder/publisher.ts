@@ -135,7 +135,10 @@ export class Publisher {
     if (!Number.isFinite(timeoutMs)) return drained;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<'timeout'>((resolve) => {
-      timer = startTimer(() => resolve('timeout'), timeoutMs);
+      // Ref'd, unlike the idle timers: `shutdown()` is awaited, and a request that hangs
+      // without holding a handle (a custom fetch) must not let the process exit before
+      // the deadline has reported what was not sent. Cleared as soon as all is sent.
+      timer = startTimer(() => resolve('timeout'), timeoutMs, { keepAlive: true });
     });
     const result = await Promise.race([drained, deadline]);
     clearTimeout(timer);
