@@ -18,7 +18,9 @@ export async function readBody(request: Request, limitBytes: number): Promise<Bo
     if (done) break;
     size += value.byteLength;
     if (size > limitBytes) {
-      await reader.cancel().catch(() => undefined);
+      // Not awaited: when the body is a tee branch (MSW clones the request), the cancel
+      // settles only once the other branch is cancelled too, which may be never.
+      void reader.cancel().catch(() => undefined);
       return { ok: false, reason: 'too-large' };
     }
     chunks.push(value);

@@ -36,6 +36,20 @@ describe('createHandlers (MSW)', () => {
     await expect(client({ baseUrl: 'https://proxy.test/other' }).eligibleUsers.list()).rejects.toMatchObject({ status: 418 });
   });
 
+  it('answers 413 to a plain fetch of a body over the limit', async () => {
+    // fetch(url, init) reaches the handler as a tee branch of the body: cancelling it
+    // settles only with the other branch, so the 413 must not wait for that.
+    const reference = createHandlers({ apiKeys: { k: 'p' }, bodyLimitBytes: 1024 });
+    server.use(...reference.handlers);
+    const response = await fetch('https://backend.nebuly.com/api/external/eligible-users', {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ users: [{ ...user, tags: { note: 'x'.repeat(200_000) } }] }),
+    });
+    expect(response.status).toBe(413);
+    expect(reference.store.listUsers('p')).toEqual([]);
+  });
+
   it('rejects a base URL that is not a URL', () => {
     expect(() => createHandlers({ apiKeys: { k: 'p' }, baseUrl: 'backend.nebuly.com' })).toThrow(TypeError);
   });
