@@ -1,5 +1,6 @@
 import type { NebulyError } from '../core/errors.js';
 import { RecordingError } from './errors.js';
+import { fieldsOf } from './fields.js';
 import { IdleTimer } from './idle-timer.js';
 import type { ConversationOutcome } from './outcome.js';
 import { isPlainObject } from './plain-object.js';
@@ -119,7 +120,7 @@ export class Conversation {
   interaction(params: InteractionParams): Turn {
     const state = this.#state;
     const now = state.now();
-    const { input, tags } = (typeof params === 'object' && params !== null ? params : {}) as Partial<InteractionParams>;
+    const { input, tags } = fieldsOf(params);
     const record: InteractionRecord = {
       input,
       output: undefined,

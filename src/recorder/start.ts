@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { Issue } from '../schemas/issues.js';
 import { toIssues } from '../schemas/issues.js';
 import { nonEmptyString, tags } from '../schemas/common.js';
+import { fieldsOf } from './fields.js';
 import { newConversationId } from './ids.js';
 
 /** Parameters of `nebuly.startConversation`. */
@@ -50,8 +51,8 @@ export function checkStartParams(params: StartConversationParams): CheckedStart 
   }
   const issues = toIssues(result.error.issues, params);
   const bad = new Set(issues.map((issue) => issue.path.slice(0, 2).join('\u0000')));
-  const isObject = typeof params === 'object' && params !== null;
-  const { end_user, conversation_id, tags: given } = (isObject ? params : {}) as Partial<StartConversationParams>;
+  // Fields that passed validation have their schema's types.
+  const { end_user, conversation_id, tags: given } = fieldsOf(params) as Partial<StartConversationParams>;
 
   let keptTags: Record<string, string> | undefined;
   if (given !== undefined && !bad.has('tags')) {
@@ -62,7 +63,7 @@ export function checkStartParams(params: StartConversationParams): CheckedStart 
   }
   return {
     conversationId: conversation_id !== undefined && !bad.has('conversation_id') ? conversation_id : newConversationId(),
-    endUser: isObject && !bad.has('end_user') ? end_user : undefined,
+    endUser: !bad.has('end_user') ? end_user : undefined,
     tags: keptTags,
     issues,
   };

@@ -5,6 +5,7 @@ import type {
   RetrievalStepInput,
 } from '../schemas/index.js';
 import { RecordingError } from './errors.js';
+import { fieldsOf } from './fields.js';
 import type { InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';
 
@@ -12,14 +13,6 @@ import type { ConversationState } from './state.js';
 export interface EndInteractionParams {
   /** The answer shown to the user. */
   output: string;
-}
-
-// Parameters are read field by field; a caller who passes `null` gets the same treatment
-// as one who forgot every field: the problem is reported when the conversation ends.
-const NOTHING: Readonly<Record<string, unknown>> = Object.freeze({});
-
-function fieldsOf(params: unknown): Record<string, unknown> {
-  return typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : NOTHING;
 }
 
 // The caller may keep pushing to the array they passed (a chat history usually grows in
