@@ -97,18 +97,18 @@ async function buffered(request: Request, response: Response, deadline: number):
   });
 }
 
-function parseBody(text: string): unknown {
+/**
+ * The body of a response that {@link buffered} already read (no I/O is left): parsed
+ * JSON, else its text, else `null` when empty.
+ */
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
   if (text === '') return null;
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return text;
   }
-}
-
-/** The body of a response that {@link buffered} already read: no I/O is left. */
-async function readBody(response: Response): Promise<unknown> {
-  return parseBody(await response.text());
 }
 
 function delayForAttempt(baseMs: number) {
