@@ -30,7 +30,7 @@ export class NebulyClient {
   readonly conversations: Conversations;
   /** The project's eligible users: `insert`, `update`, `delete`, `list`. */
   readonly eligibleUsers: EligibleUsers;
-  /** The project's platform users: `update`, `list`. */
+  /** The project's platform users: `insert`, `update`, `list`. */
   readonly platformUsers: PlatformUsers;
   /** The base URL every request goes to, chosen from `baseUrl`, then the region. */
   readonly baseUrl: string;

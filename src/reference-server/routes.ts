@@ -57,6 +57,10 @@ function plural(count: number, noun: string): string {
 
 const listUsers = withoutBody((store, project) => json({ users: store.listUsers(project) }));
 
+const insertUsers = withBody(usersParamsSchema, (store, project, { users }) =>
+  json({ users: store.insertUsers(project, users) }),
+);
+
 const updateUsers = withBody(usersParamsSchema, (store, project, { users }) =>
   json({ users: store.updateUsers(project, users) }),
 );
@@ -83,9 +87,7 @@ export const ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, End
   },
   [REFERENCE_PATHS.eligibleUsers]: {
     GET: listUsers,
-    POST: withBody(usersParamsSchema, (store, project, { users }) =>
-      json({ users: store.insertUsers(project, users) }),
-    ),
+    POST: insertUsers,
     PUT: updateUsers,
     DELETE: withBody(deleteUsersParamsSchema, (store, project, { users }) => {
       const { deleted, notFound } = store.deleteUsers(project, users);
@@ -95,6 +97,9 @@ export const ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, End
   },
   [REFERENCE_PATHS.platformUsers]: {
     GET: listUsers,
+    // The spec names POST (update) and GET; the service's API reference adds PUT, which
+    // sends (inserts) platform users. Its delete is not described, so none is served.
+    PUT: insertUsers,
     POST: updateUsers,
   },
 };

@@ -15,6 +15,24 @@ export class PlatformUsers {
   }
 
   /**
+   * Inserts users; answers the ones inserted. `PUT /api/external/platform-users`.
+   *
+   * The spec names only update and list for platform users; this method follows the
+   * service's published API reference, where `PUT` on this path sends (inserts) users.
+   *
+   * @example
+   * ```ts
+   * await nebuly.platformUsers.insert({
+   *   users: [{ end_user: 'u-1', tags: { department: 'sales' }, active_from: '2026-01-01' }],
+   * });
+   * ```
+   */
+  async insert(params: UsersParams): Promise<UsersResponse> {
+    const body = parseOrThrow(usersParamsSchema, params);
+    return this.#http.json({ method: 'PUT', path: PATH, body: JSON.stringify(body) }, usersResponseSchema);
+  }
+
+  /**
    * Replaces the tags and access period of users matched by `end_user`; answers the ones
    * updated. `POST /api/external/platform-users`.
    */

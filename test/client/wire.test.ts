@@ -206,6 +206,16 @@ describe('the bytes on the wire', () => {
     expect(request.body).toBe(JSON.stringify({ users: [user] }));
   });
 
+  it('platformUsers.insert sends PUT with the users', async () => {
+    service.answer(() => HttpResponse.json(usersAnswer));
+    await client().platformUsers.insert({ users: [user] });
+    const request = onlyRequest();
+    expect(request.method).toBe('PUT');
+    expect(request.url.pathname).toBe('/api/external/platform-users');
+    expectJsonHeaders(request);
+    expect(request.body).toBe(JSON.stringify({ users: [user] }));
+  });
+
   it('sends extra headers, but never lets them replace the Authorization header', async () => {
     const nebuly = new NebulyClient({
       apiKey: 'nb-test-key',

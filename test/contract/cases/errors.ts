@@ -135,7 +135,7 @@ export function errorCases(factory: TargetFactory): void {
 
     it.each([
       ['GET', REFERENCE_PATHS.interaction, 'POST'],
-      ['PUT', REFERENCE_PATHS.platformUsers, 'GET, POST'],
+      ['DELETE', REFERENCE_PATHS.platformUsers, 'GET, PUT, POST'],
       ['PATCH', REFERENCE_PATHS.eligibleUsers, 'GET, POST, PUT, DELETE'],
       ['GET', REFERENCE_PATHS.deleteInteractions, 'POST'],
     ])('405 with an Allow header for %s %s', async (method, path, allow) => {

@@ -79,5 +79,17 @@ export function userCases(factory: TargetFactory): void {
       expect((await client.platformUsers.list()).users).toEqual((await client.eligibleUsers.list()).users);
       expect(stored().map((u) => u.end_user)).toEqual(['u-1']);
     });
+
+    it('platformUsers.insert (PUT) inserts into the same list and skips users already there', async () => {
+      const client = target().client();
+      await client.eligibleUsers.insert({ users: [user('u-1', { team: 'a' })] });
+      const answer = await client.platformUsers.insert({ users: [user('u-1', { team: 'b' }), user('u-2')] });
+
+      expect(answer.users.map((u) => u.end_user)).toEqual(['u-2']);
+      expect(stored()).toEqual([
+        { end_user: 'u-1', tags: { team: 'a' }, active_from: '2026-01-01', active_to: null },
+        { end_user: 'u-2', tags: {}, active_from: '2026-01-01', active_to: null },
+      ]);
+    });
   });
 }
