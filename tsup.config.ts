@@ -8,6 +8,7 @@ export default defineConfig([
       index: 'src/index.ts',
       'reference-server': 'src/reference-server/index.ts',
       msw: 'src/reference-server/msw.ts',
+      node: 'src/node/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
@@ -22,7 +23,9 @@ export default defineConfig([
     removeNodeProtocol: false,
   },
   {
-    entry: { cli: 'src/reference-server/cli.ts' },
+    // The bins: `nebuly-reference-server` and `nebuly`. Runtime dependencies (zod,
+    // csv-parse) stay external; nothing here reaches the main entry.
+    entry: { cli: 'src/reference-server/cli.ts', nebuly: 'src/cli/main.ts' },
     format: ['esm'],
     platform: 'node',
     target: 'node20',

@@ -1,6 +1,6 @@
 // Records a support chat as it happens and sends it in one request when it ends.
 //
-//   npx nebuly-reference-server --port 8787 --api-key dev-key     (another terminal)
+//   npm run reference-server -- --port 8787 --api-key dev-key     (another terminal)
 //   NEBULY_API_KEY=dev-key NEBULY_BASE_URL=http://127.0.0.1:8787 npx tsx examples/record-conversation.ts
 import { hashEndUser, NebulyClient, usdToMicroDollars } from 'nebuly-client';
 

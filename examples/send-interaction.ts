@@ -1,6 +1,6 @@
 // Sends one interaction with its trace and feedback through the single-interaction API.
 //
-//   npx nebuly-reference-server --port 8787 --api-key dev-key     (another terminal)
+//   npm run reference-server -- --port 8787 --api-key dev-key     (another terminal)
 //   NEBULY_API_KEY=dev-key NEBULY_BASE_URL=http://127.0.0.1:8787 npx tsx examples/send-interaction.ts
 import { NebulyClient, ValidationError } from 'nebuly-client';
 

@@ -1,0 +1,59 @@
+import { performance } from 'node:perf_hooks';
+import { parseCommand } from './args.js';
+import { connect, CONNECTION_USAGE, resolveHost, resolveKey, type Env } from './connection.js';
+import { CliError, describeError, EXIT } from './failure.js';
+import type { Io } from './io.js';
+
+/** Doctor's time-out for its one request, unless `--timeout` says otherwise. */
+const DOCTOR_TIMEOUT_MS = 10_000;
+
+const USAGE = `Usage: nebuly doctor [options]
+
+Prints the host the commands would use and what chose it, checks that the service
+accepts the API key (one GET of the eligible users, no retries), and prints the round
+trip time. The key itself is never printed.
+
+Options:
+  -h, --help             show this help
+
+${CONNECTION_USAGE}`;
+
+/** `nebuly doctor`: host and its source, key accepted or not, round trip. */
+export async function doctor(argv: readonly string[], env: Env, io: Io): Promise<void> {
+  const { values } = parseCommand(argv, {}, { min: 0, max: 0, command: 'doctor' });
+  if (values.help === true) {
+    io.out(`${USAGE}\n`);
+    return;
+  }
+  const host = resolveHost(values, env);
+  io.out(`host:       ${host.baseUrl} (from ${host.source})\n`);
+  let keySource: string;
+  try {
+    keySource = (await resolveKey(values, env)).source;
+  } catch (error) {
+    io.out('API key:    none\n');
+    throw error;
+  }
+  io.out(`API key:    from ${keySource} (never printed)\n`);
+
+  // The round trip is measured to the answer's headers: the list's body grows with the
+  // project, the trip to the service does not.
+  let roundTripMs: number | undefined;
+  const timedFetch: typeof fetch = async (input, init) => {
+    const start = performance.now();
+    const response = await fetch(input, init);
+    roundTripMs = performance.now() - start;
+    return response;
+  };
+  const { client } = await connect(values, env, { fetch: timedFetch, maxRetries: 0, timeoutMs: DOCTOR_TIMEOUT_MS });
+  const path = 'GET /api/external/eligible-users';
+  const rtt = () => (roundTripMs === undefined ? '' : `round trip: ${roundTripMs.toFixed(0)} ms (to the answer's headers)\n`);
+  try {
+    const { users } = await client.eligibleUsers.list();
+    io.out(`key check:  accepted (${path} answered with ${users.length} user${users.length === 1 ? '' : 's'})\n`);
+    io.out(rtt());
+  } catch (error) {
+    io.out(`key check:  failed\n${rtt()}`);
+    throw new CliError(describeError(error, host.baseUrl), EXIT.failed);
+  }
+}

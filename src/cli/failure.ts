@@ -1,0 +1,63 @@
+import {
+  APIError,
+  AuthenticationError,
+  ConnectionError,
+  NebulyError,
+  PermissionDeniedError,
+  TimeoutError,
+} from '../core/errors.js';
+
+/** The exit codes of `nebuly`: 0 done, 1 something failed, 2 bad usage or input (nothing sent). */
+export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2 });
+
+/**
+ * A failure the command explains in one message and ends with `exitCode`, without a stack
+ * trace. Messages never hold the API key.
+ */
+export class CliError extends Error {
+  override name = 'CliError';
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode: number = EXIT.usage) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+/** The innermost `cause` message worth showing: `connect ECONNREFUSED 127.0.0.1:9`. */
+function rootCause(error: Error): string | undefined {
+  let cause: unknown = error.cause;
+  let text: string | undefined;
+  for (let depth = 0; depth < 4 && cause instanceof Error; depth += 1) {
+    text = cause.message;
+    cause = cause.cause;
+  }
+  return text === undefined || error.message.includes(text) ? undefined : text;
+}
+
+/**
+ * One line that says what went wrong and what to do, for an error of the SDK or of the
+ * command. SDK errors never carry the key, so their messages can be shown as they are.
+ */
+export function describeError(error: unknown, host: string): string {
+  if (error instanceof CliError) return error.message;
+  if (error instanceof AuthenticationError) {
+    return `the service rejected the API key (401) at ${host}: check NEBULY_API_KEY, and that the key belongs to a project of this host's region`;
+  }
+  if (error instanceof PermissionDeniedError) {
+    return `the API key may not do this (403) at ${host}: ${error.message}`;
+  }
+  if (error instanceof TimeoutError) return `no answer from ${host} in time: ${error.message}`;
+  if (error instanceof ConnectionError) {
+    const cause = rootCause(error);
+    return `could not reach ${host}: ${error.message}${cause === undefined ? '' : ` (${cause})`}`;
+  }
+  if (error instanceof APIError || error instanceof NebulyError) return error.message;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** The exit code for an error: 2 for bad usage or input, 1 for the rest. */
+export function exitCodeOf(error: unknown): number {
+  return error instanceof CliError ? error.exitCode : EXIT.failed;
+}

@@ -1,0 +1,131 @@
+import { CsvError, parse } from 'csv-parse/sync';
+import { RowChecker, type ReadUsers } from './records.js';
+import type { ExportedUser } from './exported.js';
+
+/** The columns of a users CSV besides the tags, in the order `export` writes them. */
+export const CSV_COLUMNS = ['end_user', 'active_from', 'active_to'] as const;
+/** A column named `tag.<name>` holds the tag `<name>`. */
+export const TAG_PREFIX = 'tag.';
+const REQUIRED_COLUMNS = ['end_user', 'active_from'];
+
+interface Cell {
+  value: string;
+  /** A quoted empty cell (`""`) is an empty string; an unquoted one is no value. */
+  quoted: boolean;
+}
+
+interface Row {
+  record: Cell[];
+  raw: string;
+  info: { lines: number };
+}
+
+/** The line a record starts on: csv-parse counts to its end, and a quoted cell may span lines. */
+function startLine(row: Row): number {
+  const body = row.raw.replace(/^[\r\n]+/, '').replace(/\r?\n$/, '');
+  return row.info.lines - (body.match(/\n/g)?.length ?? 0);
+}
+
+function columnOf(path: readonly (string | number)[]): string | undefined {
+  const [first, second] = path;
+  if (first === 'tags' && second !== undefined) return `${TAG_PREFIX}${second}`;
+  return first === undefined ? undefined : String(first);
+}
+
+function checkHeader(header: readonly Cell[], checker: RowChecker): void {
+  const seen = new Set<string>();
+  for (const { value: name } of header) {
+    if (seen.has(name)) checker.issue(1, 'appears twice in the header', name);
+    seen.add(name);
+    const known = (CSV_COLUMNS as readonly string[]).includes(name);
+    if (name.startsWith(TAG_PREFIX) ? name.length === TAG_PREFIX.length : !known) {
+      checker.issue(1, `unknown column; expected ${CSV_COLUMNS.join(', ')} or ${TAG_PREFIX}<name>`, name === '' ? '(empty)' : name);
+    }
+  }
+  for (const name of REQUIRED_COLUMNS) {
+    if (!seen.has(name)) checker.issue(1, 'missing from the header', name);
+  }
+}
+
+/** One row as a user record, before validation: cells by column, tags gathered. */
+function toInput(header: readonly Cell[], cells: readonly Cell[]): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  const tags: Record<string, string> = {};
+  header.forEach(({ value: name }, index) => {
+    const cell = cells[index];
+    if (cell === undefined || (cell.value === '' && !cell.quoted)) return;
+    if (name.startsWith(TAG_PREFIX)) tags[name.slice(TAG_PREFIX.length)] = cell.value;
+    else input[name] = cell.value;
+  });
+  input['tags'] = tags;
+  return input;
+}
+
+/**
+ * Reads a users CSV: a header row of `end_user`, `active_from`, optional `active_to` and
+ * `tag.<name>` columns, then one user a row. An empty cell is no value (no tag, no
+ * `active_to`); `""` is an empty string. Every row is checked; each problem is reported
+ * by line and column.
+ */
+export function readUsersCsv(text: string): ReadUsers {
+  const checker = new RowChecker(columnOf);
+  let rows: Row[];
+  try {
+    rows = parse(text, {
+      bom: true,
+      info: true,
+      raw: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      cast: (value, context): Cell => ({ value, quoted: context.quoting }),
+    }) as unknown as Row[];
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    const line = (error as CsvError & { lines?: number }).lines ?? 1;
+    checker.issue(line, `malformed CSV: ${error.message}; rows after it were not read`);
+    return checker.result;
+  }
+  const [headerRow, ...dataRows] = rows;
+  if (headerRow === undefined) {
+    checker.issue(1, `no header row: the first line names the columns, e.g. ${CSV_COLUMNS.join(',')},${TAG_PREFIX}department`);
+    return checker.result;
+  }
+  const header = headerRow.record;
+  checkHeader(header, checker);
+  if (checker.result.issues.length > 0) return checker.result;
+  for (const row of dataRows) {
+    const line = startLine(row);
+    if (row.record.length !== header.length) {
+      checker.issue(line, `has ${row.record.length} cells; the header has ${header.length}`);
+      continue;
+    }
+    checker.check(line, toInput(header, row.record));
+  }
+  return checker.result;
+}
+
+function cell(value: string): string {
+  return value === '' || /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * Writes users as the CSV that {@link readUsersCsv} reads back to the same records: the
+ * tag columns are every tag name in use, sorted; a missing tag or `active_to` is an empty
+ * cell, an empty string is `""`.
+ */
+export function writeUsersCsv(users: readonly ExportedUser[]): string {
+  const tagNames = [...new Set(users.flatMap((user) => Object.keys(user.tags)))].sort();
+  const lines = [[...CSV_COLUMNS, ...tagNames.map((name) => `${TAG_PREFIX}${name}`)].map(cell).join(',')];
+  for (const user of users) {
+    const cells = [cell(user.end_user), cell(user.active_from), user.active_to === undefined ? '' : cell(user.active_to)];
+    for (const name of tagNames) {
+      cells.push(Object.hasOwn(user.tags, name) ? cell(text(user.tags[name])) : '');
+    }
+    lines.push(cells.join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,107 @@
+import { appendFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { NebulyError } from '../core/errors.js';
+import type { UndeliveredConversation } from '../recorder/errors.js';
+
+/** An `onError` handler that keeps undelivered conversations in a JSON Lines file. */
+export interface DeadLetterHandler {
+  (error: NebulyError): void;
+  /** Resolves once every conversation handed to this file so far is written (or reported as not written). */
+  flush(): Promise<void>;
+}
+
+/** Options of {@link writeDeadLetters}. */
+export interface WriteDeadLettersOptions {
+  /**
+   * Receives the errors that carry no conversation (a `RecordingError`, say).
+   * @default a one-line `console.warn`, as the client's default `onError`
+   */
+  onOtherError?: ((error: NebulyError) => void) | undefined;
+  /**
+   * A conversation could not be written to the file (disk full, no permission).
+   * @default a one-line `console.error` naming the conversation and the reason
+   */
+  onWriteError?: ((error: Error, conversationId: string) => void) | undefined;
+}
+
+/** The pending appends of each file, by absolute path: one file's lines are written one at a time. */
+const queues = new Map<string, Promise<void>>();
+
+// Duck-typed rather than `instanceof`: the handler may come from another copy of the
+// SDK's classes (a CommonJS and an ESM build side by side) than the client that calls it.
+function undelivered(error: NebulyError): UndeliveredConversation | undefined {
+  const { payload, conversationId } = error as Partial<UndeliveredConversation>;
+  return typeof payload === 'string' && typeof conversationId === 'string' ? { payload, conversationId } : undefined;
+}
+
+/** One line of JSON: the payload is compact JSON already; anything else is made so. */
+function toLine(payload: string): string {
+  return /[\r\n]/.test(payload) ? JSON.stringify(JSON.parse(payload)) : payload;
+}
+
+function defaultOtherError(error: NebulyError): void {
+  console.warn(`[nebuly-client] ${error.name}: ${error.message}`);
+}
+
+function defaultWriteError(error: Error, conversationId: string): void {
+  console.error(`[nebuly-client] conversation ${conversationId} was not delivered and could not be written to the dead-letter file: ${error.message}`);
+}
+
+/**
+ * An `onError` handler for `new NebulyClient({ onError })` that appends each conversation
+ * that could not be delivered (`DeliveryError`, `QueueFullError`) to a JSON Lines file,
+ * one request body a line, for `nebuly replay <file>` to send again later. Calls may come
+ * at any rate: the lines of one file are appended one at a time, each in one piece, so
+ * they never interleave within the process. The file is created with mode 0600, as it
+ * holds conversation content. Never throws.
+ *
+ * Give each process its own file: appends from several processes are not coordinated.
+ *
+ * @example
+ * ```ts
+ * import { NebulyClient } from 'nebuly-client';
+ * import { writeDeadLetters } from 'nebuly-client/node';
+ *
+ * const deadLetters = writeDeadLetters('./nebuly-dead-letters.jsonl');
+ * const nebuly = new NebulyClient({ onError: deadLetters });
+ * // … on exit:
+ * await nebuly.shutdown();
+ * await deadLetters.flush();
+ * // later, from a shell: npx nebuly replay ./nebuly-dead-letters.jsonl
+ * ```
+ */
+export function writeDeadLetters(path: string, options: WriteDeadLettersOptions = {}): DeadLetterHandler {
+  const { onOtherError = defaultOtherError, onWriteError = defaultWriteError } = options;
+  const file = resolve(path);
+
+  const handler = (error: NebulyError): void => {
+    const conversation = undelivered(error);
+    if (conversation === undefined) {
+      onOtherError(error);
+      return;
+    }
+    const write = async () => {
+      try {
+        const line = `${toLine(conversation.payload)}\n`;
+        await appendFile(file, line, { encoding: 'utf8', mode: 0o600 });
+      } catch (cause) {
+        try {
+          onWriteError(cause instanceof Error ? cause : new Error(String(cause)), conversation.conversationId);
+        } catch {
+          // An onWriteError that throws must not break the chain of later appends.
+        }
+      }
+    };
+    const queued = (queues.get(file) ?? Promise.resolve()).then(write);
+    queues.set(file, queued);
+    void queued.then(() => {
+      if (queues.get(file) === queued) queues.delete(file);
+    });
+  };
+
+  return Object.assign(handler, {
+    flush: async (): Promise<void> => {
+      await queues.get(file);
+    },
+  });
+}
