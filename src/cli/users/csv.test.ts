@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { readUsersCsv, writeUsersCsv } from './csv.js';
+import type { ExportedUser } from './exported.js';
+
+describe('users CSV', () => {
+  it('writes what it reads back to the same records: commas, quotes, line breaks, empty strings', () => {
+    const users: ExportedUser[] = [
+      { end_user: 'a, b', tags: { note: 'said "hi"', team: 'x' }, active_from: '2026-01-01', active_to: '2026-12-31' },
+      { end_user: 'empty', tags: { note: '' }, active_from: '2026-01-01T10:00:00Z' },
+      { end_user: 'two\nlines', tags: { team: 'line\r\nbreak' }, active_from: '2026-01-01' },
+      { end_user: 'none', tags: {}, active_from: '2026-01-01' },
+    ];
+    const csv = writeUsersCsv(users);
+    expect(csv.split('\n')[0]).toBe('end_user,active_from,active_to,tag.note,tag.team');
+    expect(readUsersCsv(csv)).toEqual({ users, issues: [] });
+  });
+
+  it('an unquoted empty cell is no value; a quoted one ("") is an empty string', () => {
+    const { users } = readUsersCsv('end_user,active_from,active_to,tag.a,tag.b\nu,2026-01-01,,,""\n');
+    expect(users).toEqual([{ end_user: 'u', active_from: '2026-01-01', tags: { b: '' } }]);
+  });
+
+  it('reports each bad row by the line it starts on, a row spanning lines included, and the column', () => {
+    const { users, issues } = readUsersCsv(
+      'end_user,active_from,tag.team\n"one\ntwo\nthree",2026-01-01,a\nbad,2026-02-30x,b\n\n,2026-01-01,c\n',
+    );
+    expect(users.map((u) => u.end_user)).toEqual(['one\ntwo\nthree']);
+    expect(issues).toEqual([
+      { line: 5, column: 'active_from', message: 'must be a Date or an ISO 8601 date or date-time string' },
+      { line: 7, column: 'end_user', message: 'is required' },
+    ]);
+  });
+
+  it('checks the header: unknown, repeated, missing and nameless tag columns, all on line 1', () => {
+    const { issues } = readUsersCsv('end_user,tag.,tag.a,tag.a,email\nu,x,y,z,w\n');
+    expect(issues.map((issue) => `${issue.column}: ${issue.message}`)).toEqual([
+      'tag.: unknown column; expected end_user, active_from, active_to or tag.<name>',
+      'tag.a: appears twice in the header',
+      'email: unknown column; expected end_user, active_from, active_to or tag.<name>',
+      'active_from: missing from the header',
+    ]);
+    expect(issues.every((issue) => issue.line === 1)).toBe(true);
+  });
+
+  it('an empty file asks for a header; a BOM is skipped', () => {
+    expect(readUsersCsv('').issues[0]?.message).toMatch(/^no header row/);
+    expect(readUsersCsv('\uFEFFend_user,active_from\nu,2026-01-01\n').users).toHaveLength(1);
+  });
+});

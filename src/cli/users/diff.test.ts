@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { diffUsers } from './diff.js';
+
+const stored = (end_user: string, fields: Partial<{ tags: Record<string, string>; active_from: string; active_to: string | null }> = {}) => ({
+  end_user,
+  tags: {},
+  active_from: '2026-01-01',
+  active_to: null,
+  ...fields,
+});
+
+describe('diffUsers', () => {
+  it('sorts the file into insert, update and unchanged, and lists the stored users missing from it', () => {
+    const diff = diffUsers(
+      [
+        { end_user: 'new', tags: {}, active_from: '2026-01-01' },
+        { end_user: 'same', tags: { team: 'a' }, active_from: '2026-01-01' },
+        { end_user: 'changed', tags: { team: 'b', extra: 'x' }, active_from: '2026-01-01', active_to: '2026-12-31' },
+      ],
+      [stored('same', { tags: { team: 'a' } }), stored('changed', { tags: { team: 'a', old: 'y' } }), stored('gone')],
+    );
+    expect(diff.insert.map((u) => u.end_user)).toEqual(['new']);
+    expect(diff.unchanged).toBe(1);
+    expect(diff.update).toEqual([
+      {
+        user: expect.objectContaining({ end_user: 'changed' }),
+        changes: ['active_to (none) → 2026-12-31', 'tag.extra (none) → x', 'tag.old y → (none)', 'tag.team a → b'],
+      },
+    ]);
+    expect(diff.missing).toEqual(['gone']);
+  });
+
+  it('compares timestamps as instants: a date and its midnight UTC date-time are the same', () => {
+    const diff = diffUsers(
+      [
+        { end_user: 'a', tags: {}, active_from: '2026-01-01', active_to: '2026-06-30T12:00:00Z' },
+        { end_user: 'b', tags: {}, active_from: '2026-01-01' },
+      ],
+      [
+        stored('a', { active_from: '2026-01-01T00:00:00', active_to: '2026-06-30T14:00:00+02:00' }),
+        stored('b', { active_from: '2026-01-02' }),
+      ],
+    );
+    expect(diff.unchanged).toBe(1);
+    expect(diff.update.map((u) => u.changes)).toEqual([['active_from 2026-01-02 → 2026-01-01']]);
+  });
+});
