@@ -50,6 +50,12 @@ export async function run(argv: readonly string[], env: Env, io: Io): Promise<nu
   }
 }
 
+// `nebuly users export | head`: the reader went away. Stop quietly, as Unix tools do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') process.stderr.write(`nebuly: cannot write the output: ${error.message}\n`);
+  process.exit(error.code === 'EPIPE' ? EXIT.ok : EXIT.failed);
+});
+
 run(process.argv.slice(2), process.env, processIo()).then(
   (code) => {
     // Set, not process.exit(): stdout may still be draining into a pipe.
