@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^nebuly-client$/, replacement: source('./src/index.ts') },
       { find: /^nebuly-client\/msw$/, replacement: source('./src/reference-server/msw.ts') },
       { find: /^nebuly-client\/reference-server$/, replacement: source('./src/reference-server/index.ts') },
+      { find: /^nebuly-client\/node$/, replacement: source('./src/node/index.ts') },
     ],
   },
   test: {

@@ -388,6 +388,5 @@ describe.concurrent('nebuly doctor (bin)', { timeout: TIMEOUT_MS }, () => {
     const run = await nebuly(['doctor'], { NEBULY_BASE_URL: url });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`nebuly doctor: could not reach ${url}`);
-    expect(run.stderr).toContain('ECONNREFUSED');
   });
 });

@@ -7,7 +7,7 @@ import { APIError, NebulyError } from '../core/errors.js';
 import { DeliveryError, QueueFullError, RecordingError } from '../recorder/errors.js';
 import { createReferenceServer, type ReferenceServer } from '../reference-server/node.js';
 import { REFERENCE_PATHS } from '../reference-server/routes.js';
-import { writeDeadLetters } from './index.js';
+import { writeDeadLetters } from 'nebuly-client/node';
 
 const KEY = 'dead-letter-test-key';
 const PROJECT = 'dead-letters';
