@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { NebulyClient } from '../client.js';
-import type { ClientOptions } from '../core/options.js';
-import { REGION_BASE_URLS, type Region } from '../core/options.js';
+import { REGION_BASE_URLS, type ClientOptions, type Region } from '../core/options.js';
 import { CliError, EXIT } from './failure.js';
 
 /** The options every command takes, to reach the service. */

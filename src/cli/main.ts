@@ -29,7 +29,7 @@ function find(argv: readonly string[]): { name: string; command: Command; rest: 
  * Runs `nebuly` with its arguments and resolves to the exit code. Every failure becomes
  * one message on stderr, never a stack trace; none holds the API key.
  */
-export async function run(argv: readonly string[], env: Env, io: Io): Promise<number> {
+async function run(argv: readonly string[], env: Env, io: Io): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     io.out(`${USAGE}\n`);
     return argv.length === 0 ? EXIT.usage : EXIT.ok;

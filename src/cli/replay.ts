@@ -104,18 +104,18 @@ export async function replay(argv: readonly string[], env: Env, io: Io): Promise
 
   const progress = new Progress(io, 'replay', letters.length, 'conversations');
   let failed = 0;
-  let stopped: string | undefined;
+  let stopped = false;
   let next = 0;
   const worker = async () => {
     for (let letter = letters[next++]; letter !== undefined; letter = letters[next++]) {
-      if (stopped !== undefined) {
+      if (stopped) {
         letter.kept = 'not sent, after the failure above';
       } else {
         try {
           await client.conversations.send(JSON.parse(letter.text) as SendConversationParams);
         } catch (error) {
           letter.kept = error instanceof SyntaxError ? `not JSON (${error.message})` : describeError(error, host.baseUrl);
-          if (!(error instanceof SyntaxError) && !concernsOneOnly(error)) stopped ??= letter.kept;
+          if (!(error instanceof SyntaxError) && !concernsOneOnly(error)) stopped = true;
         }
       }
       if (letter.kept !== undefined) failed += 1;
