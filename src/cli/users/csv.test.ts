@@ -31,6 +31,17 @@ describe('users CSV', () => {
     ]);
   });
 
+  it('counts lines right with CRLF line breaks, inside quoted cells too, and with non-ASCII text', () => {
+    const { users, issues } = readUsersCsv(
+      'end_user,active_from,tag.note\r\nü,2026-01-01,"a\r\nb"\r\n\r\nbad,never,\r\nok,2026-01-01,é\r\nworse,,\r\n',
+    );
+    expect(users.map((u) => u.tags)).toEqual([{ note: 'a\r\nb' }, { note: 'é' }]);
+    expect(issues.map((issue) => issue.line)).toEqual([5, 7]);
+    expect(readUsersCsv('end_user,active_from\r\n"a\r\nb",2026-01-01\r\nc,"2026-01-01"x\r\n').issues).toEqual([
+      { line: 4, column: undefined, message: expect.stringMatching(/^malformed CSV: Invalid Closing Quote/) },
+    ]);
+  });
+
   it('checks the header: unknown, repeated, missing and nameless tag columns, all on line 1', () => {
     const { issues } = readUsersCsv('end_user,tag.,tag.a,tag.a,email\nu,x,y,z,w\n');
     expect(issues.map((issue) => `${issue.column}: ${issue.message}`)).toEqual([

@@ -16,14 +16,31 @@ interface Cell {
 
 interface Row {
   record: Cell[];
-  raw: string;
-  info: { lines: number };
+  /** Bytes read up to the end of this record, its line break included. */
+  info: { bytes: number };
 }
 
-/** The line a record starts on: csv-parse counts to its end, and a quoted cell may span lines. */
-function startLine(row: Row): number {
-  const body = row.raw.replace(/^[\r\n]+/, '').replace(/\r?\n$/, '');
-  return row.info.lines - (body.match(/\n/g)?.length ?? 0);
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * The line each record starts on. csv-parse's own line count goes astray on CRLF line
+ * breaks inside quoted cells, so lines are counted here, in the bytes: a record starts
+ * where the previous one ended, after any empty lines that were skipped.
+ */
+function startLines(bytes: Uint8Array, rows: readonly Row[]): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let offset = 0;
+  for (const row of rows) {
+    while (offset < bytes.length && (bytes[offset] === NEWLINE || bytes[offset] === CARRIAGE_RETURN)) {
+      if (bytes[offset] === NEWLINE) line += 1;
+      offset += 1;
+    }
+    lines.push(line);
+    for (; offset < row.info.bytes; offset += 1) if (bytes[offset] === NEWLINE) line += 1;
+  }
+  return lines;
 }
 
 function columnOf(path: readonly (string | number)[]): string | undefined {
@@ -69,22 +86,26 @@ function toInput(header: readonly Cell[], cells: readonly Cell[]): Record<string
  */
 export function readUsersCsv(text: string): ReadUsers {
   const checker = new RowChecker(columnOf);
+  const bytes = Buffer.from(text, 'utf8');
   let rows: Row[];
   try {
-    rows = parse(text, {
+    rows = parse(bytes, {
       bom: true,
       info: true,
-      raw: true,
       relax_column_count: true,
       skip_empty_lines: true,
       cast: (value, context): Cell => ({ value, quoted: context.quoting }),
     }) as unknown as Row[];
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
-    const line = (error as CsvError & { lines?: number }).lines ?? 1;
-    checker.issue(line, `malformed CSV: ${error.message}; rows after it were not read`);
+    // The bytes read when it failed: the line is counted in them, as for records.
+    const at = (error as CsvError & { bytes?: number }).bytes ?? 0;
+    const line = 1 + bytes.subarray(0, at).filter((byte) => byte === NEWLINE).length;
+    // csv-parse's own "at line N" can disagree with the line counted here: left out.
+    checker.issue(line, `malformed CSV: ${error.message.replace(/ at line \d+/, '')}; rows after it were not read`);
     return checker.result;
   }
+  const lines = startLines(bytes, rows);
   const [headerRow, ...dataRows] = rows;
   if (headerRow === undefined) {
     checker.issue(1, `no header row: the first line names the columns, e.g. ${CSV_COLUMNS.join(',')},${TAG_PREFIX}department`);
@@ -93,8 +114,8 @@ export function readUsersCsv(text: string): ReadUsers {
   const header = headerRow.record;
   checkHeader(header, checker);
   if (checker.result.issues.length > 0) return checker.result;
-  for (const row of dataRows) {
-    const line = startLine(row);
+  for (const [index, row] of dataRows.entries()) {
+    const line = lines[index + 1] ?? 1;
     if (row.record.length !== header.length) {
       checker.issue(line, `has ${row.record.length} cells; the header has ${header.length}`);
       continue;
