@@ -25,16 +25,19 @@ export interface RecorderOptions {
    */
   maxConcurrentSends?: number | undefined;
   /**
-   * How many ended, unsent conversations are kept (those being sent are not counted);
-   * past this, a conversation goes to `onError` as a `QueueFullError` with its payload
-   * instead of the queue.
-   * @default 1000
+   * How many ended, unsent conversations are kept (those being sent are not counted), on
+   * top of `maxQueuedBytes`; past this, a conversation goes to `onError` in a
+   * `QueueFullError` with its payload instead of the queue. Memory is governed by
+   * `maxQueuedBytes`: set this only to bound the count as well.
+   * @default Infinity (no bound by count)
    */
   maxQueuedConversations?: number | undefined;
   /**
-   * How many bytes of JSON (UTF-8) the ended, unsent conversations may hold; past this, a
-   * conversation goes to `onError` as a `QueueFullError` with its payload instead of the
-   * queue.
+   * How many bytes of JSON (UTF-8) the ended, unsent conversations may hold: the bound
+   * that governs the queue's memory. Past it, a conversation goes to `onError` in a
+   * `QueueFullError` with its payload instead of the queue; the conversations refused in
+   * one burst share one error. 50 MiB holds 25,000 conversations of 2 kB, or 100 at
+   * `maxConversationBytes`.
    * @default 52_428_800 (50 MiB)
    */
   maxQueuedBytes?: number | undefined;
@@ -67,7 +70,7 @@ export type ResolvedRecorderOptions = { [K in keyof RecorderOptions]-?: Exclude<
 export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freeze({
   idleTimeoutMs: 15 * 60_000,
   maxConcurrentSends: 4,
-  maxQueuedConversations: 1000,
+  maxQueuedConversations: Number.POSITIVE_INFINITY,
   maxQueuedBytes: 50 * 1024 * 1024,
   maxConversationBytes: 500_000,
   shutdownTimeoutMs: 10_000,
@@ -76,10 +79,14 @@ export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freez
   now: () => Date.now(),
 });
 
-function atLeast(name: string, value: number, minimum: number, integer: boolean): number {
-  const valid = typeof value === 'number' && value >= minimum && (integer ? Number.isInteger(value) : !Number.isNaN(value));
+/** What a numeric option must be; `Infinity` is allowed for a bound that may be left off. */
+type Kind = 'number' | 'integer' | 'integer or Infinity';
+
+function atLeast(name: string, value: number, minimum: number, kind: Kind): number {
+  const whole = Number.isInteger(value) || (kind === 'integer or Infinity' && value === Number.POSITIVE_INFINITY);
+  const valid = typeof value === 'number' && value >= minimum && (kind === 'number' ? !Number.isNaN(value) : whole);
   if (!valid) {
-    const what = integer ? 'a whole number' : 'a number';
+    const what = kind === 'number' ? 'a number' : kind === 'integer' ? 'a whole number' : 'a whole number or Infinity';
     throw new TypeError(`nebuly-client: \`recorder.${name}\` must be ${what}, ${minimum} or more`);
   }
   return value;
@@ -103,12 +110,12 @@ export function resolveRecorderOptions(options: RecorderOptions = {}): ResolvedR
   } = options;
   if (typeof now !== 'function') throw new TypeError('nebuly-client: `recorder.now` must be a function');
   return {
-    idleTimeoutMs: atLeast('idleTimeoutMs', idleTimeoutMs, 0, false),
-    maxConcurrentSends: atLeast('maxConcurrentSends', maxConcurrentSends, 1, true),
-    maxQueuedConversations: atLeast('maxQueuedConversations', maxQueuedConversations, 1, true),
-    maxQueuedBytes: atLeast('maxQueuedBytes', maxQueuedBytes, 1, false),
-    maxConversationBytes: atLeast('maxConversationBytes', maxConversationBytes, 1, false),
-    shutdownTimeoutMs: atLeast('shutdownTimeoutMs', shutdownTimeoutMs, 0, false),
+    idleTimeoutMs: atLeast('idleTimeoutMs', idleTimeoutMs, 0, 'number'),
+    maxConcurrentSends: atLeast('maxConcurrentSends', maxConcurrentSends, 1, 'integer'),
+    maxQueuedConversations: atLeast('maxQueuedConversations', maxQueuedConversations, 1, 'integer or Infinity'),
+    maxQueuedBytes: atLeast('maxQueuedBytes', maxQueuedBytes, 1, 'number'),
+    maxConversationBytes: atLeast('maxConversationBytes', maxConversationBytes, 1, 'number'),
+    shutdownTimeoutMs: atLeast('shutdownTimeoutMs', shutdownTimeoutMs, 0, 'number'),
     now,
   };
 }
