@@ -11,7 +11,12 @@ export type RecordingErrorCode =
   /** `startConversation()` after `shutdown()`. */
   | 'recorder_shut_down'
   /** The conversation was over `maxConversationBytes`; its longest strings were cropped. */
-  | 'conversation_cropped';
+  | 'conversation_cropped'
+  /**
+   * The conversation was the longest idle when a new one would have passed
+   * `maxOpenConversations`: it was ended and sent early (not dropped).
+   */
+  | 'conversation_evicted';
 
 /**
  * A recording call that could not be honoured as made, reported to `onError` instead of

@@ -20,6 +20,16 @@ export interface RecorderOptions {
    */
   idleTimeoutMs?: number | undefined;
   /**
+   * How many conversations may be open at once. Starting one more first ends the one idle
+   * for longest (no interaction, step or feedback for the longest time) and sends it as
+   * if `end()` had been called; it is reported as a `RecordingError` with code
+   * `conversation_evicted`, and later calls on it are not recorded. Nothing is dropped:
+   * this bounds the memory of conversations that are never ended (10,000 of 2 kB each
+   * hold about 20 MB). `Infinity`: no bound.
+   * @default 10_000
+   */
+  maxOpenConversations?: number | undefined;
+  /**
    * How many conversations are sent at once; the others wait in the queue.
    * @default 4
    */
@@ -69,6 +79,7 @@ export type ResolvedRecorderOptions = { [K in keyof RecorderOptions]-?: Exclude<
 /** The recorder's defaults. */
 export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freeze({
   idleTimeoutMs: 15 * 60_000,
+  maxOpenConversations: 10_000,
   maxConcurrentSends: 4,
   maxQueuedConversations: Number.POSITIVE_INFINITY,
   maxQueuedBytes: 50 * 1024 * 1024,
@@ -101,6 +112,7 @@ function atLeast(name: string, value: number, minimum: number, kind: Kind): numb
 export function resolveRecorderOptions(options: RecorderOptions = {}): ResolvedRecorderOptions {
   const {
     idleTimeoutMs = RECORDER_DEFAULTS.idleTimeoutMs,
+    maxOpenConversations = RECORDER_DEFAULTS.maxOpenConversations,
     maxConcurrentSends = RECORDER_DEFAULTS.maxConcurrentSends,
     maxQueuedConversations = RECORDER_DEFAULTS.maxQueuedConversations,
     maxQueuedBytes = RECORDER_DEFAULTS.maxQueuedBytes,
@@ -111,6 +123,7 @@ export function resolveRecorderOptions(options: RecorderOptions = {}): ResolvedR
   if (typeof now !== 'function') throw new TypeError('nebuly-client: `recorder.now` must be a function');
   return {
     idleTimeoutMs: atLeast('idleTimeoutMs', idleTimeoutMs, 0, 'number'),
+    maxOpenConversations: atLeast('maxOpenConversations', maxOpenConversations, 1, 'integer or Infinity'),
     maxConcurrentSends: atLeast('maxConcurrentSends', maxConcurrentSends, 1, 'integer'),
     maxQueuedConversations: atLeast('maxQueuedConversations', maxQueuedConversations, 1, 'integer or Infinity'),
     maxQueuedBytes: atLeast('maxQueuedBytes', maxQueuedBytes, 1, 'number'),

@@ -1,8 +1,9 @@
 import { NebulyError, ValidationError } from '../core/errors.js';
-import { Conversation, type ConversationHost, type EndReason } from './conversation.js';
+import { Conversation, type ConversationHost, type OpenConversation } from './conversation.js';
 import { cropToFit } from './crop.js';
 import { RecordingError } from './errors.js';
 import { newConversationId } from './ids.js';
+import { OpenConversations } from './open-conversations.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from './options.js';
 import type { ConversationOutcome } from './outcome.js';
 import { buildConversationPayload } from './payload.js';
@@ -63,8 +64,8 @@ export class Recorder {
   readonly #report: (error: NebulyError) => void;
   readonly #publisher: Publisher;
   readonly #host: ConversationHost;
-  /** Open conversations, to end at shutdown. */
-  readonly #open = new Map<Conversation, (reason: EndReason) => Promise<ConversationOutcome>>();
+  /** Open conversations: to end at shutdown, and the idlest to end past `maxOpenConversations`. */
+  readonly #open = new OpenConversations<Conversation, OpenConversation>();
   #shutdown: Promise<void> | undefined;
 
   /** @throws TypeError when a recorder option is out of range. */
@@ -83,7 +84,7 @@ export class Recorder {
       idleTimeoutMs: this.#options.idleTimeoutMs,
       report: this.#report,
       submit: (record, notes) => this.#submit(record, notes),
-      opened: (conversation, finish) => this.#open.set(conversation, finish),
+      opened: (conversation, handle) => this.#opened(conversation, handle),
       closed: (conversation) => this.#open.delete(conversation),
     };
   }
@@ -144,9 +145,22 @@ export class Recorder {
     this.#shutdown = new Promise<void>((resolve) => {
       begin = resolve;
     });
-    for (const finish of Array.from(this.#open.values())) void finish('shutdown');
+    for (const open of this.#open.handles()) void open.finish('shutdown');
     begin(this.#publisher.close(bounded));
     return this.#shutdown;
+  }
+
+  /**
+   * Registers a new open conversation, first ending the idlest one if this one would pass
+   * `maxOpenConversations`: it is sent early, never dropped, so memory stays bounded
+   * even when conversations are never ended.
+   */
+  #opened(conversation: Conversation, handle: OpenConversation): void {
+    if (this.#open.size >= this.#options.maxOpenConversations) {
+      // `finish` calls `closed`, which takes it out of `#open`.
+      void this.#open.idlest()?.finish('evicted');
+    }
+    this.#open.add(conversation, handle);
   }
 
   /**

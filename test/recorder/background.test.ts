@@ -203,6 +203,48 @@ describe('the queue bound', () => {
   });
 });
 
+describe('the open bound', () => {
+  it('past maxOpenConversations, ends and sends the longest idle conversation; nothing is dropped', async () => {
+    const { transport, errors, recorder } = setup({ maxOpenConversations: 3 });
+    const [a, b, c] = ['a', 'b', 'c'].map((id) => {
+      const conversation = recorder.startConversation({ end_user: 'u', conversation_id: id });
+      vi.advanceTimersByTime(1_000);
+      return conversation;
+    }) as [Conversation, Conversation, Conversation];
+    const turn = a.interaction({ input: 'q' }); // a started first, but is the most recently active
+    vi.advanceTimersByTime(1_000);
+    b.interaction({ input: 'q' }).end({ output: 'a' });
+    vi.advanceTimersByTime(1_000);
+    turn.end({ output: 'a' });
+    c.interaction({ input: 'q' }).end({ output: 'a' });
+    // Idle since: a 5 s, b 4 s, c 5 s. b has been idle longest.
+    const d = recorder.startConversation({ end_user: 'u', conversation_id: 'd' });
+    expect([a.ended, b.ended, c.ended, d.ended]).toEqual([false, true, false, false]);
+    await expect(b.end()).resolves.toEqual({ status: 'delivered', conversationId: 'b' });
+    expect(transport.bodies).toMatchObject([{ conversation: { interactions: [{ input: 'q', output: 'a' }] } }]);
+    expect(kinds(errors)).toEqual(['conversation_evicted']);
+    expect(errors[0]?.message).toMatch(/Conversation b was ended early and sent/);
+
+    b.interaction({ input: 'later' });
+    expect(kinds(errors)).toEqual(['conversation_evicted', 'conversation_ended']);
+    await recorder.shutdown();
+    expect(transport.requests).toHaveLength(3); // a, b, c; d recorded nothing
+  });
+
+  it('keeps memory bounded by default: the 10,001st open conversation sends the idlest', async () => {
+    const { transport, errors, recorder } = setup();
+    const conversations = Array.from({ length: 10_001 }, (_, i) => {
+      const conversation = recorder.startConversation({ end_user: 'u', conversation_id: `c${i}` });
+      conversation.interaction({ input: 'q' });
+      return conversation;
+    });
+    expect(conversations.filter((conversation) => conversation.ended).map((conversation) => conversation.id)).toEqual(['c0']);
+    await settle();
+    expect(transport.requests).toHaveLength(1);
+    expect(kinds(errors)).toEqual(['conversation_evicted', 'interaction_open']);
+  });
+});
+
 describe('flush', () => {
   it('resolves once everything ended before it was delivered', async () => {
     const { transport, recorder } = setup();
