@@ -19,10 +19,11 @@ export interface InteractionParams {
 }
 
 /**
- * Why a conversation ended: `end()`, the idle time-out, `shutdown()`, or `evicted`: it
- * was the longest idle when a new one would have passed `maxOpenConversations`.
+ * Why a conversation ended: `end()`, the idle time-out, `shutdown()`, the event loop
+ * emptying (`exit`, see `sendOnExit`), or `evicted`: it was the longest idle when a new
+ * one would have passed `maxOpenConversations`.
  */
-export type EndReason = 'end' | 'idle' | 'shutdown' | 'evicted';
+export type EndReason = 'end' | 'idle' | 'shutdown' | 'exit' | 'evicted';
 
 /** What a conversation needs from the recorder that started it. */
 export interface ConversationHost {
@@ -58,6 +59,7 @@ const WHY: Record<EndReason, string> = {
   end: 'when conversation.end() was called',
   idle: 'when the conversation was ended for being idle',
   shutdown: 'when shutdown() ended the conversation',
+  exit: 'when the conversation was ended as the process was about to exit',
   evicted: 'when the conversation was ended early to stay within maxOpenConversations',
 };
 

@@ -16,7 +16,12 @@ export type RecordingErrorCode =
    * The conversation was the longest idle when a new one would have passed
    * `maxOpenConversations`: it was ended and sent early (not dropped).
    */
-  | 'conversation_evicted';
+  | 'conversation_evicted'
+  /**
+   * The process exited with conversations open or unsent (`process.exit()` before
+   * `shutdown()` finished, or the event loop emptied with `sendOnExit: false`).
+   */
+  | 'unsent_at_exit';
 
 /**
  * A recording call that could not be honoured as made, reported to `onError` instead of

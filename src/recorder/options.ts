@@ -66,6 +66,19 @@ export interface RecorderOptions {
    */
   shutdownTimeoutMs?: number | undefined;
   /**
+   * Where the runtime has a `process` (Node, Bun, Deno): when the event loop empties
+   * (`beforeExit`) with conversations still open, end and send them as `shutdown()`
+   * would, within `shutdownTimeoutMs`, so that a script that never calls `shutdown()`
+   * loses nothing. The recorder is then shut down. `false`: leave them; the exit is then
+   * reported instead. Either way, a process that exits with conversations not sent
+   * (`process.exit()`, or this off) reports it once to `onError` as a `RecordingError`
+   * with code `unsent_at_exit`, naming how many. Signals are not handled: see
+   * docs/recorder.md for the pattern. The listener never keeps the process alive, and
+   * is there only while a conversation is open or unsent.
+   * @default true
+   */
+  sendOnExit?: boolean | undefined;
+  /**
    * The clock of `time_start`, `time_end` and idle detection, in milliseconds since the
    * epoch. Tests replace it.
    * @default () => Date.now()
@@ -85,6 +98,7 @@ export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freez
   maxQueuedBytes: 50 * 1024 * 1024,
   maxConversationBytes: 500_000,
   shutdownTimeoutMs: 10_000,
+  sendOnExit: true,
   // Read through `Date` on each call, not bound once, so that fake timers that replace
   // `Date` also move the recorder's clock.
   now: () => Date.now(),
@@ -118,8 +132,10 @@ export function resolveRecorderOptions(options: RecorderOptions = {}): ResolvedR
     maxQueuedBytes = RECORDER_DEFAULTS.maxQueuedBytes,
     maxConversationBytes = RECORDER_DEFAULTS.maxConversationBytes,
     shutdownTimeoutMs = RECORDER_DEFAULTS.shutdownTimeoutMs,
+    sendOnExit = RECORDER_DEFAULTS.sendOnExit,
     now = RECORDER_DEFAULTS.now,
   } = options;
+  if (typeof sendOnExit !== 'boolean') throw new TypeError('nebuly-client: `recorder.sendOnExit` must be true or false');
   if (typeof now !== 'function') throw new TypeError('nebuly-client: `recorder.now` must be a function');
   return {
     idleTimeoutMs: atLeast('idleTimeoutMs', idleTimeoutMs, 0, 'number'),
@@ -129,6 +145,7 @@ export function resolveRecorderOptions(options: RecorderOptions = {}): ResolvedR
     maxQueuedBytes: atLeast('maxQueuedBytes', maxQueuedBytes, 1, 'number'),
     maxConversationBytes: atLeast('maxConversationBytes', maxConversationBytes, 1, 'number'),
     shutdownTimeoutMs: atLeast('shutdownTimeoutMs', shutdownTimeoutMs, 0, 'number'),
+    sendOnExit,
     now,
   };
 }

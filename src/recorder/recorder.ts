@@ -2,6 +2,7 @@ import { NebulyError, ValidationError } from '../core/errors.js';
 import { Conversation, type ConversationHost, type OpenConversation } from './conversation.js';
 import { cropToFit } from './crop.js';
 import { RecordingError } from './errors.js';
+import { type ExitWatcher, unwatchExit, watchExit } from './exit-hook.js';
 import { newConversationId } from './ids.js';
 import { OpenConversations } from './open-conversations.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from './options.js';
@@ -67,6 +68,12 @@ export class Recorder {
   /** Open conversations: to end at shutdown, and the idlest to end past `maxOpenConversations`. */
   readonly #open = new OpenConversations<Conversation, OpenConversation>();
   #shutdown: Promise<void> | undefined;
+  /** Registered with the process's exit events while something would be lost at exit. */
+  readonly #exitWatcher: ExitWatcher = {
+    beforeExit: () => this.#beforeExit(),
+    exit: () => this.#exit(),
+  };
+  #watchingExit = false;
 
   /** @throws TypeError when a recorder option is out of range. */
   constructor(init: RecorderInit) {
@@ -78,6 +85,7 @@ export class Recorder {
       maxConcurrentSends: this.#options.maxConcurrentSends,
       maxQueuedConversations: this.#options.maxQueuedConversations,
       maxQueuedBytes: this.#options.maxQueuedBytes,
+      drained: () => this.#updateExitWatch(),
     });
     this.#host = {
       now: this.#options.now,
@@ -85,7 +93,10 @@ export class Recorder {
       report: this.#report,
       submit: (record, notes) => this.#submit(record, notes),
       opened: (conversation, handle) => this.#opened(conversation, handle),
-      closed: (conversation) => this.#open.delete(conversation),
+      closed: (conversation) => {
+        this.#open.delete(conversation);
+        this.#updateExitWatch();
+      },
     };
   }
 
@@ -145,9 +156,57 @@ export class Recorder {
     this.#shutdown = new Promise<void>((resolve) => {
       begin = resolve;
     });
-    for (const open of this.#open.handles()) void open.finish('shutdown');
-    begin(this.#publisher.close(bounded));
+    begin(this.#closeAll(bounded, 'shutdown'));
     return this.#shutdown;
+  }
+
+  /** Ends what is open and closes the publisher; `shutdown()` resolves with this. */
+  async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<void> {
+    for (const open of this.#open.handles()) void open.finish(reason);
+    await this.#publisher.close(timeoutMs);
+    this.#updateExitWatch();
+  }
+
+  /**
+   * Watches the process's exit while a conversation is open or unsent, and only then:
+   * an idle client adds no listener, and one dropped without `shutdown()` is not held.
+   */
+  #updateExitWatch(): void {
+    const atRisk = this.#open.size > 0 || this.#publisher.pendingCount > 0;
+    if (atRisk === this.#watchingExit) return;
+    this.#watchingExit = atRisk;
+    if (atRisk) watchExit(this.#exitWatcher);
+    else unwatchExit(this.#exitWatcher);
+  }
+
+  /**
+   * The event loop emptied with conversations open: the program is done with them. Send
+   * them as `shutdown()` would, within `shutdownTimeoutMs` (the sends keep the process
+   * alive until then; Node emits `beforeExit` again once they are done). Off with
+   * `sendOnExit: false`.
+   */
+  #beforeExit(): void {
+    if (!this.#options.sendOnExit || this.#shutdown !== undefined || this.#open.size === 0) return;
+    this.#shutdown = this.#closeAll(this.#options.shutdownTimeoutMs, 'exit');
+  }
+
+  /**
+   * The process is exiting now (`process.exit()`, or the loop emptied with `sendOnExit`
+   * off): nothing more can be sent. Say once how much is lost, so that it is not silent.
+   */
+  #exit(): void {
+    const open = this.#open.size;
+    const unsent = this.#publisher.pendingCount;
+    this.#watchingExit = false;
+    unwatchExit(this.#exitWatcher);
+    if (open + unsent === 0) return;
+    this.#report(
+      new RecordingError(
+        'unsent_at_exit',
+        `The process exited with ${open + unsent} conversation(s) not sent (${open} open, ${unsent} ended and unsent): ` +
+          'await nebuly.shutdown() before process.exit(), and in your SIGINT / SIGTERM handlers',
+      ),
+    );
   }
 
   /**
@@ -161,6 +220,7 @@ export class Recorder {
       void this.#open.idlest()?.finish('evicted');
     }
     this.#open.add(conversation, handle);
+    this.#updateExitWatch();
   }
 
   /**
