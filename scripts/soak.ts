@@ -17,11 +17,17 @@
  * `--healthy` injects no fault: the burst figure (how many of a burst ended in one
  * synchronous loop reach a healthy server within the default shutdown deadline).
  *
+ * To explore other settings than the defaults (how the defaults were chosen):
+ * `--concurrency` (maxConcurrentSends), `--retries` (maxRetries), `--retry-delay`
+ * (retryDelayMs), `--deadline` (shutdownTimeoutMs).
+ *
  *   npm run soak [-- --seed 7 --conversations 1000]
  *   npm run soak -- --healthy --conversations 5000
+ *   npm run soak -- --concurrency 16 --retries 4 --retry-delay 250 --deadline 20000
  */
 import { parseArgs } from 'node:util';
 import { NebulyClient } from '../src/client.js';
+import { CLIENT_DEFAULTS } from '../src/core/options.js';
 import type { NebulyError } from '../src/core/errors.js';
 import { RECORDER_DEFAULTS } from '../src/recorder/options.js';
 import { createReferenceServer } from '../src/reference-server/index.js';
@@ -74,7 +80,15 @@ interface SoakResult {
   totalMs: number;
 }
 
-async function soak(conversations: number, seed: number, healthy: boolean): Promise<SoakResult> {
+/** The options under test: the defaults unless overridden on the command line. */
+interface Settings {
+  maxConcurrentSends: number;
+  maxRetries: number;
+  retryDelayMs: number;
+  shutdownTimeoutMs: number;
+}
+
+async function soak(conversations: number, seed: number, healthy: boolean, settings: Settings): Promise<SoakResult> {
   const server = await createReferenceServer({
     apiKeys: { [API_KEY]: PROJECT },
     faults: healthy ? [] : faultMix(),
@@ -86,6 +100,9 @@ async function soak(conversations: number, seed: number, healthy: boolean): Prom
   const nebuly = new NebulyClient({
     apiKey: API_KEY,
     baseUrl: server.url,
+    maxRetries: settings.maxRetries,
+    retryDelayMs: settings.retryDelayMs,
+    recorder: { maxConcurrentSends: settings.maxConcurrentSends, shutdownTimeoutMs: settings.shutdownTimeoutMs },
     fetch: (input, init) => {
       requests += 1;
       return fetch(input, init);
@@ -152,16 +169,29 @@ const { values } = parseArgs({
     conversations: { type: 'string', default: '1000' },
     seed: { type: 'string', default: '1' },
     healthy: { type: 'boolean', default: false },
+    concurrency: { type: 'string', default: String(RECORDER_DEFAULTS.maxConcurrentSends) },
+    retries: { type: 'string', default: String(CLIENT_DEFAULTS.maxRetries) },
+    'retry-delay': { type: 'string', default: String(CLIENT_DEFAULTS.retryDelayMs) },
+    deadline: { type: 'string', default: String(RECORDER_DEFAULTS.shutdownTimeoutMs) },
   },
 });
 const conversations = Number(values.conversations);
 const seed = Number(values.seed);
-if (!Number.isInteger(conversations) || conversations < 1 || !Number.isInteger(seed)) {
-  console.error('usage: npm run soak -- [--conversations N] [--seed N] [--healthy]');
+const settings: Settings = {
+  maxConcurrentSends: Number(values.concurrency),
+  maxRetries: Number(values.retries),
+  retryDelayMs: Number(values['retry-delay']),
+  shutdownTimeoutMs: Number(values.deadline),
+};
+if (![conversations, seed, ...Object.values(settings)].every(Number.isInteger) || conversations < 1) {
+  console.error(
+    'usage: npm run soak -- [--conversations N] [--seed N] [--healthy] ' +
+      '[--concurrency N] [--retries N] [--retry-delay MS] [--deadline MS]',
+  );
   process.exit(2);
 }
 
-const hardStopMs = 2 * RECORDER_DEFAULTS.shutdownTimeoutMs + 30_000;
+const hardStopMs = 2 * settings.shutdownTimeoutMs + 30_000;
 const hardStop = setTimeout(() => {
   console.error(`soak: no result after ${hardStopMs} ms; stopping`);
   process.exit(1);
@@ -173,10 +203,10 @@ const faults = values.healthy
   : `faults on ${CONVERSATION_PATH}: 5 % dropped connections, 10 % 503 + Retry-After: 1, 10 % 503, 10 % 429 + Retry-After: 1`;
 console.log(
   `soak: ${conversations} conversations ended at once; ${faults}; ` +
-    `default options (maxConcurrentSends ${RECORDER_DEFAULTS.maxConcurrentSends}, ` +
-    `shutdownTimeoutMs ${RECORDER_DEFAULTS.shutdownTimeoutMs}); seed ${seed}`,
+    `maxConcurrentSends ${settings.maxConcurrentSends}, maxRetries ${settings.maxRetries}, ` +
+    `retryDelayMs ${settings.retryDelayMs}, shutdownTimeoutMs ${settings.shutdownTimeoutMs}; seed ${seed}`,
 );
-const result = await soak(conversations, seed, values.healthy);
+const result = await soak(conversations, seed, values.healthy, settings);
 console.log(
   [
     `delivered   ${result.delivered}`,

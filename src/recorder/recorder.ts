@@ -17,7 +17,7 @@ export interface ShutdownOptions {
   /**
    * How long to wait for the last sends; then the requests still running are aborted and
    * what is left goes to `onError`. `Infinity`: as long as it takes.
-   * @default the recorder's `shutdownTimeoutMs` (10 s)
+   * @default the recorder's `shutdownTimeoutMs` (20 s)
    */
   timeoutMs?: number | undefined;
 }
