@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js';
+import { CONVERSATION_PATH } from '../../src/resources/conversations.js';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/exit-with-open.ts', import.meta.url));
 const PROJECT = 'project-exit';
@@ -13,16 +14,16 @@ beforeAll(async () => {
 });
 afterEach(() => {
   server.store.clear();
+  server.faults.clear();
 });
 afterAll(async () => {
   await server.close();
 });
 
 /** Runs the fixture in its own Node process; resolves with what it printed once it exited. */
-async function run(mode: string, clients = 1): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', SCRIPT, server.url, mode, String(clients)], {
-    timeout: 20_000,
-  });
+async function run(mode: string, clients = 1, shutdownTimeoutMs?: number): Promise<string> {
+  const args = [SCRIPT, server.url, mode, String(clients), ...(shutdownTimeoutMs === undefined ? [] : [String(shutdownTimeoutMs)])];
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...args], { timeout: 20_000 });
   return stdout;
 }
 
@@ -33,6 +34,15 @@ describe('conversations still open when the process exits', () => {
     const stdout = await run('return');
     expect(stored()).toEqual(['exit-0']);
     expect(stdout).toBe('beforeExit listeners: 1\n');
+  });
+
+  it('are sent within shutdownTimeoutMs: a service that never answers holds the process no longer', async () => {
+    server.faults.add({ delayMs: 60_000, path: CONVERSATION_PATH });
+    const stdout = await run('return', 1, 300);
+    expect(stored()).toEqual([]);
+    expect(stdout).toMatch(
+      /^beforeExit listeners: 1\nonError: DeliveryError: Conversation [\w-]+ was not delivered: shutdown\(\) did not finish within 300 ms\n$/,
+    );
   });
 
   it('are reported, not sent, with sendOnExit: false', async () => {
