@@ -204,7 +204,7 @@ export class Recorder {
       new RecordingError(
         'unsent_at_exit',
         `The process exited with ${open + unsent} conversation(s) not sent (${open} open, ${unsent} ended and unsent): ` +
-          'await nebuly.shutdown() before process.exit(), and in your SIGINT / SIGTERM handlers',
+          'await nebuly.shutdown() before the process exits (before process.exit(), in SIGINT / SIGTERM handlers)',
       ),
     );
   }

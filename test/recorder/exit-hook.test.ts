@@ -51,7 +51,7 @@ describe('conversations still open when the process exits', () => {
     expect(stdout).toBe(
       'beforeExit listeners: 1\n' +
         'onError: unsent_at_exit: The process exited with 1 conversation(s) not sent (1 open, 0 ended and unsent): ' +
-        'await nebuly.shutdown() before process.exit(), and in your SIGINT / SIGTERM handlers\n',
+        'await nebuly.shutdown() before the process exits (before process.exit(), in SIGINT / SIGTERM handlers)\n',
     );
   });
 
