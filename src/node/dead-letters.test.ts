@@ -68,12 +68,21 @@ describe('writeDeadLetters', () => {
       const error =
         index % 2 === 0
           ? new DeliveryError({ conversationId: `c-${index}`, payload: body }, cause)
-          : new QueueFullError({ conversationId: `c-${index}`, payload: body }, 'maxQueuedConversations', 10);
+          : new QueueFullError([{ conversationId: `c-${index}`, payload: body }], 'maxQueuedConversations', 10);
       (index % 3 === 0 ? second : deadLetters)(error);
     }
     await Promise.all([deadLetters.flush(), second.flush()]);
 
     expect(await lines(path)).toEqual(expected);
+  });
+
+  it('writes every conversation of a QueueFullError burst, one line each, in order', async () => {
+    const path = join(dir, 'burst.jsonl');
+    const deadLetters = writeDeadLetters(path);
+    const burst = [1, 2, 3].map((index) => ({ conversationId: `c-${index}`, payload: payload(index) }));
+    deadLetters(new QueueFullError(burst, 'maxQueuedBytes', 100));
+    await deadLetters.flush();
+    expect(await lines(path)).toEqual([payload(1), payload(2), payload(3)]);
   });
 
   it('writes a payload with line breaks as one line', async () => {

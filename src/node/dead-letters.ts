@@ -29,9 +29,16 @@ const queues = new Map<string, Promise<void>>();
 
 // Duck-typed rather than `instanceof`: the handler may come from another copy of the
 // SDK's classes (a CommonJS and an ESM build side by side) than the client that calls it.
-function undelivered(error: NebulyError): UndeliveredConversation | undefined {
-  const { payload, conversationId } = error as Partial<UndeliveredConversation>;
-  return typeof payload === 'string' && typeof conversationId === 'string' ? { payload, conversationId } : undefined;
+// A `DeliveryError` carries one conversation; a `QueueFullError` a whole burst of them.
+function undelivered(error: NebulyError): UndeliveredConversation[] | undefined {
+  const { conversations } = error as { conversations?: unknown };
+  if (Array.isArray(conversations)) return conversations.filter(isUndelivered);
+  return isUndelivered(error) ? [{ payload: error.payload, conversationId: error.conversationId }] : undefined;
+}
+
+function isUndelivered(value: unknown): value is UndeliveredConversation {
+  const { payload, conversationId } = (value ?? {}) as Partial<UndeliveredConversation>;
+  return typeof payload === 'string' && typeof conversationId === 'string';
 }
 
 /** One line of JSON: the payload is compact JSON already; anything else is made so. */
@@ -75,11 +82,15 @@ export function writeDeadLetters(path: string, options: WriteDeadLettersOptions 
   const file = resolve(path);
 
   const handler = (error: NebulyError): void => {
-    const conversation = undelivered(error);
-    if (conversation === undefined) {
+    const conversations = undelivered(error);
+    if (conversations === undefined) {
       onOtherError(error);
       return;
     }
+    for (const conversation of conversations) append(conversation);
+  };
+
+  const append = (conversation: UndeliveredConversation): void => {
     const write = async () => {
       try {
         const line = `${toLine(conversation.payload)}\n`;

@@ -18,8 +18,12 @@ export interface InteractionParams {
   tags?: Record<string, string> | undefined;
 }
 
-/** Why a conversation ended. */
-export type EndReason = 'end' | 'idle' | 'shutdown';
+/**
+ * Why a conversation ended: `end()`, the idle time-out, `shutdown()`, the event loop
+ * emptying (`exit`, see `sendOnExit`), or `evicted`: it was the longest idle when a new
+ * one would have passed `maxOpenConversations`.
+ */
+export type EndReason = 'end' | 'idle' | 'shutdown' | 'exit' | 'evicted';
 
 /** What a conversation needs from the recorder that started it. */
 export interface ConversationHost {
@@ -32,10 +36,18 @@ export interface ConversationHost {
    * that an `onError` handler that calls `flush()` or `shutdown()` waits for it).
    */
   submit(record: ConversationRecord, notes: readonly NebulyError[]): Promise<ConversationOutcome>;
-  /** The conversation started; `finish` ends it (used at shutdown). */
-  opened(conversation: Conversation, finish: (reason: EndReason) => Promise<ConversationOutcome>): void;
+  /** The conversation started; the recorder may end it early through `handle.finish`. */
+  opened(conversation: Conversation, handle: OpenConversation): void;
   /** The conversation ended, whatever the reason. */
   closed(conversation: Conversation): void;
+}
+
+/** What the recorder may do with an open conversation. */
+export interface OpenConversation {
+  /** Ends it (at shutdown, or to make room). */
+  finish(reason: EndReason): Promise<ConversationOutcome>;
+  /** When it last saw an interaction, step or feedback. */
+  lastActivityAt(): number;
 }
 
 /** How a conversation starts: usable, or refused with the error that was reported. */
@@ -47,6 +59,8 @@ const WHY: Record<EndReason, string> = {
   end: 'when conversation.end() was called',
   idle: 'when the conversation was ended for being idle',
   shutdown: 'when shutdown() ended the conversation',
+  exit: 'when the conversation was ended as the process was about to exit',
+  evicted: 'when the conversation was ended early to stay within maxOpenConversations',
 };
 
 /**
@@ -104,7 +118,10 @@ export class Conversation {
       lastActivityAt: () => this.#state.lastActivityAt,
       onIdle: () => void this.#finish('idle'),
     });
-    host.opened(this, (reason) => this.#finish(reason));
+    host.opened(this, {
+      finish: (reason) => this.#finish(reason),
+      lastActivityAt: () => this.#state.lastActivityAt,
+    });
   }
 
   /** Whether the conversation has ended (or was refused at start); recording then stops. */
@@ -187,6 +204,16 @@ export class Conversation {
       interaction.timeEnd = endedAt;
       interaction.ended = true;
       stillOpen += 1;
+    }
+    if (reason === 'evicted') {
+      notes.push(
+        new RecordingError(
+          'conversation_evicted',
+          `Conversation ${this.id} was ended early and sent: it was the longest idle of maxOpenConversations open ones ` +
+            'when another started; later calls on it are not recorded',
+          this.id,
+        ),
+      );
     }
     if (stillOpen > 0) {
       notes.push(

@@ -11,7 +11,17 @@ export type RecordingErrorCode =
   /** `startConversation()` after `shutdown()`. */
   | 'recorder_shut_down'
   /** The conversation was over `maxConversationBytes`; its longest strings were cropped. */
-  | 'conversation_cropped';
+  | 'conversation_cropped'
+  /**
+   * The conversation was the longest idle when a new one would have passed
+   * `maxOpenConversations`: it was ended and sent early (not dropped).
+   */
+  | 'conversation_evicted'
+  /**
+   * The process exited with conversations open or unsent (`process.exit()` before
+   * `shutdown()` finished, or the event loop emptied with `sendOnExit: false`).
+   */
+  | 'unsent_at_exit';
 
 /**
  * A recording call that could not be honoured as made, reported to `onError` instead of
@@ -40,7 +50,7 @@ export class RecordingError extends NebulyError {
   }
 }
 
-/** What {@link DeliveryError} and {@link QueueFullError} carry about the conversation. */
+/** What {@link DeliveryError} carries about its conversation, and {@link QueueFullError} about each of its own. */
 export interface UndeliveredConversation {
   /** The conversation's id: the `conversation_id` given to `startConversation`, or a generated one. */
   conversationId: string;
@@ -82,32 +92,42 @@ export class DeliveryError extends NebulyError implements UndeliveredConversatio
 }
 
 /**
- * An ended conversation did not fit in the queue of unsent conversations
- * (`maxQueuedConversations` or `maxQueuedBytes`), so it was not sent; its
- * {@link QueueFullError.payload} is attached so that nothing is lost silently.
+ * Ended conversations did not fit in the queue of unsent conversations (its
+ * `maxQueuedBytes` bound, or `maxQueuedConversations` when you set one), so they were not
+ * sent. One error covers every conversation refused in the same burst (those ended in the
+ * same turn of the event loop), each with its payload in
+ * {@link QueueFullError.conversations}, so that nothing is lost silently and a burst of
+ * thousands gives one report, not thousands.
  *
  * @example
  * ```ts
  * new NebulyClient({
  *   onError(error) {
- *     if (error instanceof QueueFullError) spool.write(error.payload);
+ *     if (error instanceof QueueFullError) for (const { payload } of error.conversations) spool.write(payload);
  *   },
  * });
  * ```
  */
-export class QueueFullError extends NebulyError implements UndeliveredConversation {
+export class QueueFullError extends NebulyError {
   override name = 'QueueFullError';
-  readonly conversationId: string;
-  readonly payload: string;
-  /** The bound that was reached. */
+  /** Every conversation refused in the burst, in the order they ended, each with its payload. */
+  readonly conversations: readonly UndeliveredConversation[];
+  /** The bound that was reached first. */
   readonly limit: 'maxQueuedConversations' | 'maxQueuedBytes';
 
-  constructor(conversation: UndeliveredConversation, limit: QueueFullError['limit'], bound: number) {
+  constructor(conversations: readonly UndeliveredConversation[], limit: QueueFullError['limit'], bound: number) {
     super(
-      `Conversation ${conversation.conversationId} was not queued for sending: the queue is at its \`${limit}\` bound (${bound})`,
+      `${conversations.length} conversation(s) were not queued for sending (${describeIds(conversations)}): ` +
+        `the queue was at its \`${limit}\` bound (${bound}); their payloads are in \`conversations\``,
     );
-    this.conversationId = conversation.conversationId;
-    this.payload = conversation.payload;
+    this.conversations = conversations;
     this.limit = limit;
   }
+}
+
+/** The first few ids, and how many more: a message stays one short line however large the burst. */
+function describeIds(conversations: readonly UndeliveredConversation[]): string {
+  const shown = conversations.slice(0, 3).map((conversation) => conversation.conversationId);
+  const more = conversations.length - shown.length;
+  return shown.join(', ') + (more > 0 ? `, and ${more} more` : '');
 }

@@ -18,12 +18,19 @@ describe('resolveRecorderOptions', () => {
     expect(resolveRecorderOptions({ shutdownTimeoutMs: Number.POSITIVE_INFINITY }).shutdownTimeoutMs).toBe(
       Number.POSITIVE_INFINITY,
     );
+    expect(resolveRecorderOptions({ maxOpenConversations: Number.POSITIVE_INFINITY, sendOnExit: false })).toMatchObject({
+      maxOpenConversations: Number.POSITIVE_INFINITY,
+      sendOnExit: false,
+    });
   });
 
   it.each([
     [{ maxConcurrentSends: 0 }, /maxConcurrentSends/],
     [{ maxConcurrentSends: 1.5 }, /maxConcurrentSends/],
     [{ maxQueuedConversations: 0 }, /maxQueuedConversations/],
+    [{ maxQueuedConversations: 2.5 }, /maxQueuedConversations` must be a whole number or Infinity/],
+    [{ maxOpenConversations: 0 }, /maxOpenConversations/],
+    [{ sendOnExit: 'yes' as unknown as boolean }, /sendOnExit/],
     [{ maxQueuedBytes: -1 }, /maxQueuedBytes/],
     [{ maxConversationBytes: Number.NaN }, /maxConversationBytes/],
     [{ idleTimeoutMs: -5 }, /idleTimeoutMs/],

@@ -20,21 +20,38 @@ export interface RecorderOptions {
    */
   idleTimeoutMs?: number | undefined;
   /**
-   * How many conversations are sent at once; the others wait in the queue.
-   * @default 4
+   * How many conversations may be open at once. Starting one more first ends the one idle
+   * for longest (no interaction, step or feedback for the longest time) and sends it as
+   * if `end()` had been called; it is reported as a `RecordingError` with code
+   * `conversation_evicted`, and later calls on it are not recorded. Nothing is dropped:
+   * this bounds the memory of conversations that are never ended (10,000 of 2 kB each
+   * hold about 20 MB). `Infinity`: no bound.
+   * @default 10_000
+   */
+  maxOpenConversations?: number | undefined;
+  /**
+   * How many conversations are sent at once; the others wait in the queue. A send holds
+   * its slot while its retries wait (backoff, `Retry-After`), so under faults this, not
+   * the network, bounds delivery: 1,000 conversations ended at once with 35 % of attempts
+   * failing (`npm run soak`) need about 400 slot-seconds; 4 slots delivered 89 in 10 s,
+   * 32 deliver all but the ~0.5 % that fail every retry within 20 s. See docs/recorder.md.
+   * @default 32
    */
   maxConcurrentSends?: number | undefined;
   /**
-   * How many ended, unsent conversations are kept (those being sent are not counted);
-   * past this, a conversation goes to `onError` as a `QueueFullError` with its payload
-   * instead of the queue.
-   * @default 1000
+   * How many ended, unsent conversations are kept (those being sent are not counted), on
+   * top of `maxQueuedBytes`; past this, a conversation goes to `onError` in a
+   * `QueueFullError` with its payload instead of the queue. Memory is governed by
+   * `maxQueuedBytes`: set this only to bound the count as well.
+   * @default Infinity (no bound by count)
    */
   maxQueuedConversations?: number | undefined;
   /**
-   * How many bytes of JSON (UTF-8) the ended, unsent conversations may hold; past this, a
-   * conversation goes to `onError` as a `QueueFullError` with its payload instead of the
-   * queue.
+   * How many bytes of JSON (UTF-8) the ended, unsent conversations may hold: the bound
+   * that governs the queue's memory. Past it, a conversation goes to `onError` in a
+   * `QueueFullError` with its payload instead of the queue; the conversations refused in
+   * one burst share one error. 50 MiB holds 25,000 conversations of 2 kB, or 100 at
+   * `maxConversationBytes`.
    * @default 52_428_800 (50 MiB)
    */
   maxQueuedBytes?: number | undefined;
@@ -48,10 +65,25 @@ export interface RecorderOptions {
   /**
    * How long `shutdown()` waits for the last sends when it is given no `timeoutMs`; then
    * the requests still running are aborted and what is left goes to `onError`.
-   * `Infinity`: wait as long as it takes.
-   * @default 10_000
+   * `Infinity`: wait as long as it takes. 20 s: long enough for the fault soak's 1,000
+   * conversations (`npm run soak`), short enough to fit in Kubernetes' default 30 s
+   * grace period after SIGTERM.
+   * @default 20_000
    */
   shutdownTimeoutMs?: number | undefined;
+  /**
+   * Where the runtime has a `process` (Node, Bun, Deno): when the event loop empties
+   * (`beforeExit`) with conversations still open, end and send them as `shutdown()`
+   * would, within `shutdownTimeoutMs`, so that a script that never calls `shutdown()`
+   * loses nothing. The recorder is then shut down. `false`: leave them; the exit is then
+   * reported instead. Either way, a process that exits with conversations not sent
+   * (`process.exit()`, or this off) reports it once to `onError` as a `RecordingError`
+   * with code `unsent_at_exit`, naming how many. Signals are not handled: see
+   * docs/recorder.md for the pattern. The listener never keeps the process alive, and
+   * is there only while a conversation is open or unsent.
+   * @default true
+   */
+  sendOnExit?: boolean | undefined;
   /**
    * The clock of `time_start`, `time_end` and idle detection, in milliseconds since the
    * epoch. Tests replace it.
@@ -66,20 +98,27 @@ export type ResolvedRecorderOptions = { [K in keyof RecorderOptions]-?: Exclude<
 /** The recorder's defaults. */
 export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freeze({
   idleTimeoutMs: 15 * 60_000,
-  maxConcurrentSends: 4,
-  maxQueuedConversations: 1000,
+  maxOpenConversations: 10_000,
+  // Chosen with `npm run soak`: see docs/recorder.md, "Delivery under faults".
+  maxConcurrentSends: 32,
+  maxQueuedConversations: Number.POSITIVE_INFINITY,
   maxQueuedBytes: 50 * 1024 * 1024,
   maxConversationBytes: 500_000,
-  shutdownTimeoutMs: 10_000,
+  shutdownTimeoutMs: 20_000,
+  sendOnExit: true,
   // Read through `Date` on each call, not bound once, so that fake timers that replace
   // `Date` also move the recorder's clock.
   now: () => Date.now(),
 });
 
-function atLeast(name: string, value: number, minimum: number, integer: boolean): number {
-  const valid = typeof value === 'number' && value >= minimum && (integer ? Number.isInteger(value) : !Number.isNaN(value));
+/** What a numeric option must be; `Infinity` is allowed for a bound that may be left off. */
+type Kind = 'number' | 'integer' | 'integer or Infinity';
+
+function atLeast(name: string, value: number, minimum: number, kind: Kind): number {
+  const whole = Number.isInteger(value) || (kind === 'integer or Infinity' && value === Number.POSITIVE_INFINITY);
+  const valid = typeof value === 'number' && value >= minimum && (kind === 'number' ? !Number.isNaN(value) : whole);
   if (!valid) {
-    const what = integer ? 'a whole number' : 'a number';
+    const what = kind === 'number' ? 'a number' : kind === 'integer' ? 'a whole number' : 'a whole number or Infinity';
     throw new TypeError(`nebuly-client: \`recorder.${name}\` must be ${what}, ${minimum} or more`);
   }
   return value;
@@ -94,21 +133,26 @@ function atLeast(name: string, value: number, minimum: number, integer: boolean)
 export function resolveRecorderOptions(options: RecorderOptions = {}): ResolvedRecorderOptions {
   const {
     idleTimeoutMs = RECORDER_DEFAULTS.idleTimeoutMs,
+    maxOpenConversations = RECORDER_DEFAULTS.maxOpenConversations,
     maxConcurrentSends = RECORDER_DEFAULTS.maxConcurrentSends,
     maxQueuedConversations = RECORDER_DEFAULTS.maxQueuedConversations,
     maxQueuedBytes = RECORDER_DEFAULTS.maxQueuedBytes,
     maxConversationBytes = RECORDER_DEFAULTS.maxConversationBytes,
     shutdownTimeoutMs = RECORDER_DEFAULTS.shutdownTimeoutMs,
+    sendOnExit = RECORDER_DEFAULTS.sendOnExit,
     now = RECORDER_DEFAULTS.now,
   } = options;
+  if (typeof sendOnExit !== 'boolean') throw new TypeError('nebuly-client: `recorder.sendOnExit` must be true or false');
   if (typeof now !== 'function') throw new TypeError('nebuly-client: `recorder.now` must be a function');
   return {
-    idleTimeoutMs: atLeast('idleTimeoutMs', idleTimeoutMs, 0, false),
-    maxConcurrentSends: atLeast('maxConcurrentSends', maxConcurrentSends, 1, true),
-    maxQueuedConversations: atLeast('maxQueuedConversations', maxQueuedConversations, 1, true),
-    maxQueuedBytes: atLeast('maxQueuedBytes', maxQueuedBytes, 1, false),
-    maxConversationBytes: atLeast('maxConversationBytes', maxConversationBytes, 1, false),
-    shutdownTimeoutMs: atLeast('shutdownTimeoutMs', shutdownTimeoutMs, 0, false),
+    idleTimeoutMs: atLeast('idleTimeoutMs', idleTimeoutMs, 0, 'number'),
+    maxOpenConversations: atLeast('maxOpenConversations', maxOpenConversations, 1, 'integer or Infinity'),
+    maxConcurrentSends: atLeast('maxConcurrentSends', maxConcurrentSends, 1, 'integer'),
+    maxQueuedConversations: atLeast('maxQueuedConversations', maxQueuedConversations, 1, 'integer or Infinity'),
+    maxQueuedBytes: atLeast('maxQueuedBytes', maxQueuedBytes, 1, 'number'),
+    maxConversationBytes: atLeast('maxConversationBytes', maxConversationBytes, 1, 'number'),
+    shutdownTimeoutMs: atLeast('shutdownTimeoutMs', shutdownTimeoutMs, 0, 'number'),
+    sendOnExit,
     now,
   };
 }

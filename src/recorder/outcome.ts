@@ -7,7 +7,7 @@ import type { NebulyError } from '../core/errors.js';
  * - `delivered`: the service accepted it (2xx).
  * - `failed`: it was sent but not accepted, after the client's retries, or `shutdown()`
  *   ran out of time; `error` is a `DeliveryError` holding the payload.
- * - `dropped`: it was never sent: the queue was full (`QueueFullError` with the payload),
+ * - `dropped`: it was never sent: the queue was full (a `QueueFullError` with the payloads of its burst),
  *   nothing recorded in it was valid (`ValidationError`), or it was started after
  *   `shutdown()` or with an invalid `end_user`.
  * - `empty`: no interaction was recorded, so there was nothing to send.

@@ -21,6 +21,8 @@ export interface PublisherOptions {
   maxConcurrentSends: number;
   maxQueuedConversations: number;
   maxQueuedBytes: number;
+  /** Called whenever the last conversation waiting to be sent has settled. */
+  drained?: (() => void) | undefined;
 }
 
 /** One conversation on its way: queued, then in flight, then settled once. */
@@ -31,6 +33,13 @@ interface Delivery {
   readonly done: Promise<ConversationOutcome>;
   readonly resolve: (outcome: ConversationOutcome) => void;
   settled: boolean;
+}
+
+/** The conversations refused by a queue bound in one burst, reported together. */
+interface Refusals {
+  readonly limit: QueueFullError['limit'];
+  readonly deliveries: Delivery[];
+  readonly timer: ReturnType<typeof setTimeout>;
 }
 
 function toNebulyError(error: unknown): NebulyError {
@@ -61,6 +70,8 @@ export class Publisher {
   #lastFlush: Promise<void> = Promise.resolve();
   /** Set when shutdown ran out of time: nothing more is sent. */
   #abandoned: NebulyError | undefined;
+  /** The burst of queue refusals not yet reported. */
+  #refusals: Refusals | undefined;
 
   constructor(options: PublisherOptions) {
     this.#options = options;
@@ -70,9 +81,15 @@ export class Publisher {
     });
   }
 
+  /** How many conversations are queued, in flight, or refused and not yet reported. */
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
   /**
    * Queues a conversation's JSON for sending. Resolves with its outcome; never rejects.
-   * A conversation the queue cannot take goes to `onError` as a {@link QueueFullError}.
+   * A conversation the queue cannot take goes to `onError` in a {@link QueueFullError},
+   * one for every conversation refused in the same burst.
    *
    * `notes` are the caller's errors about this conversation. They are reported once it is
    * registered (queued, or refused), and before anything the publisher reports about it:
@@ -96,19 +113,47 @@ export class Publisher {
       this.#settle(delivery, { status: 'failed', conversationId, error: refusal });
     } else {
       const added = this.#queue.tryAdd(delivery);
-      if (added.added) {
-        this.#pending.add(delivery);
-        this.#schedulePump();
-      } else {
-        const bound =
-          added.limit === 'maxQueuedConversations' ? this.#options.maxQueuedConversations : this.#options.maxQueuedBytes;
-        refusal = new QueueFullError({ conversationId, payload }, added.limit, bound);
-        this.#settle(delivery, { status: 'dropped', conversationId, error: refusal });
-      }
+      this.#pending.add(delivery);
+      if (added.added) this.#schedulePump();
+      else this.#refuse(delivery, added.limit);
     }
     for (const note of notes) this.#options.report(note);
     if (refusal !== undefined) this.#options.report(refusal);
     return done;
+  }
+
+  /**
+   * Holds a conversation the queue refused until the end of its burst: every refusal
+   * until the next macrotask (a loop of `end()` calls, `shutdown()` ending what is open,
+   * a wave of idle time-outs firing together) goes into one {@link QueueFullError}.
+   * The conversation stays pending meanwhile, so that `flush()` waits for the report.
+   */
+  #refuse(delivery: Delivery, limit: QueueFullError['limit']): void {
+    if (this.#refusals === undefined) {
+      // Ref'd, so that a process exiting right after the burst still reports it; it
+      // fires on the next turn of the event loop.
+      const timer = startTimer(() => this.#reportRefusals(), 0, { keepAlive: true });
+      this.#refusals = { limit, deliveries: [], timer };
+    }
+    this.#refusals.deliveries.push(delivery);
+  }
+
+  #reportRefusals(): void {
+    const refusals = this.#refusals;
+    if (refusals === undefined) return;
+    this.#refusals = undefined;
+    clearTimeout(refusals.timer);
+    const { limit, deliveries } = refusals;
+    const bound = limit === 'maxQueuedConversations' ? this.#options.maxQueuedConversations : this.#options.maxQueuedBytes;
+    const error = new QueueFullError(
+      deliveries.map(({ conversationId, payload }) => ({ conversationId, payload })),
+      limit,
+      bound,
+    );
+    for (const delivery of deliveries) {
+      this.#settle(delivery, { status: 'dropped', conversationId: delivery.conversationId, error });
+    }
+    this.#options.report(error);
   }
 
   /**
@@ -149,6 +194,7 @@ export class Publisher {
 
   #abandon(reason: NebulyError): void {
     this.#abandoned = reason;
+    this.#reportRefusals();
     const inFlight = Array.from(this.#inFlight);
     for (const [, controller] of inFlight) controller.abort(reason);
     for (const delivery of this.#queue.takeAll()) this.#fail(delivery, reason);
@@ -211,5 +257,6 @@ export class Publisher {
     delivery.settled = true;
     this.#pending.delete(delivery);
     delivery.resolve(outcome);
+    if (this.#pending.size === 0) this.#options.drained?.();
   }
 }

@@ -1,8 +1,10 @@
 import { NebulyError, ValidationError } from '../core/errors.js';
-import { Conversation, type ConversationHost, type EndReason } from './conversation.js';
+import { Conversation, type ConversationHost, type OpenConversation } from './conversation.js';
 import { cropToFit } from './crop.js';
 import { RecordingError } from './errors.js';
+import { type ExitWatcher, unwatchExit, watchExit } from './exit-hook.js';
 import { newConversationId } from './ids.js';
+import { OpenConversations } from './open-conversations.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from './options.js';
 import type { ConversationOutcome } from './outcome.js';
 import { buildConversationPayload } from './payload.js';
@@ -15,7 +17,7 @@ export interface ShutdownOptions {
   /**
    * How long to wait for the last sends; then the requests still running are aborted and
    * what is left goes to `onError`. `Infinity`: as long as it takes.
-   * @default the recorder's `shutdownTimeoutMs` (10 s)
+   * @default the recorder's `shutdownTimeoutMs` (20 s)
    */
   timeoutMs?: number | undefined;
 }
@@ -63,9 +65,15 @@ export class Recorder {
   readonly #report: (error: NebulyError) => void;
   readonly #publisher: Publisher;
   readonly #host: ConversationHost;
-  /** Open conversations, to end at shutdown. */
-  readonly #open = new Map<Conversation, (reason: EndReason) => Promise<ConversationOutcome>>();
+  /** Open conversations: to end at shutdown, and the idlest to end past `maxOpenConversations`. */
+  readonly #open = new OpenConversations<Conversation, OpenConversation>();
   #shutdown: Promise<void> | undefined;
+  /** Registered with the process's exit events while something would be lost at exit. */
+  readonly #exitWatcher: ExitWatcher = {
+    beforeExit: () => this.#beforeExit(),
+    exit: () => this.#exit(),
+  };
+  #watchingExit = false;
 
   /** @throws TypeError when a recorder option is out of range. */
   constructor(init: RecorderInit) {
@@ -77,14 +85,18 @@ export class Recorder {
       maxConcurrentSends: this.#options.maxConcurrentSends,
       maxQueuedConversations: this.#options.maxQueuedConversations,
       maxQueuedBytes: this.#options.maxQueuedBytes,
+      drained: () => this.#updateExitWatch(),
     });
     this.#host = {
       now: this.#options.now,
       idleTimeoutMs: this.#options.idleTimeoutMs,
       report: this.#report,
       submit: (record, notes) => this.#submit(record, notes),
-      opened: (conversation, finish) => this.#open.set(conversation, finish),
-      closed: (conversation) => this.#open.delete(conversation),
+      opened: (conversation, handle) => this.#opened(conversation, handle),
+      closed: (conversation) => {
+        this.#open.delete(conversation);
+        this.#updateExitWatch();
+      },
     };
   }
 
@@ -144,9 +156,71 @@ export class Recorder {
     this.#shutdown = new Promise<void>((resolve) => {
       begin = resolve;
     });
-    for (const finish of Array.from(this.#open.values())) void finish('shutdown');
-    begin(this.#publisher.close(bounded));
+    begin(this.#closeAll(bounded, 'shutdown'));
     return this.#shutdown;
+  }
+
+  /** Ends what is open and closes the publisher; `shutdown()` resolves with this. */
+  async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<void> {
+    for (const open of this.#open.handles()) void open.finish(reason);
+    await this.#publisher.close(timeoutMs);
+    this.#updateExitWatch();
+  }
+
+  /**
+   * Watches the process's exit while a conversation is open or unsent, and only then:
+   * an idle client adds no listener, and one dropped without `shutdown()` is not held.
+   */
+  #updateExitWatch(): void {
+    const atRisk = this.#open.size > 0 || this.#publisher.pendingCount > 0;
+    if (atRisk === this.#watchingExit) return;
+    this.#watchingExit = atRisk;
+    if (atRisk) watchExit(this.#exitWatcher);
+    else unwatchExit(this.#exitWatcher);
+  }
+
+  /**
+   * The event loop emptied with conversations open: the program is done with them. Send
+   * them as `shutdown()` would, within `shutdownTimeoutMs` (the sends keep the process
+   * alive until then; Node emits `beforeExit` again once they are done). Off with
+   * `sendOnExit: false`.
+   */
+  #beforeExit(): void {
+    if (!this.#options.sendOnExit || this.#shutdown !== undefined || this.#open.size === 0) return;
+    this.#shutdown = this.#closeAll(this.#options.shutdownTimeoutMs, 'exit');
+  }
+
+  /**
+   * The process is exiting now (`process.exit()`, or the loop emptied with `sendOnExit`
+   * off): nothing more can be sent. Say once how much is lost, so that it is not silent.
+   */
+  #exit(): void {
+    const open = this.#open.size;
+    const unsent = this.#publisher.pendingCount;
+    this.#watchingExit = false;
+    unwatchExit(this.#exitWatcher);
+    if (open + unsent === 0) return;
+    this.#report(
+      new RecordingError(
+        'unsent_at_exit',
+        `The process exited with ${open + unsent} conversation(s) not sent (${open} open, ${unsent} ended and unsent): ` +
+          'await nebuly.shutdown() before the process exits (before process.exit(), in SIGINT / SIGTERM handlers)',
+      ),
+    );
+  }
+
+  /**
+   * Registers a new open conversation, first ending the idlest one if this one would pass
+   * `maxOpenConversations`: it is sent early, never dropped, so memory stays bounded
+   * even when conversations are never ended.
+   */
+  #opened(conversation: Conversation, handle: OpenConversation): void {
+    if (this.#open.size >= this.#options.maxOpenConversations) {
+      // `finish` calls `closed`, which takes it out of `#open`.
+      void this.#open.idlest()?.finish('evicted');
+    }
+    this.#open.add(conversation, handle);
+    this.#updateExitWatch();
   }
 
   /**

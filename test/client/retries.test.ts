@@ -79,10 +79,10 @@ describe('retries', () => {
     expect(service.requests).toHaveLength(1);
   });
 
-  it('retries twice by default', async () => {
+  it('retries four times by default', async () => {
     failFirst(10, 502);
     await expect(CALLS.GET(client())).rejects.toBeInstanceOf(InternalServerError);
-    expect(service.requests).toHaveLength(3);
+    expect(service.requests).toHaveLength(5);
   });
 
   it('rejects with ConnectionError when the network fails every time', async () => {

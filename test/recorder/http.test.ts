@@ -187,4 +187,19 @@ describe('the recorder against the reference server', () => {
     expect(server.store.listInteractions(PROJECT)).toHaveLength(6);
     expect(errors).toEqual([]);
   });
+
+  it('delivers a burst of conversations ended in one synchronous loop, far past the old bound of 1,000', async () => {
+    const count = 1_100;
+    const { nebuly, errors } = client();
+    const outcomes = [];
+    for (let i = 0; i < count; i += 1) {
+      const conversation = nebuly.startConversation({ end_user: `burst-${i}` });
+      conversation.interaction({ input: 'q' }).end({ output: 'a' });
+      outcomes.push(conversation.end());
+    }
+    const settled = await Promise.all(outcomes);
+    expect(errors).toEqual([]);
+    expect(settled.filter((outcome) => outcome.status === 'delivered')).toHaveLength(count);
+    expect(new Set(server.store.listInteractions(PROJECT).map((stored) => stored.end_user)).size).toBe(count);
+  });
 });
