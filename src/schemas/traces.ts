@@ -1,21 +1,53 @@
 import * as z from 'zod/mini';
 import { nonEmptyString, nonNegativeInt } from './common.js';
+import { capIssues } from './issues.js';
+import { jsonValue } from './json.js';
 
 /** Roles of a chat-completion message. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 
+/** Content parts: free-form JSON objects (`{ type: 'text', text }`, images, tool data). */
+const contentPartsSchema = z.array(z.record(z.string(), jsonValue).check(capIssues)).check(capIssues);
+
+/** A message's content as accepted and sent: a string, or an array of content parts. */
+export type MessageContent = string | Record<string, unknown>[];
+
+/**
+ * A string, or content parts validated as such: a plain union would report a BigInt deep
+ * inside a part as "must be a string or an array of content parts", at the content,
+ * instead of at the part's own path (`content[0].data`).
+ */
+const messageContentSchema = z.pipe(
+  z.unknown(),
+  z.transform((value, ctx) => {
+    if (typeof value === 'string') return value;
+    if (!Array.isArray(value)) {
+      // Missing is `invalid_type` without a message, which reads "is required".
+      ctx.issues.push({
+        code: 'invalid_type',
+        expected: 'string',
+        input: value,
+        ...(value === undefined ? {} : { message: 'must be a string or an array of content parts' }),
+      });
+      return z.NEVER;
+    }
+    const result = z.safeParse(contentPartsSchema, value);
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) ctx.issues.push({ ...issue, input: value } as z.core.$ZodRawIssue);
+    return z.NEVER;
+  }),
+) as unknown as z.ZodMiniType<MessageContent, MessageContent>;
+
 /** One message of an LLM step's history, in the chat-completion format. */
 export const messageSchema = z.object({
   role: z.enum(MESSAGE_ROLES),
-  content: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))], {
-    error: 'must be a string or an array of content parts',
-  }),
+  content: messageContentSchema,
 });
 
 /** An intermediate call to an LLM. */
 export const llmStepSchema = z.object({
   model: nonEmptyString,
-  messages: z.array(messageSchema),
+  messages: z.array(messageSchema).check(capIssues),
   output: z.string(),
   input_tokens: z.optional(nonNegativeInt),
   output_tokens: z.optional(nonNegativeInt),
@@ -27,7 +59,7 @@ export const llmStepSchema = z.object({
 export const retrievalStepSchema = z.object({
   source: nonEmptyString,
   input: z.string(),
-  outputs: z.array(z.string()),
+  outputs: z.array(z.string()).check(capIssues),
 });
 
 /** A call to an embedding model. */
