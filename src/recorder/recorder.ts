@@ -2,6 +2,7 @@ import { NebulyError, ValidationError } from '../core/errors.js';
 import { Conversation, type ConversationHost, type EndReason } from './conversation.js';
 import { cropToFit } from './crop.js';
 import { RecordingError } from './errors.js';
+import { fieldsOf } from './fields.js';
 import { newConversationId } from './ids.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from './options.js';
 import type { ConversationOutcome } from './outcome.js';
@@ -134,9 +135,10 @@ export class Recorder {
    * `onError`. Later recordings are reported, not recorded. Idempotent: every call
    * returns the first call's promise. Never rejects.
    */
-  shutdown(options: ShutdownOptions = {}): Promise<void> {
+  shutdown(options?: ShutdownOptions): Promise<void> {
     if (this.#shutdown !== undefined) return this.#shutdown;
-    const { timeoutMs = this.#options.shutdownTimeoutMs } = options;
+    // `null`, a getter that throws, a revoked Proxy: the default applies.
+    const { timeoutMs } = fieldsOf(options, 'timeoutMs');
     const bounded = typeof timeoutMs === 'number' && timeoutMs >= 0 ? timeoutMs : this.#options.shutdownTimeoutMs;
     // Set before ending conversations, so that recording from an `onError` handler
     // during shutdown is refused too.

@@ -12,8 +12,16 @@ export interface Issue {
 
 type RawIssue = z.core.$ZodIssue;
 
-/** Stands for a value that threw when read (a getter, a revoked Proxy): it is not missing. */
-const UNREADABLE = Symbol('unreadable');
+/**
+ * Stands for a value that threw when it was read (a getter, a revoked Proxy): it is not
+ * missing, and issues about it say so.
+ *
+ * @example
+ * ```ts
+ * const value = (() => { try { return params.input; } catch { return UNREADABLE; } })();
+ * ```
+ */
+export const UNREADABLE: unique symbol = Symbol('a value that could not be read');
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;

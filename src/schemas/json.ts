@@ -9,7 +9,10 @@ export const MAX_JSON_DEPTH = 100;
 
 /** A node still to copy, with the chain of containers above it, for cycle detection. */
 interface Pending {
-  value: unknown;
+  /** Reads the value, once, when its turn comes: a getter that throws is then its own issue. */
+  read: () => unknown;
+  /** The value read, once it is a container on the chain. */
+  value?: unknown;
   path: PropertyKey[];
   parent: Pending | undefined;
   store: (copy: unknown) => void;
@@ -40,14 +43,15 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 function copyAsJson(root: unknown): { copy: unknown } | { issues: RawIssue[] } {
   const issues: RawIssue[] = [];
   let result: unknown;
-  const stack: Pending[] = [{ value: root, path: [], parent: undefined, store: (copy) => (result = copy) }];
+  const stack: Pending[] = [{ read: () => root, path: [], parent: undefined, store: (copy) => (result = copy) }];
   const fail = (path: PropertyKey[], input: unknown, message: string) =>
     issues.push({ code: 'custom', path, input, message });
 
   for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
     const { path, parent } = frame;
-    let value = frame.value;
+    let value: unknown;
     try {
+      value = frame.read();
       if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
         value = (value as { toJSON: (key: string) => unknown }).toJSON(String(path.at(-1) ?? ''));
       }
@@ -62,7 +66,7 @@ function copyAsJson(root: unknown): { copy: unknown } | { issues: RawIssue[] } {
         frame.store(value);
         continue;
       }
-      if (path.length > MAX_JSON_DEPTH) {
+      if (path.length >= MAX_JSON_DEPTH) {
         fail(path, value, `nests deeper than ${MAX_JSON_DEPTH} levels`);
         continue;
       }
@@ -76,7 +80,8 @@ function copyAsJson(root: unknown): { copy: unknown } | { issues: RawIssue[] } {
         const copy: unknown[] = new Array<unknown>(value.length);
         frame.store(copy);
         for (let index = value.length - 1; index >= 0; index -= 1) {
-          stack.push({ value: value[index], path: [...path, index], parent: container, store: (item) => (copy[index] = item) });
+          const items = value;
+          stack.push({ read: () => items[index], path: [...path, index], parent: container, store: (item) => (copy[index] = item) });
         }
       } else {
         const copy: Record<string, unknown> = {};
@@ -84,8 +89,9 @@ function copyAsJson(root: unknown): { copy: unknown } | { issues: RawIssue[] } {
         const keys = Object.keys(value);
         for (let index = keys.length - 1; index >= 0; index -= 1) {
           const key = keys[index] as string;
+          const object = value as Record<string, unknown>;
           stack.push({
-            value: (value as Record<string, unknown>)[key],
+            read: () => object[key],
             path: [...path, key],
             parent: container,
             store: (item) => setOwn(copy, key, item),

@@ -1,39 +1,42 @@
 import * as z from 'zod/mini';
 import { nonEmptyString, nonNegativeInt } from './common.js';
-import { capIssues } from './issues.js';
+import { capIssues, UNREADABLE } from './issues.js';
 import { jsonValue } from './json.js';
 
 /** Roles of a chat-completion message. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 
 /** Content parts: free-form JSON objects (`{ type: 'text', text }`, images, tool data). */
-const contentPartsSchema = z.array(z.record(z.string(), jsonValue).check(capIssues)).check(capIssues);
+const contentPartsSchema = z.array(z.record(z.string(), z.unknown()).check(capIssues)).check(capIssues);
 
 /** A message's content as accepted and sent: a string, or an array of content parts. */
 export type MessageContent = string | Record<string, unknown>[];
 
 /**
- * A string, or content parts validated as such: a plain union would report a BigInt deep
- * inside a part as "must be a string or an array of content parts", at the content,
- * instead of at the part's own path (`content[0].data`).
+ * A string, or content parts, validated on a plain JSON copy taken by {@link jsonValue}
+ * (so a getter, Proxy, BigInt, cycle or deep nesting is an issue at its own path, and
+ * what is sent cannot change after validation). A plain union would report all of these
+ * as "must be a string or an array of content parts", at the content.
  */
 const messageContentSchema = z.pipe(
   z.unknown(),
   z.transform((value, ctx) => {
     if (typeof value === 'string') return value;
-    if (!Array.isArray(value)) {
-      // Missing is `invalid_type` without a message, which reads "is required".
-      ctx.issues.push({
-        code: 'invalid_type',
-        expected: 'string',
-        input: value,
-        ...(value === undefined ? {} : { message: 'must be a string or an array of content parts' }),
-      });
+    const copied = z.safeParse(jsonValue, value);
+    const result = copied.success && Array.isArray(copied.data) ? z.safeParse(contentPartsSchema, copied.data) : copied;
+    if (result.success && Array.isArray(result.data)) return result.data as MessageContent;
+    if (!result.success) {
+      for (const issue of result.error.issues) ctx.issues.push({ ...issue, input: value } as z.core.$ZodRawIssue);
       return z.NEVER;
     }
-    const result = z.safeParse(contentPartsSchema, value);
-    if (result.success) return result.data;
-    for (const issue of result.error.issues) ctx.issues.push({ ...issue, input: value } as z.core.$ZodRawIssue);
+    // Without a message, `invalid_type` reads "is required" for a missing value, and names
+    // an unreadable one as such.
+    ctx.issues.push({
+      code: 'invalid_type',
+      expected: 'string',
+      input: value,
+      ...(value === undefined || value === UNREADABLE ? {} : { message: 'must be a string or an array of content parts' }),
+    });
     return z.NEVER;
   }),
 ) as unknown as z.ZodMiniType<MessageContent, MessageContent>;

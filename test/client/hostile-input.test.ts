@@ -106,9 +106,14 @@ describe('content that JSON cannot carry', () => {
     expect(deep).toBeInstanceOf(ValidationError);
     expect((deep as ValidationError).message).toContain(`nests deeper than ${MAX_JSON_DEPTH} levels`);
 
-    await nebuly.interactions.send(withContent([{ deep: nested(MAX_JSON_DEPTH) }]));
+    // The depth counts from the content: `content[0].deep` is two levels down already.
+    const deepest = [{ deep: nested(MAX_JSON_DEPTH - 2) }];
+    await nebuly.interactions.send(withContent(deepest));
     const sent = JSON.parse(service.requests[0]?.body ?? '') as SendInteractionParams;
-    expect(sent.traces[0]).toMatchObject({ messages: [{ content: [{ deep: nested(MAX_JSON_DEPTH) }] }] });
+    expect(sent.traces[0]).toMatchObject({ messages: [{ content: deepest }] });
+    expect(await rejection(nebuly.interactions.send(withContent([{ deep: nested(MAX_JSON_DEPTH - 1) }])))).toBeInstanceOf(
+      ValidationError,
+    );
   });
 
   it('sends content as JSON.stringify would: toJSON, boxed values, an own __proto__ key', async () => {
