@@ -21,7 +21,7 @@ export function usdToMicroDollars(usd: number): number {
   const microDollars = typeof usd === 'number' ? Math.round(usd * MICRO_DOLLARS_PER_USD) : NaN;
   // `usd >= 0` is false for NaN; the safe-integer test catches Infinity and amounts
   // beyond 2^53 micro-dollars, which JSON could not carry exactly.
-  if (!(usd >= 0) || !Number.isSafeInteger(microDollars)) {
+  if (typeof usd !== 'number' || !(usd >= 0) || !Number.isSafeInteger(microDollars)) {
     const got = typeof usd === 'number' ? String(usd) : typeof usd;
     throw new ValidationError(
       [{ path: ['usd'], message: `must be a finite number of dollars, zero or more (got ${got})`, code: 'custom' }],

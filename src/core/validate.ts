@@ -3,49 +3,91 @@ import { type Issue, toIssues } from '../schemas/issues.js';
 import { MAX_JSON_DEPTH } from '../schemas/json.js';
 import { ValidationError } from './errors.js';
 
-/** How many values {@link unreadableIssue} reads at most while looking for the culprit. */
+/** How many values {@link unreadableIssues} reads at most while looking for the culprits. */
 const MAX_VALUES_SEARCHED = 10_000;
 
+type Path = (string | number)[];
+
 /**
- * Where in `root` a read throws (a getter, a revoked Proxy), found by reading it again
- * breadth-first, within bounds; the root itself when the culprit does not show again.
+ * Where in `root` reads throw (a getter, a revoked Proxy, a Proxy trap), found by
+ * reading it again breadth-first, each read on its own, within bounds.
  */
-function unreadablePath(root: unknown): (string | number)[] {
-  const queue: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+function unreadablePaths(root: unknown): Path[] {
+  const found: Path[] = [];
+  const queue: { value: unknown; path: Path }[] = [{ value: root, path: [] }];
   for (let index = 0; index < queue.length && index < MAX_VALUES_SEARCHED; index += 1) {
     const { value, path } = queue[index] as (typeof queue)[number];
     if (typeof value !== 'object' || value === null || path.length > MAX_JSON_DEPTH) continue;
-    let key: string | number = '';
+    let keys: (string | number)[];
     try {
-      if (Array.isArray(value)) {
-        for (key = 0; key < value.length; key += 1) queue.push({ value: value[key], path: [...path, key] });
-      } else {
-        for (key of Object.keys(value)) {
-          queue.push({ value: (value as Record<string, unknown>)[key], path: [...path, key] });
-        }
-      }
+      keys = Array.isArray(value) ? Array.from(value.keys()) : Object.keys(value);
     } catch {
-      // A throw before the first key (Proxy traps) is the container's own.
-      return key === '' ? path : [...path, key];
+      found.push(path);
+      continue;
+    }
+    for (const key of keys) {
+      if (queue.length >= MAX_VALUES_SEARCHED) break;
+      try {
+        queue.push({ value: (value as Record<string | number, unknown>)[key], path: [...path, key] });
+      } catch {
+        found.push([...path, key]);
+      }
     }
   }
-  return [];
+  return found;
 }
 
-/** The issue for a value that threw while being read. */
-function unreadableIssue(value: unknown): Issue {
-  return { path: unreadablePath(value), message: 'could not be read (a getter or Proxy threw)', code: 'custom' };
+/**
+ * The issues for a value that threw while being read, one per place that throws; the
+ * value itself when the culprit does not show again.
+ */
+function unreadableIssues(value: unknown): Issue[] {
+  const paths = unreadablePaths(value);
+  return (paths.length === 0 ? [[]] : paths).map((path) => ({
+    path,
+    message: 'could not be read (a getter or Proxy threw)',
+    code: 'custom',
+  }));
+}
+
+/** What {@link safeParseInput} found: the wire value, or every problem by path. */
+export type InputResult<T> = { success: true; data: T } | { success: false; issues: Issue[] };
+
+/**
+ * Validates a caller's `value` against a wire schema and never throws: zod reads the
+ * value as it goes, and a getter or Proxy that throws there is reported as an issue at
+ * its path, like any other problem.
+ *
+ * @example
+ * ```ts
+ * const result = safeParseInput(llmStepSchema, step);
+ * if (!result.success) report(new ValidationError(result.issues, 'LLM step'));
+ * ```
+ */
+export function safeParseInput<S extends z.ZodMiniType>(schema: S, value: unknown): InputResult<z.output<S>> {
+  let result: ReturnType<typeof z.safeParse<S>>;
+  try {
+    result = z.safeParse(schema, value);
+  } catch {
+    return { success: false, issues: unreadableIssues(value) };
+  }
+  return result.success ? { success: true, data: result.data } : { success: false, issues: toIssues(result.error.issues, value) };
 }
 
 /**
  * Runs `read` on `value` (a destructuring, a copy) and returns its result; a read that
  * throws (a getter, a revoked Proxy) becomes a {@link ValidationError} naming where.
+ *
+ * @example
+ * ```ts
+ * const { traces, ...rest } = readOrThrow(params, () => ({ ...params }), 'interaction');
+ * ```
  */
 export function readOrThrow<T>(value: unknown, read: () => T, subject = 'params'): T {
   try {
     return read();
   } catch {
-    throw new ValidationError([unreadableIssue(value)], subject);
+    throw new ValidationError(unreadableIssues(value), subject);
   }
 }
 
@@ -54,6 +96,11 @@ export function readOrThrow<T>(value: unknown, read: () => T, subject = 'params'
  * {@link ValidationError} that lists every problem by path, and nothing else: a getter or
  * a revoked Proxy that throws while being read is a problem of the input too.
  * `relocate` rewrites the paths, for callers whose input is shaped unlike the schema.
+ *
+ * @example
+ * ```ts
+ * const body = parseOrThrow(usersParamsSchema, params);
+ * ```
  */
 export function parseOrThrow<S extends z.ZodMiniType>(
   schema: S,
@@ -61,12 +108,7 @@ export function parseOrThrow<S extends z.ZodMiniType>(
   subject = 'params',
   relocate: (issue: Issue) => Issue = (issue) => issue,
 ): z.output<S> {
-  let result: ReturnType<typeof z.safeParse<S>>;
-  try {
-    result = z.safeParse(schema, value);
-  } catch {
-    throw new ValidationError([relocate(unreadableIssue(value))], subject);
-  }
-  if (!result.success) throw new ValidationError(toIssues(result.error.issues, value).map(relocate), subject);
+  const result = safeParseInput(schema, value);
+  if (!result.success) throw new ValidationError(result.issues.map(relocate), subject);
   return result.data;
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Issue } from '../schemas/issues.js';
-import { toIssues } from '../schemas/issues.js';
+import { safeParseInput } from '../core/validate.js';
 import { nonEmptyString, tags } from '../schemas/common.js';
 import { copyPlainObject, fieldsOf } from './fields.js';
 import { newConversationId } from './ids.js';
@@ -42,7 +42,7 @@ export function checkStartParams(params: StartConversationParams): CheckedStart 
   // value validation names, instead of an exception inside zod.
   const fields = fieldsOf(params, 'end_user', 'tags', 'conversation_id');
   const read = { ...fields, tags: copyPlainObject(fields.tags) };
-  const result = z.safeParse(startParamsSchema, read);
+  const result = safeParseInput(startParamsSchema, read);
   if (result.success) {
     const { end_user, tags: given, conversation_id } = result.data;
     return {
@@ -53,7 +53,7 @@ export function checkStartParams(params: StartConversationParams): CheckedStart 
       issues: [],
     };
   }
-  const issues = toIssues(result.error.issues, read);
+  const { issues } = result;
   const bad = new Set(issues.map((issue) => issue.path.slice(0, 2).join('\u0000')));
   // Fields that passed validation have their schema's types.
   const { end_user, conversation_id, tags: given } = read as Partial<StartConversationParams>;

@@ -50,7 +50,12 @@ const TYPE_NAMES: Record<string, string> = {
 function describeType(value: unknown): string {
   if (value === UNREADABLE) return 'a value that could not be read';
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  try {
+    if (Array.isArray(value)) return 'an array';
+  } catch {
+    // A revoked Proxy.
+    return 'a value that could not be read';
+  }
   if (typeof value === 'number' && !Number.isInteger(value)) return String(value);
   return typeof value;
 }

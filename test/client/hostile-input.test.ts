@@ -162,6 +162,12 @@ describe('builders given the wrong types', () => {
     );
   });
 
+  it('usdToMicroDollars of a revoked Proxy throws ValidationError, not the Proxy\'s TypeError', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(thrown(() => usdToMicroDollars(proxy as unknown as number))).toBeInstanceOf(ValidationError);
+  });
+
   it("hashEndUser('x', null) rejects with ValidationError naming options", async () => {
     const error = await rejection(hashEndUser('x', null as never));
     expect(error).toBeInstanceOf(ValidationError);

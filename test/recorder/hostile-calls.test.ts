@@ -85,6 +85,22 @@ describe('recorder calls given values that throw when read', () => {
     expect(body?.conversation.interactions[0]?.feedback_actions).toEqual([{ slug: 'thumbs_up' }]);
   });
 
+  it('a revoked Proxy as a field value, which zod itself reads, leaves out only its step', async () => {
+    const { transport, errors, recorder } = setup();
+    const conversation = recorder.startConversation({ end_user: 'u', conversation_id: revoked });
+    const turn = conversation.interaction({ input: 'q' });
+    turn.llm({ model: revoked, messages: [], output: 'o' });
+    turn.embedding({ model: 'e', input: revoked });
+    turn.retrieval({ source: 's', input: 'q', outputs: ['kept'] });
+    turn.end({ output: 'a' });
+    expect(await conversation.end()).toMatchObject({ status: 'delivered' });
+
+    expect(paths(errors[0])).toEqual(['conversation_id']);
+    expect(paths(errors[1])).toEqual(expect.arrayContaining(['interactions[0].trace[0].model', 'interactions[0].trace[1].input']));
+    const [body] = transport.bodies as { conversation: { interactions: { trace: unknown[] }[] } }[];
+    expect(body?.conversation.interactions[0]?.trace).toEqual([{ source: 's', input: 'q', outputs: ['kept'] }]);
+  });
+
   it('shutdown(null), or options whose getter throws, shuts down with the default deadline', async () => {
     const { transport, recorder } = setup();
     recorder.startConversation({ end_user: 'u' }).interaction({ input: 'q' }).end({ output: 'a' });
