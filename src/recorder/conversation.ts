@@ -119,7 +119,7 @@ export class Conversation {
   interaction(params: InteractionParams): Turn {
     const state = this.#state;
     const now = state.now();
-    const { input, tags } = fieldsOf(params, 'input', 'tags');
+    const { input, tags } = fieldsOf(params, ['input', 'tags'] as const);
     const record: InteractionRecord = {
       input,
       output: undefined,

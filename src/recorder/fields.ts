@@ -15,12 +15,26 @@ export function readSafely(read: () => unknown): unknown {
   }
 }
 
-/** The named fields of a recording call's parameters, each read once; none when they are not an object. */
-export function fieldsOf<K extends string>(params: unknown, ...names: K[]): Readonly<Record<K, unknown>> {
+/**
+ * The named fields of a recording call's parameters, each read once; none when they are
+ * not an object. A field whose read throws is {@link UNREADABLE}, and reading goes on.
+ */
+export function fieldsOf<K extends string>(params: unknown, names: readonly K[]): Readonly<Record<K, unknown>> {
   const fields = {} as Record<K, unknown>;
-  const isObject = typeof params === 'object' && params !== null;
-  for (const name of names) {
-    fields[name] = isObject ? readSafely(() => (params as Record<K, unknown>)[name]) : undefined;
+  const source = typeof params === 'object' && params !== null ? (params as Record<K, unknown>) : undefined;
+  // One try around the loop, resumed past a field that throws: this runs on every
+  // recording call, and a try per field would cost it.
+  let index = 0;
+  while (index < names.length) {
+    try {
+      for (; index < names.length; index += 1) {
+        const name = names[index] as K;
+        fields[name] = source === undefined ? undefined : source[name];
+      }
+    } catch {
+      fields[names[index] as K] = UNREADABLE;
+      index += 1;
+    }
   }
   return fields;
 }

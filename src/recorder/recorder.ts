@@ -138,7 +138,7 @@ export class Recorder {
   shutdown(options?: ShutdownOptions): Promise<void> {
     if (this.#shutdown !== undefined) return this.#shutdown;
     // `null`, a getter that throws, a revoked Proxy: the default applies.
-    const { timeoutMs } = fieldsOf(options, 'timeoutMs');
+    const { timeoutMs } = fieldsOf(options, ['timeoutMs'] as const);
     const bounded = typeof timeoutMs === 'number' && timeoutMs >= 0 ? timeoutMs : this.#options.shutdownTimeoutMs;
     // Set before ending conversations, so that recording from an `onError` handler
     // during shutdown is refused too.

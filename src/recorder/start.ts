@@ -40,7 +40,7 @@ export interface CheckedStart {
 export function checkStartParams(params: StartConversationParams): CheckedStart {
   // Validated as read once, here: a getter that throws or a revoked Proxy becomes a
   // value validation names, instead of an exception inside zod.
-  const fields = fieldsOf(params, 'end_user', 'tags', 'conversation_id');
+  const fields = fieldsOf(params, ['end_user', 'tags', 'conversation_id'] as const);
   const read = { ...fields, tags: copyPlainObject(fields.tags) };
   const result = safeParseInput(startParamsSchema, read);
   if (result.success) {

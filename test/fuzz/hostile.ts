@@ -17,7 +17,7 @@ export function runParameters(runs: number): fc.Parameters<unknown> {
   const numRuns = Number(process.env.FUZZ_RUNS ?? runs);
   // The time limit keeps the suite a few seconds long on a loaded machine; runs cut
   // short by it are not failures, and the seed still replays the same values.
-  const timeLimit = Number(process.env.FUZZ_TIME_MS ?? 3_000);
+  const timeLimit = Number(process.env.FUZZ_TIME_MS ?? 1_500);
   return { seed, numRuns, interruptAfterTimeLimit: timeLimit, markInterruptAsFailure: false, endOnFailure: true };
 }
 

@@ -123,7 +123,7 @@ describe('fuzz: hostile values against every public call (seeded, bounded)', () 
         const error = await settle(() => call(nebuly, mutate(base, change)));
         if (error !== undefined) expectLibraryError(error);
       }),
-      runParameters(300),
+      runParameters(200),
     );
   });
 
@@ -135,7 +135,7 @@ describe('fuzz: hostile values against every public call (seeded, bounded)', () 
         const error = await settle(() => call(mutate(base, change)));
         if (error !== undefined) expectLibraryError(error);
       }),
-      runParameters(400),
+      runParameters(300),
     );
   });
 
@@ -157,7 +157,7 @@ describe('fuzz: hostile values against every public call (seeded, bounded)', () 
         const error = await settle(() => new NebulyClient(mutate(options, change) as never).shutdown());
         if (error !== undefined) expectLibraryError(error, TypeError);
       }),
-      runParameters(300),
+      runParameters(200),
     );
   });
 
@@ -196,7 +196,32 @@ describe('fuzz: hostile values against every public call (seeded, bounded)', () 
           expectLibraryError(await settle(() => nebuly.eligibleUsers.list()));
         }
       }),
-      runParameters(60),
+      runParameters(40),
+    );
+  });
+
+  it('the reference server answers a hostile JSON body 2xx or 4xx, never 500', async () => {
+    const paths = {
+      '/event-ingestion/api/v3/events/trace_interaction': ['POST', RESOURCE_CALLS['interactions.send'][1]],
+      '/event-ingestion/api/v2/events/trace_conversation': ['POST', RESOURCE_CALLS['conversations.send'][1]],
+      '/api/external/projects/delete-interactions': ['POST', RESOURCE_CALLS['interactions.delete'][1]],
+      '/api/external/eligible-users': ['PUT', RESOURCE_CALLS['eligibleUsers.update'][1]],
+      '/api/external/platform-users': ['POST', RESOURCE_CALLS['platformUsers.update'][1]],
+    } as const;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...(Object.keys(paths) as (keyof typeof paths)[])), mutation, async (path, change) => {
+        const [method, base] = paths[path];
+        let body: string;
+        try {
+          body = JSON.stringify(mutate(base, change)) ?? 'null';
+        } catch {
+          body = '{"not": "serializable"';
+        }
+        const response = await fetch(server.url + path, { method, headers: { authorization: `Bearer ${KEY}` }, body });
+        await response.arrayBuffer();
+        expect(response.status).toBeLessThan(500);
+      }),
+      runParameters(100),
     );
   });
 
@@ -265,7 +290,7 @@ describe('fuzz: hostile values against every public call (seeded, bounded)', () 
         expect(settled.filter((result) => result.status === 'rejected')).toEqual([]);
         for (const error of errors) expectLibraryError(error);
       }),
-      runParameters(100),
+      runParameters(60),
     );
   });
 });
