@@ -1,8 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HttpResponse } from 'msw';
 import {
   hashEndUser,
   interactionParams,
   NebulyClient,
+  UnexpectedResponseError,
+  UnprocessableEntityError,
   usdToMicroDollars,
   ValidationError,
   type SendInteractionParams,
@@ -78,6 +81,30 @@ describe('huge invalid input', () => {
     ) as ValidationError;
     expect(retrieval.issues.map((issue) => issue.pathText)).toEqual(
       outputs.flatMap((value, index) => (typeof value === 'number' ? [`traces[0].outputs[${index}]`] : [])),
+    );
+  });
+});
+
+describe('huge answers', () => {
+  it('a 200 listing 130,000 malformed users is one short UnexpectedResponseError, not a RangeError', async () => {
+    service.answer(() => HttpResponse.json({ users: Array.from({ length: 130_000 }, () => ({ end_user: 5 })) }));
+    const error = await rejection(nebuly.eligibleUsers.list());
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as UnexpectedResponseError).issues.length).toBeGreaterThanOrEqual(130_000);
+    expect((error as Error).message.length).toBeLessThan(1_000);
+    expect((error as Error).message).toMatch(/; and \d+ more$/);
+  });
+
+  it('a 422 with 50,000 validation details makes a short message', async () => {
+    const detail = Array.from({ length: 50_000 }, (_, index) => ({ loc: ['body', 'users', index], msg: 'bad', type: 'x' }));
+    service.answer(() => HttpResponse.json({ detail }, { status: 422 }));
+    const error = await rejection(nebuly.eligibleUsers.delete({ users: ['u'] }));
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect((error as Error).message).toBe(
+      `DELETE /api/external/eligible-users answered 422: ${detail
+        .slice(0, 10)
+        .map((_, index) => `users[${index}]: bad`)
+        .join('; ')}; and 49990 more`,
     );
   });
 });
