@@ -39,7 +39,8 @@ export class NebulyClient {
 
   /**
    * @throws TypeError when there is no API key (option or `NEBULY_API_KEY`), the region
-   * is not `'us'` or `'eu'`, or an option is out of range.
+   * is not `'us'` or `'eu'`, or an option is out of range, of the wrong type, or cannot
+   * be read; the message names the option and never repeats the key.
    */
   constructor(options: ClientOptions = {}) {
     const resolved = resolveClientOptions(options);

@@ -30,15 +30,25 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
  * ```
  */
 export async function hashEndUser(id: string, options: HashEndUserOptions = {}): Promise<string> {
-  const { salt = '' } = options;
   const issues: Issue[] = [];
   if (typeof id !== 'string' || id === '') {
     issues.push({ path: ['id'], message: 'must be a non-empty string', code: 'custom' });
   }
+  // Read with care: `null` options or a throwing getter must reject as ValidationError.
+  let salt: unknown = '';
+  if (typeof options === 'object' && options !== null) {
+    try {
+      salt = options.salt ?? '';
+    } catch {
+      issues.push({ path: ['salt'], message: 'could not be read (a getter or Proxy threw)', code: 'custom' });
+    }
+  } else if (options !== undefined) {
+    issues.push({ path: ['options'], message: 'must be an object', code: 'invalid_type' });
+  }
   if (typeof salt !== 'string') {
     issues.push({ path: ['salt'], message: 'must be a string', code: 'invalid_type' });
   }
-  if (issues.length > 0) throw new ValidationError(issues, 'argument');
+  if (issues.length > 0 || typeof salt !== 'string') throw new ValidationError(issues, 'argument');
 
   const subtle = globalThis.crypto?.subtle;
   if (subtle === undefined) {

@@ -1,6 +1,4 @@
-import * as z from 'zod/mini';
-import { ValidationError } from '../core/errors.js';
-import { parseOrThrow } from '../core/validate.js';
+import { parseOrThrow, readOrThrow } from '../core/validate.js';
 import { conversationInteractionSchema } from '../schemas/conversations.js';
 import type {
   ConversationInteraction,
@@ -10,7 +8,6 @@ import type {
   SendInteractionBody,
   TraceStepInput,
 } from '../schemas/index.js';
-import { toIssues } from '../schemas/issues.js';
 import { sendInteractionParamsSchema } from '../schemas/interactions.js';
 
 /**
@@ -51,21 +48,24 @@ export interface InteractionParamsInput extends InteractionInput {
  * ```
  */
 export function interactionParams(params: InteractionParamsInput): SendInteractionBody {
-  const { traces = [], user_feedback, anonymize, ...interaction } = params ?? {};
-  const body = {
-    interaction,
-    traces,
-    ...(user_feedback === undefined ? {} : { user_feedback }),
-    ...(anonymize === undefined ? {} : { anonymize }),
-  };
-  const result = z.safeParse(sendInteractionParamsSchema, body);
-  if (result.success) return result.data;
+  const body = readOrThrow(
+    params,
+    () => {
+      const { traces = [], user_feedback, anonymize, ...interaction } = params ?? {};
+      return {
+        interaction,
+        traces,
+        ...(user_feedback === undefined ? {} : { user_feedback }),
+        ...(anonymize === undefined ? {} : { anonymize }),
+      };
+    },
+    'interaction',
+  );
   // The schema nests the interaction's own fields under `interaction`; the caller gave
   // them at the top level, so that is where their paths point.
-  const issues = toIssues(result.error.issues, body).map((issue) =>
+  return parseOrThrow(sendInteractionParamsSchema, body, 'interaction', (issue) =>
     issue.path[0] === 'interaction' ? { ...issue, path: issue.path.slice(1) } : issue,
   );
-  throw new ValidationError(issues, 'interaction');
 }
 
 /**

@@ -17,12 +17,14 @@ export const MICRO_DOLLARS_PER_USD = 1_000_000;
  * ```
  */
 export function usdToMicroDollars(usd: number): number {
-  const microDollars = Math.round(usd * MICRO_DOLLARS_PER_USD);
+  // Multiplied only once known to be a number: a BigInt would throw a TypeError of its own.
+  const microDollars = typeof usd === 'number' ? Math.round(usd * MICRO_DOLLARS_PER_USD) : NaN;
   // `usd >= 0` is false for NaN; the safe-integer test catches Infinity and amounts
   // beyond 2^53 micro-dollars, which JSON could not carry exactly.
   if (typeof usd !== 'number' || !(usd >= 0) || !Number.isSafeInteger(microDollars)) {
+    const got = typeof usd === 'number' ? String(usd) : typeof usd;
     throw new ValidationError(
-      [{ path: ['usd'], message: `must be a finite number of dollars, zero or more (got ${String(usd)})`, code: 'custom' }],
+      [{ path: ['usd'], message: `must be a finite number of dollars, zero or more (got ${got})`, code: 'custom' }],
       'argument',
     );
   }

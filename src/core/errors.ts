@@ -1,4 +1,4 @@
-import { formatPath, type Issue } from '../schemas/issues.js';
+import { formatPath, type Issue, listBounded } from '../schemas/issues.js';
 
 /**
  * The base of every error the SDK produces. Catch this to handle them all.
@@ -11,7 +11,8 @@ export class NebulyError extends Error {
 
 /**
  * The input was invalid; nothing was sent. {@link ValidationError.issues} lists every
- * problem by path, and the message names them all.
+ * problem by path; the message names the first ten and counts the rest, so it stays short
+ * however large the input.
  *
  * @example
  * ```ts
@@ -28,10 +29,8 @@ export class ValidationError extends NebulyError {
   readonly issues: readonly (Issue & { pathText: string })[];
 
   constructor(issues: readonly Issue[], subject = 'params') {
-    const listed = issues.map((issue) => ({ ...issue, pathText: formatPath(issue.path) }));
-    super(
-      `Invalid ${subject}: ${listed.map((issue) => `${issue.pathText} ${issue.message}`).join('; ')}`,
-    );
+    const listed = issues.map(({ path, message, code }) => ({ path, message, code, pathText: formatPath(path) }));
+    super(`Invalid ${subject}: ${listBounded(listed, (issue) => `${issue.pathText} ${issue.message}`)}`);
     this.issues = listed;
   }
 }
@@ -49,19 +48,17 @@ function describeBody(body: unknown): string | undefined {
   const { detail } = body;
   if (typeof detail === 'string') return detail;
   if (Array.isArray(detail)) {
-    return detail
-      .map((item: FastApiDetailItem) => {
-        const loc = Array.isArray(item.loc)
-          ? formatPath(
-              (item.loc as unknown[])
-                .filter((key, index) => !(index === 0 && key === 'body'))
-                .map((key) => (typeof key === 'number' ? key : String(key))),
-            )
-          : undefined;
-        const msg = typeof item.msg === 'string' ? item.msg : JSON.stringify(item.msg);
-        return loc === undefined ? msg : `${loc}: ${msg}`;
-      })
-      .join('; ');
+    return listBounded(detail, (item: FastApiDetailItem) => {
+      const loc = Array.isArray(item.loc)
+        ? formatPath(
+            (item.loc as unknown[])
+              .filter((key, index) => !(index === 0 && key === 'body'))
+              .map((key) => (typeof key === 'number' ? key : String(key))),
+          )
+        : undefined;
+      const msg = typeof item.msg === 'string' ? item.msg : JSON.stringify(item.msg);
+      return loc === undefined ? msg : `${loc}: ${msg}`;
+    });
   }
   return undefined;
 }
@@ -168,9 +165,10 @@ export class UnexpectedResponseError extends NebulyError {
 
   constructor(status: number, body: unknown, issues: readonly Issue[], method: string, path: string) {
     super(
-      `${method} ${path} answered ${status} with an unexpected body: ${issues
-        .map((issue) => `${formatPath(issue.path)} ${issue.message}`)
-        .join('; ')}`,
+      `${method} ${path} answered ${status} with an unexpected body: ${listBounded(
+        issues,
+        (issue) => `${formatPath(issue.path)} ${issue.message}`,
+      )}`,
     );
     this.status = status;
     this.body = body;

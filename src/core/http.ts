@@ -10,6 +10,7 @@ import {
   UnexpectedResponseError,
 } from './errors.js';
 import type { ResolvedClientOptions } from './options.js';
+import { redactError } from './redact.js';
 
 /** The statuses worth another attempt: the answer may differ next time. */
 export const RETRYABLE_STATUSES = [408, 429, 500, 502, 503, 504];
@@ -249,9 +250,10 @@ export class HttpCore {
     if (signal?.aborted) {
       return new AbortError(`${method} ${path} was aborted`);
     }
-    const reason = error instanceof Error ? describeNetworkError(error) : String(error);
-    return new ConnectionError(`${method} ${path} failed after ${tries}: ${reason}`, {
-      cause: error,
+    // A custom fetch may put the request, headers and all, into what it throws.
+    const cause = redactError(error, this.#options.apiKey);
+    return new ConnectionError(`${method} ${path} failed after ${tries}: ${describeNetworkError(cause)}`, {
+      cause,
     });
   }
 }

@@ -112,41 +112,99 @@ function defaultOnError(error: NebulyError): void {
   console.warn(`[nebuly-client] ${error.name}: ${error.message}`);
 }
 
+/** A value a message may quote: short, shaped like a region name, so never a key. */
+const QUOTABLE_REGION = /^[A-Za-z][A-Za-z0-9_-]{0,15}$/;
+
+/** The unknown region, quoted when it cannot be a secret pasted in the wrong place. */
+function describeRegion(region: string): string {
+  return QUOTABLE_REGION.test(region) ? JSON.stringify(region) : `(a ${region.length}-character value, not shown)`;
+}
+
+function typeError(message: string): TypeError {
+  return new TypeError(`nebuly-client: ${message}`);
+}
+
+/** An option that must be a string when given; `undefined` stays `undefined`. */
+function optionalString(name: string, value: unknown): string | undefined {
+  if (value === undefined || typeof value === 'string') return value;
+  throw typeError(`\`${name}\` must be a string (got ${value === null ? 'null' : typeof value})`);
+}
+
+/** An option that must be a function when given. */
+function optionalFunction<F>(name: string, value: unknown): F | undefined {
+  if (value === undefined || typeof value === 'function') return value as F | undefined;
+  throw typeError(`\`${name}\` must be a function (got ${value === null ? 'null' : typeof value})`);
+}
+
+/** An option that must be an object when given. */
+function optionalObject<T>(name: string, value: unknown): T | undefined {
+  if (value === undefined || (typeof value === 'object' && value !== null)) return value as T | undefined;
+  throw typeError(`\`${name}\` must be an object (got ${value === null ? 'null' : typeof value})`);
+}
+
+/** A copy of an object option's own properties, read once here where a throw can be named. */
+function copyOf<T extends object>(name: string, value: T): T {
+  try {
+    return { ...value };
+  } catch {
+    throw typeError(`\`${name}\` could not be read (a getter or Proxy threw)`);
+  }
+}
+
+/** Each option read once, with a getter or Proxy that throws turned into a TypeError naming it. */
+function readOptions(options: unknown): Partial<Record<keyof ClientOptions, unknown>> {
+  if (options === undefined) return {};
+  optionalObject('options', options);
+  const read: Partial<Record<keyof ClientOptions, unknown>> = {};
+  const names: (keyof ClientOptions)[] = [
+    'apiKey', 'region', 'baseUrl', 'timeoutMs', 'maxRetries', 'retryDelayMs', 'fetch', 'headers', 'onError', 'recorder',
+  ];
+  for (const name of names) {
+    try {
+      read[name] = (options as Record<string, unknown>)[name];
+    } catch {
+      throw typeError(`\`${name}\` could not be read (a getter or Proxy threw)`);
+    }
+  }
+  return read;
+}
+
 /**
  * Resolves options: each from the option, then its environment variable, then its
  * default. Where the host is concerned, anything given in code beats the environment:
  * `baseUrl`, then `region`, then NEBULY_BASE_URL, then NEBULY_REGION. Throws a
- * `TypeError` that says what to do when the key is missing or the region unknown; no
- * message repeats the key.
+ * `TypeError` that names the option and says what to do when the key is missing, the
+ * region unknown or an option of the wrong type; no message repeats the key, nor a value
+ * that might be one.
  */
 export function resolveClientOptions(options: ClientOptions = {}): ResolvedClientOptions {
+  const given = readOptions(options);
+  const apiKey = optionalString('apiKey', given.apiKey) ?? readEnv('NEBULY_API_KEY');
+  const regionOption = optionalString('region', given.region);
+  const region = regionOption ?? readEnv('NEBULY_REGION') ?? CLIENT_DEFAULTS.region;
+  const baseUrl = optionalString('baseUrl', given.baseUrl) ?? (regionOption === undefined ? readEnv('NEBULY_BASE_URL') : undefined);
   const {
-    apiKey = readEnv('NEBULY_API_KEY'),
-    region = readEnv('NEBULY_REGION') ?? CLIENT_DEFAULTS.region,
-    baseUrl = options.region === undefined ? readEnv('NEBULY_BASE_URL') : undefined,
     timeoutMs = CLIENT_DEFAULTS.timeoutMs,
     maxRetries = CLIENT_DEFAULTS.maxRetries,
     retryDelayMs = CLIENT_DEFAULTS.retryDelayMs,
-    fetch,
-    headers = {},
-    onError = defaultOnError,
-    recorder = {},
-  } = options;
+  } = given as Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryDelayMs'>;
+  const fetch = optionalFunction<typeof globalThis.fetch>('fetch', given.fetch);
+  const headers = optionalObject<Record<string, string>>('headers', given.headers) ?? {};
+  const onError = optionalFunction<(error: NebulyError) => void>('onError', given.onError) ?? defaultOnError;
+  const recorder = copyOf<RecorderOptions>('recorder', optionalObject('recorder', given.recorder) ?? {});
 
   if (apiKey === undefined || apiKey.trim() === '') {
-    throw new TypeError(
-      'nebuly-client: no API key. Pass `apiKey` to `new NebulyClient()` or set NEBULY_API_KEY.',
-    );
+    throw typeError('no API key. Pass `apiKey` to `new NebulyClient()` or set NEBULY_API_KEY.');
   }
   if (!API_KEY_PATTERN.test(apiKey.trim())) {
-    throw new TypeError(
-      'nebuly-client: the API key has a space, a line break or a non-ASCII character inside; check how it was copied.',
+    throw typeError(
+      'the API key has a space, a line break or a non-ASCII character inside; check how it was copied.',
     );
   }
   const normalizedRegion = region.trim().toLowerCase();
   if (!isRegion(normalizedRegion)) {
-    throw new TypeError(
-      `nebuly-client: unknown region ${JSON.stringify(region)}; use 'us' or 'eu' (option \`region\` or NEBULY_REGION).`,
+    throw typeError(
+      `unknown region ${describeRegion(region)}; use 'us' or 'eu' (option \`region\` or NEBULY_REGION).`,
     );
   }
   const base = baseUrl ?? REGION_BASE_URLS[normalizedRegion];
@@ -154,10 +212,11 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   try {
     parsed = new URL(base);
   } catch {
-    throw new TypeError(`nebuly-client: \`baseUrl\` ${JSON.stringify(base)} is not a URL.`);
+    // Not quoted: a key pasted here by mistake would be repeated.
+    throw typeError('`baseUrl` is not a URL; give an absolute one, such as https://backend.nebuly.com.');
   }
   if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-    throw new TypeError('nebuly-client: `maxRetries` must be a whole number, zero or more');
+    throw typeError('`maxRetries` must be a whole number, zero or more');
   }
   return {
     apiKey: apiKey.trim(),

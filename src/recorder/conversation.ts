@@ -1,9 +1,8 @@
 import type { NebulyError } from '../core/errors.js';
 import { RecordingError } from './errors.js';
-import { fieldsOf } from './fields.js';
+import { copyPlainObject, fieldsOf } from './fields.js';
 import { IdleTimer } from './idle-timer.js';
 import type { ConversationOutcome } from './outcome.js';
-import { isPlainObject } from './plain-object.js';
 import type { ConversationRecord, InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';
 import { Turn } from './turn.js';
@@ -137,7 +136,7 @@ export class Conversation {
   interaction(params: InteractionParams): Turn {
     const state = this.#state;
     const now = state.now();
-    const { input, tags } = fieldsOf(params);
+    const { input, tags } = fieldsOf(params, ['input', 'tags'] as const);
     const record: InteractionRecord = {
       input,
       output: undefined,
@@ -146,7 +145,7 @@ export class Conversation {
       ended: false,
       // A copy, for the same reason arrays are copied: the caller's object may change.
       // Anything else is kept as it is, to be reported when the conversation ends.
-      tags: isPlainObject(tags) ? { ...tags } : tags,
+      tags: copyPlainObject(tags),
       trace: [],
       feedback: undefined,
     };

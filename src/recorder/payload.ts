@@ -1,7 +1,7 @@
-import * as z from 'zod/mini';
 import { sendConversationParamsSchema } from '../schemas/conversations.js';
 import type { SendConversationBody } from '../schemas/index.js';
-import { type Issue, toIssues } from '../schemas/issues.js';
+import type { Issue } from '../schemas/issues.js';
+import { safeParseInput } from '../core/validate.js';
 import { isPlainObject } from './plain-object.js';
 import type { ConversationRecord, InteractionRecord } from './record.js';
 
@@ -112,12 +112,15 @@ function exclusionsFor(issues: readonly Issue[]): Exclusions | undefined {
   return exclusions;
 }
 
+/** How many times a conversation is validated at most, leaving out more each time. */
+const MAX_PASSES = 4;
+
 function validate(value: unknown): { body: SendConversationBody } | { issues: Issue[] } {
-  const result = z.safeParse(sendConversationParamsSchema, value);
+  const result = safeParseInput(sendConversationParamsSchema, value);
   if (result.success) return { body: result.data };
   // Paths are reported from the conversation down (`interactions[0]…`), the way the
   // caller recorded it; the `conversation` wrapper is the SDK's business.
-  const issues = toIssues(result.error.issues, value).map((issue) =>
+  const issues = result.issues.map((issue) =>
     issue.path[0] === 'conversation' ? { ...issue, path: issue.path.slice(1) } : issue,
   );
   return { issues };
@@ -133,10 +136,19 @@ export function buildConversationPayload(record: ConversationRecord): Conversati
   const first = validate(candidate(record));
   if ('body' in first) return { body: first.body, issues: [] };
 
-  const exclusions = exclusionsFor(first.issues);
-  if (exclusions === undefined) return { body: undefined, issues: first.issues };
-  const second = validate(candidate(record, exclusions));
-  if ('issues' in second) return { body: undefined, issues: [...first.issues, ...second.issues] };
-  const body = second.body.conversation.interactions.length === 0 ? undefined : second.body;
-  return { body, issues: first.issues };
+  // Usually the second pass validates. A value that throws when read (a getter, a
+  // Proxy) stops validation where it is, hiding what comes after: each further pass
+  // leaves out what the ones before found, until the rest validates.
+  let found = first.issues;
+  for (let pass = 1; pass < MAX_PASSES; pass += 1) {
+    const exclusions = exclusionsFor(found);
+    if (exclusions === undefined) return { body: undefined, issues: found };
+    const next = validate(candidate(record, exclusions));
+    if ('body' in next) {
+      const body = next.body.conversation.interactions.length === 0 ? undefined : next.body;
+      return { body, issues: found };
+    }
+    found = [...found, ...next.issues];
+  }
+  return { body: undefined, issues: found };
 }

@@ -3,6 +3,7 @@ import { Conversation, type ConversationHost, type OpenConversation } from './co
 import { cropToFit } from './crop.js';
 import { RecordingError } from './errors.js';
 import { type ExitWatcher, unwatchExit, watchExit } from './exit-hook.js';
+import { fieldsOf } from './fields.js';
 import { newConversationId } from './ids.js';
 import { OpenConversations } from './open-conversations.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from './options.js';
@@ -146,9 +147,10 @@ export class Recorder {
    * `onError`. Later recordings are reported, not recorded. Idempotent: every call
    * returns the first call's promise. Never rejects.
    */
-  shutdown(options: ShutdownOptions = {}): Promise<void> {
+  shutdown(options?: ShutdownOptions): Promise<void> {
     if (this.#shutdown !== undefined) return this.#shutdown;
-    const { timeoutMs = this.#options.shutdownTimeoutMs } = options;
+    // `null`, a getter that throws, a revoked Proxy: the default applies.
+    const { timeoutMs } = fieldsOf(options, ['timeoutMs'] as const);
     const bounded = typeof timeoutMs === 'number' && timeoutMs >= 0 ? timeoutMs : this.#options.shutdownTimeoutMs;
     // Set before ending conversations, so that recording from an `onError` handler
     // during shutdown is refused too.

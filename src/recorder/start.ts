@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import type { Issue } from '../schemas/issues.js';
-import { toIssues } from '../schemas/issues.js';
+import { safeParseInput } from '../core/validate.js';
 import { nonEmptyString, tags } from '../schemas/common.js';
-import { fieldsOf } from './fields.js';
+import { copyPlainObject, fieldsOf } from './fields.js';
 import { newConversationId } from './ids.js';
 
 /** Parameters of `nebuly.startConversation`. */
@@ -38,7 +38,11 @@ export interface CheckedStart {
  * a bad `conversation_id` replaced; only a bad `end_user` makes the conversation unusable.
  */
 export function checkStartParams(params: StartConversationParams): CheckedStart {
-  const result = z.safeParse(startParamsSchema, params);
+  // Validated as read once, here: a getter that throws or a revoked Proxy becomes a
+  // value validation names, instead of an exception inside zod.
+  const fields = fieldsOf(params, ['end_user', 'tags', 'conversation_id'] as const);
+  const read = { ...fields, tags: copyPlainObject(fields.tags) };
+  const result = safeParseInput(startParamsSchema, read);
   if (result.success) {
     const { end_user, tags: given, conversation_id } = result.data;
     return {
@@ -49,10 +53,10 @@ export function checkStartParams(params: StartConversationParams): CheckedStart 
       issues: [],
     };
   }
-  const issues = toIssues(result.error.issues, params);
+  const { issues } = result;
   const bad = new Set(issues.map((issue) => issue.path.slice(0, 2).join('\u0000')));
   // Fields that passed validation have their schema's types.
-  const { end_user, conversation_id, tags: given } = fieldsOf(params) as Partial<StartConversationParams>;
+  const { end_user, conversation_id, tags: given } = read as Partial<StartConversationParams>;
 
   let keptTags: Record<string, string> | undefined;
   if (given !== undefined && !bad.has('tags')) {

@@ -5,7 +5,8 @@ import type {
   RetrievalStepInput,
 } from '../schemas/index.js';
 import { RecordingError } from './errors.js';
-import { fieldsOf } from './fields.js';
+import { UNREADABLE } from '../schemas/issues.js';
+import { fieldsOf, readSafely } from './fields.js';
 import type { InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';
 
@@ -15,10 +16,18 @@ export interface EndInteractionParams {
   output: string;
 }
 
+// The fields each call reads, once each (fieldsOf).
+const LLM_FIELDS = ['model', 'messages', 'output', 'input_tokens', 'output_tokens', 'cost'] as const;
+const RETRIEVAL_FIELDS = ['source', 'input', 'outputs'] as const;
+const EMBEDDING_FIELDS = ['model', 'input', 'input_tokens'] as const;
+const FEEDBACK_FIELDS = ['slug', 'text', 'value'] as const;
+const END_FIELDS = ['output'] as const;
+const MESSAGE_FIELDS = ['role', 'content'] as const;
+
 // The caller may keep pushing to the array they passed (a chat history usually grows in
 // place); a shallow copy records it as it was at the call.
 function copyArray(value: unknown): unknown {
-  return Array.isArray(value) ? value.slice() : value;
+  return readSafely(() => (Array.isArray(value) ? value.slice() : value));
 }
 
 // Messages are copied one level deeper: a caller who streams into a message's `content`,
@@ -26,15 +35,23 @@ function copyArray(value: unknown): unknown {
 // sent, so only they are copied; an entry that is no object is kept as given, for
 // validation to report. A plain loop: this runs on every LLM step.
 function copyMessages(value: unknown): unknown {
-  if (!Array.isArray(value)) return value;
-  const copy: unknown[] = new Array(value.length);
-  for (let index = 0; index < value.length; index += 1) {
-    const message: unknown = value[index];
-    if (typeof message === 'object' && message !== null) {
-      const { role, content } = message as { role?: unknown; content?: unknown };
-      copy[index] = { role, content };
-    } else {
-      copy[index] = message;
+  const isArray = readSafely(() => Array.isArray(value));
+  if (isArray !== true) return isArray === false ? value : isArray;
+  const messages = value as unknown[];
+  const length = readSafely(() => messages.length);
+  if (typeof length !== 'number') return length;
+  const copy: unknown[] = new Array(length);
+  // Resumed past an entry that throws, like fieldsOf: one try for the whole loop.
+  let index = 0;
+  while (index < length) {
+    try {
+      for (; index < length; index += 1) {
+        const message: unknown = messages[index];
+        copy[index] = typeof message === 'object' && message !== null ? fieldsOf(message, MESSAGE_FIELDS) : message;
+      }
+    } catch {
+      copy[index] = UNREADABLE;
+      index += 1;
     }
   }
   return copy;
@@ -80,7 +97,7 @@ export class Turn {
   /** Records a call to an LLM: the messages it was given (oldest first) and its output. */
   llm(step: LLMStepInput): this {
     if (this.#refuses('llm', true)) return this;
-    const { model, messages, output, input_tokens, output_tokens, cost } = fieldsOf(step);
+    const { model, messages, output, input_tokens, output_tokens, cost } = fieldsOf(step, LLM_FIELDS);
     // The `messages` key is always set, even when missing: the wire tells steps apart by
     // their keys, and a missing one is then reported as the LLM step's.
     const recorded: Record<string, unknown> = { model, messages: copyMessages(messages), output };
@@ -93,14 +110,14 @@ export class Turn {
   /** Records a call to a retriever or tool: its query and everything it returned. */
   retrieval(step: RetrievalStepInput): this {
     if (this.#refuses('retrieval', true)) return this;
-    const { source, input, outputs } = fieldsOf(step);
+    const { source, input, outputs } = fieldsOf(step, RETRIEVAL_FIELDS);
     return this.#add({ source, input, outputs: copyArray(outputs) });
   }
 
   /** Records a call to an embedding model. */
   embedding(step: EmbeddingStepInput): this {
     if (this.#refuses('embedding', true)) return this;
-    const { model, input, input_tokens } = fieldsOf(step);
+    const { model, input, input_tokens } = fieldsOf(step, EMBEDDING_FIELDS);
     const recorded: Record<string, unknown> = { model, input };
     if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
     return this.#add(recorded);
@@ -112,7 +129,7 @@ export class Turn {
    */
   feedback(action: ConversationFeedbackAction): this {
     if (this.#refuses('feedback', false)) return this;
-    const { slug, text, value } = fieldsOf(action);
+    const { slug, text, value } = fieldsOf(action, FEEDBACK_FIELDS);
     const recorded: Record<string, unknown> = { slug };
     if (text !== undefined) recorded.text = text;
     if (value !== undefined) recorded.value = value;
@@ -126,7 +143,7 @@ export class Turn {
     if (this.#refuses('end', true)) return this;
     const record = this.#record;
     const now = this.#state.now();
-    record.output = fieldsOf(params).output;
+    record.output = fieldsOf(params, END_FIELDS).output;
     record.timeEnd = now;
     record.ended = true;
     this.#state.lastActivityAt = now;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createReferenceHandler } from './handler.js';
 
 const users = [{ end_user: 'u-1', tags: {}, active_from: '2026-01-01' }];
@@ -54,6 +54,28 @@ describe('createReferenceHandler (web-standard Request → Response)', () => {
       expect.objectContaining({ method: 'POST', path: '/api/external/eligible-users', status: 200, project: 'p' }),
     ]);
     expect(JSON.stringify(seen)).not.toContain('secret-canary-key');
+  });
+
+  it('answers 422 naming the field, not 500, for message content nested 2,000 levels deep', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let deep: unknown = 'leaf';
+    for (let level = 0; level < 2_000; level += 1) deep = { inner: deep };
+    const time = '2026-03-01T10:00:00Z';
+    const body = {
+      interaction: { conversation_id: 'c', input: 'i', output: 'o', time_start: time, time_end: time, end_user: 'u' },
+      traces: [{ model: 'm', messages: [{ role: 'user', content: [{ deep }] }], output: 'o' }],
+    };
+    const reference = createReferenceHandler({ apiKeys: { k: 'p' } });
+    const response = await reference.fetch(post('http://h/event-ingestion/api/v3/events/trace_interaction', 'k', body));
+
+    expect(response.status).toBe(422);
+    const { detail } = (await response.json()) as { detail: { loc: unknown[]; msg: string }[] };
+    expect(detail).toHaveLength(1);
+    expect(detail[0]?.loc.slice(0, 8)).toEqual(['body', 'traces', 0, 'messages', 0, 'content', 0, 'deep']);
+    expect(detail[0]?.msg).toBe('nests deeper than 100 levels');
+    expect(reference.store.listInteractions('p')).toHaveLength(0);
+    expect(consoleError).not.toHaveBeenCalled();
+    consoleError.mockRestore();
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { capIssues } from './issues.js';
 
 /** A non-empty string: identifiers, model names, sources. */
 export const nonEmptyString = z.string().check(z.minLength(1, 'must not be empty'));
@@ -10,7 +11,7 @@ export const nonNegativeInt = z.int().check(z.nonnegative('must be zero or more'
  * Key-value tags. The service's samples are all strings and custom tags become string
  * filters in the platform, so values are strings.
  */
-export const tags = z.record(z.string(), z.string());
+export const tags = z.record(z.string(), z.string()).check(capIssues);
 
 const isoDateTime = z.iso.datetime({ offset: true });
 const isoDate = z.iso.date();

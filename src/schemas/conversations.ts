@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { nonEmptyString, tags, timestamp } from './common.js';
 import { conversationFeedbackActionSchema } from './feedback.js';
+import { capIssues } from './issues.js';
 import { traceStepSchema } from './traces.js';
 
 /** One interaction of the bulk conversation form. */
@@ -10,14 +11,14 @@ export const conversationInteractionSchema = z.object({
   time_start: timestamp,
   time_end: timestamp,
   tags: z.optional(tags),
-  feedback_actions: z.optional(z.array(conversationFeedbackActionSchema)),
-  trace: z.optional(z.array(traceStepSchema)),
+  feedback_actions: z.optional(z.array(conversationFeedbackActionSchema).check(capIssues)),
+  trace: z.optional(z.array(traceStepSchema).check(capIssues)),
 });
 
 /** Body of `POST /event-ingestion/api/v2/events/trace_conversation`. */
 export const sendConversationParamsSchema = z.object({
   conversation: z.object({
     end_user: nonEmptyString,
-    interactions: z.array(conversationInteractionSchema),
+    interactions: z.array(conversationInteractionSchema).check(capIssues),
   }),
 });

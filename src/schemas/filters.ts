@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { nonEmptyString, timestamp } from './common.js';
+import { capIssues } from './issues.js';
 
 /** The kinds of interaction filter. */
 export const FILTER_KINDS = [
@@ -19,7 +20,7 @@ export const interactionFilterSchema = z
   .object({
     kind: z.enum(FILTER_KINDS),
     tag: z.optional(nonEmptyString),
-    values: z.array(z.string()).check(z.minLength(1, 'must list at least one value')),
+    values: z.array(z.string()).check(z.minLength(1, 'must list at least one value'), capIssues),
   })
   .check(
     z.superRefine((filter, ctx) => {
@@ -69,6 +70,6 @@ export const timeRangeSchema = z
  * interaction of the project (within `time_range`, if given) is deleted.
  */
 export const deleteInteractionsParamsSchema = z.object({
-  filters: z._default(z.array(interactionFilterSchema), []),
+  filters: z._default(z.array(interactionFilterSchema).check(capIssues), []),
   time_range: z.optional(timeRangeSchema),
 });

@@ -32,6 +32,7 @@ export * from './feedback.js';
 export * from './filters.js';
 export * from './interactions.js';
 export * from './issues.js';
+export * from './json.js';
 export * from './responses.js';
 export * from './traces.js';
 export * from './users.js';

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { nonEmptyString, tags, timestamp } from './common.js';
 import { feedbackActionSchema } from './feedback.js';
+import { capIssues } from './issues.js';
 import { traceStepSchema } from './traces.js';
 
 /** The `interaction` object of the single-interaction form. */
@@ -18,8 +19,8 @@ export const interactionSchema = z.object({
 /** Body of `POST /event-ingestion/api/v3/events/trace_interaction`. */
 export const sendInteractionParamsSchema = z.object({
   interaction: interactionSchema,
-  traces: z.array(traceStepSchema),
-  user_feedback: z.optional(z.array(feedbackActionSchema)),
+  traces: z.array(traceStepSchema).check(capIssues),
+  user_feedback: z.optional(z.array(feedbackActionSchema).check(capIssues)),
   /** The service's default is `true`. */
   anonymize: z.optional(z.boolean()),
 });

@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 
 /** One problem found in a value: where it is and what is wrong. */
 export interface Issue {
@@ -12,11 +12,26 @@ export interface Issue {
 
 type RawIssue = z.core.$ZodIssue;
 
+/**
+ * Stands for a value that threw when it was read (a getter, a revoked Proxy): it is not
+ * missing, and issues about it say so.
+ *
+ * @example
+ * ```ts
+ * const value = (() => { try { return params.input; } catch { return UNREADABLE; } })();
+ * ```
+ */
+export const UNREADABLE: unique symbol = Symbol('a value that could not be read');
+
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
-  for (const key of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
+  try {
+    for (const key of path) {
+      if (typeof value !== 'object' || value === null) return undefined;
+      value = (value as Record<PropertyKey, unknown>)[key];
+    }
+  } catch {
+    return UNREADABLE;
   }
   return value;
 }
@@ -33,8 +48,14 @@ const TYPE_NAMES: Record<string, string> = {
 };
 
 function describeType(value: unknown): string {
+  if (value === UNREADABLE) return 'a value that could not be read';
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  try {
+    if (Array.isArray(value)) return 'an array';
+  } catch {
+    // A revoked Proxy.
+    return 'a value that could not be read';
+  }
   if (typeof value === 'number' && !Number.isInteger(value)) return String(value);
   return typeof value;
 }
@@ -44,7 +65,7 @@ const LIMIT_UNITS: Record<string, string> = { string: 'characters', array: 'item
 // zod/mini ships no messages ("Invalid input") unless a locale is loaded; these few lines
 // say the same in words a person can act on, without the locale's weight in the bundle.
 function messageOf(issue: RawIssue, value: unknown): string {
-  if (issue.message !== 'Invalid input' && issue.message !== '') return issue.message;
+  if (issue.message !== 'Invalid input' && issue.message !== '' && issue.message !== undefined) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
       if (value === undefined) return 'is required';
@@ -77,19 +98,95 @@ function messageOf(issue: RawIssue, value: unknown): string {
 }
 
 /**
- * Turns zod's issues into a flat list of {@link Issue}s with full paths. `input` is the
- * value that was validated; it is read to tell missing fields from wrong ones.
+ * The most issues a list or a record keeps in place while zod collects them; past it,
+ * the rest travel as one summary issue (see {@link capIssues}).
+ */
+export const ISSUES_KEPT_PER_CONTAINER = 100;
+
+/** The most issues an error message lists; it then says how many more there are. */
+export const MAX_LISTED_ISSUES = 10;
+
+// zod hands a child's issues to its parent with `push(...issues)`, whose arguments live
+// on the stack: past about 120,000 (130,000 invalid users) that throws RangeError. Each
+// list and record therefore keeps its first issues in place and moves the others, by
+// reference, into the params of one summary issue; toIssues puts them back.
+const OMITTED = 'nebulyOmittedIssues';
+
+/**
+ * A check for every `z.array` and `z.record` whose issues are unbounded: it keeps the
+ * first {@link ISSUES_KEPT_PER_CONTAINER} issues where zod can pass them up, and carries
+ * the rest in one summary issue, so that no input, however large, overflows zod's stack.
+ * {@link toIssues} restores every issue, in order.
+ *
+ * @example
+ * ```ts
+ * const outputs = z.array(z.string()).check(capIssues);
+ * ```
+ */
+export const capIssues = z.check<unknown>(
+  (payload) => {
+    const omitted = payload.issues.splice(ISSUES_KEPT_PER_CONTAINER);
+    payload.issues.push({
+      code: 'custom',
+      message: `and ${omitted.length} more issues`,
+      input: payload.value,
+      path: [],
+      params: { [OMITTED]: omitted },
+    });
+  },
+  { when: (payload) => payload.issues.length > ISSUES_KEPT_PER_CONTAINER },
+);
+
+/** The issues a {@link capIssues} summary carries, raw, with paths below its own. */
+function omittedBy(issue: RawIssue): readonly z.core.$ZodRawIssue[] | undefined {
+  if (issue.code !== 'custom') return undefined;
+  const omitted: unknown = issue.params?.[OMITTED];
+  return Array.isArray(omitted) ? (omitted as z.core.$ZodRawIssue[]) : undefined;
+}
+
+/**
+ * Turns zod's issues into a flat list of {@link Issue}s with full paths, every one of
+ * them, however many there were. `input` is the value that was validated; it is read to
+ * tell missing fields from wrong ones.
  */
 export function toIssues(issues: readonly RawIssue[], input: unknown): Issue[] {
-  return issues.map((issue) => {
-    const path = issue.path;
-    const value = valueAt(input, path);
-    return {
-      path: path.map((key) => (typeof key === 'number' ? key : String(key))),
-      message: messageOf(issue, value),
-      code: issue.code,
-    };
-  });
+  const flat: Issue[] = [];
+  const config = z.core.config();
+  // Recursion depth is the nesting of lists in the schema, not in the data.
+  const add = (list: readonly RawIssue[], prefix: readonly PropertyKey[]) => {
+    for (const issue of list) {
+      const path = prefix.length === 0 ? issue.path : [...prefix, ...issue.path];
+      const omitted = omittedBy(issue);
+      if (omitted !== undefined) {
+        add(omitted.map((raw) => z.core.util.finalizeIssue(raw, undefined, config)), path);
+        continue;
+      }
+      flat.push({
+        path: path.map((key) => (typeof key === 'number' ? key : String(key))),
+        message: messageOf(issue, valueAt(input, path)),
+        code: issue.code,
+      });
+    }
+  };
+  add(issues, []);
+  return flat;
+}
+
+/**
+ * The first {@link MAX_LISTED_ISSUES} items, described and joined with `; `, then how
+ * many more there are: an error message stays short whatever the input.
+ *
+ * @example
+ * ```ts
+ * listBounded(issues, (issue) => `${formatPath(issue.path)} ${issue.message}`);
+ * // 'users[0].end_user must be a string (got number); …; and 129990 more'
+ * ```
+ */
+export function listBounded<T>(items: readonly T[], describe: (item: T) => string): string {
+  const listed = items.slice(0, MAX_LISTED_ISSUES).map(describe);
+  const rest = items.length - listed.length;
+  if (rest > 0) listed.push(`and ${rest} more`);
+  return listed.join('; ');
 }
 
 /** `['traces', 0, 'messages', 1, 'role']` → `traces[0].messages[1].role`. */

@@ -1,21 +1,56 @@
 import * as z from 'zod/mini';
 import { nonEmptyString, nonNegativeInt } from './common.js';
+import { capIssues, UNREADABLE } from './issues.js';
+import { jsonValue } from './json.js';
 
 /** Roles of a chat-completion message. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 
+/** Content parts: free-form JSON objects (`{ type: 'text', text }`, images, tool data). */
+const contentPartsSchema = z.array(z.record(z.string(), z.unknown()).check(capIssues)).check(capIssues);
+
+/** A message's content as accepted and sent: a string, or an array of content parts. */
+export type MessageContent = string | Record<string, unknown>[];
+
+/**
+ * A string, or content parts, validated on a plain JSON copy taken by {@link jsonValue}
+ * (so a getter, Proxy, BigInt, cycle or deep nesting is an issue at its own path, and
+ * what is sent cannot change after validation). A plain union would report all of these
+ * as "must be a string or an array of content parts", at the content.
+ */
+const messageContentSchema = z.pipe(
+  z.unknown(),
+  z.transform((value, ctx) => {
+    if (typeof value === 'string') return value;
+    const copied = z.safeParse(jsonValue, value);
+    const result = copied.success && Array.isArray(copied.data) ? z.safeParse(contentPartsSchema, copied.data) : copied;
+    if (result.success && Array.isArray(result.data)) return result.data as MessageContent;
+    if (!result.success) {
+      for (const issue of result.error.issues) ctx.issues.push({ ...issue, input: value } as z.core.$ZodRawIssue);
+      return z.NEVER;
+    }
+    // Without a message, `invalid_type` reads "is required" for a missing value, and names
+    // an unreadable one as such.
+    ctx.issues.push({
+      code: 'invalid_type',
+      expected: 'string',
+      input: value,
+      ...(value === undefined || value === UNREADABLE ? {} : { message: 'must be a string or an array of content parts' }),
+    });
+    return z.NEVER;
+  }),
+) as unknown as z.ZodMiniType<MessageContent, MessageContent>;
+
 /** One message of an LLM step's history, in the chat-completion format. */
 export const messageSchema = z.object({
   role: z.enum(MESSAGE_ROLES),
-  content: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))], {
-    error: 'must be a string or an array of content parts',
-  }),
+  content: messageContentSchema,
 });
 
 /** An intermediate call to an LLM. */
 export const llmStepSchema = z.object({
   model: nonEmptyString,
-  messages: z.array(messageSchema),
+  messages: z.array(messageSchema).check(capIssues),
   output: z.string(),
   input_tokens: z.optional(nonNegativeInt),
   output_tokens: z.optional(nonNegativeInt),
@@ -27,7 +62,7 @@ export const llmStepSchema = z.object({
 export const retrievalStepSchema = z.object({
   source: nonEmptyString,
   input: z.string(),
-  outputs: z.array(z.string()),
+  outputs: z.array(z.string()).check(capIssues),
 });
 
 /** A call to an embedding model. */

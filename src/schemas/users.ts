@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { nonEmptyString, tags, userTimestamp } from './common.js';
+import { capIssues } from './issues.js';
 
 /** A user record as sent: PlatformUser in requests, EligibleUser in responses. */
 export const userRecordSchema = z.object({
@@ -17,12 +18,12 @@ export const userRecordSchema = z.object({
 
 /** Body of insert and update, for eligible and platform users alike. */
 export const usersParamsSchema = z.object({
-  users: z.array(userRecordSchema),
+  users: z.array(userRecordSchema).check(capIssues),
 });
 
 /** Body of `DELETE /api/external/eligible-users`: the `end_user` ids to delete. */
 export const deleteUsersParamsSchema = z.object({
-  users: z.array(nonEmptyString),
+  users: z.array(nonEmptyString).check(capIssues),
 });
 
 /** A user record as the service answers it; fields the SDK does not know are kept. */
@@ -35,5 +36,5 @@ export const userRecordResponseSchema = z.looseObject({
 
 /** Answer of insert, update and list. */
 export const usersResponseSchema = z.looseObject({
-  users: z.array(userRecordResponseSchema),
+  users: z.array(userRecordResponseSchema).check(capIssues),
 });

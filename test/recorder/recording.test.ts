@@ -261,16 +261,19 @@ describe('recording a conversation', () => {
     expect(transport.requests).toHaveLength(0);
   });
 
-  it('reports a value JSON cannot hold instead of throwing from end()', async () => {
+  it('leaves out a step holding a value JSON cannot hold, naming it, and sends the rest', async () => {
     const { transport, errors, recorder } = setup();
     const conversation = recorder.startConversation({ end_user: 'u' });
     const turn = conversation.interaction({ input: 'q' });
     turn.llm({ model: 'm', messages: [{ role: 'user', content: [{ type: 'x', big: 10n }] }], output: 'a' });
     turn.end({ output: 'a' });
     const outcome = await conversation.end();
-    expect(outcome.status).toBe('dropped');
-    expect(errors[0]?.message).toMatch(/could not be serialized/);
-    expect(transport.requests).toHaveLength(0);
+    expect(outcome.status).toBe('delivered');
+    expect(errors[0]).toBeInstanceOf(ValidationError);
+    expect((errors[0] as ValidationError).issues.map((issue) => issue.pathText)).toEqual([
+      'interactions[0].trace[0].messages[0].content[0].big',
+    ]);
+    expect(transport.requests).toHaveLength(1);
   });
 
   it('refuses a conversation without a valid end_user, reporting it once', async () => {
