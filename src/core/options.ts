@@ -1,6 +1,8 @@
-import type { RecorderOptions } from '../recorder/options.js';
+import { RECORDER_DEFAULTS, type RecorderOptions } from '../recorder/options.js';
 import { readEnv } from './env.js';
-import type { NebulyError } from './errors.js';
+import { NebulyError } from './errors.js';
+import { nearestName } from './nearest.js';
+import { isBrowser } from './runtime.js';
 
 /** The regions the service runs in; a project lives in one. */
 export const REGION_BASE_URLS = {
@@ -25,8 +27,9 @@ export interface ClientOptions {
    */
   region?: Region | undefined;
   /**
-   * A base URL that overrides the region's: a proxy, or a reference server.
-   * NEBULY_BASE_URL is used only when neither `baseUrl` nor `region` is given in code.
+   * A base URL that overrides the region's: a proxy, or a reference server. It must start
+   * with `http://` or `https://`. NEBULY_BASE_URL, when set, also beats `region`, so that
+   * a local test environment wins over a region written in code.
    * @default process.env.NEBULY_BASE_URL
    */
   baseUrl?: string | undefined;
@@ -61,7 +64,33 @@ export interface ClientOptions {
   onError?: ((error: NebulyError) => void) | undefined;
   /** Options of the conversation recorder. */
   recorder?: RecorderOptions | undefined;
+  /**
+   * Lets the client be constructed in a web page. Without it the constructor throws
+   * there: the project's API key would reach every visitor, and with it anyone can read
+   * every user of the project and delete every interaction. Call the API from a server;
+   * set this only where the page's users may hold the key (an internal tool).
+   * @default false
+   */
+  dangerouslyAllowBrowser?: boolean | undefined;
 }
+
+/**
+ * Every option name {@link ClientOptions} has, checked against it both ways by the type:
+ * the one list unknown names are compared with.
+ */
+const CLIENT_OPTION_NAMES: { readonly [K in keyof ClientOptions]-?: true } = {
+  apiKey: true,
+  region: true,
+  baseUrl: true,
+  timeoutMs: true,
+  maxRetries: true,
+  retryDelayMs: true,
+  fetch: true,
+  headers: true,
+  onError: true,
+  recorder: true,
+  dangerouslyAllowBrowser: true,
+};
 
 /** {@link ClientOptions} with every default filled in, normalized once. */
 export interface ResolvedClientOptions {
@@ -102,22 +131,48 @@ function milliseconds(name: string, value: number): number {
 // inside was pasted wrong, and fetch would reject it with a message that quotes it.
 const API_KEY_PATTERN = /^[\x21-\x7e]+$/;
 
+/**
+ * Throws a `TypeError` for the first own key of `options` that is not a known option,
+ * naming it and the known name it is probably a typo of.
+ */
+function rejectUnknownOptions(options: object, known: readonly string[], prefix: string): void {
+  for (const name of Object.keys(options)) {
+    if (known.includes(name)) continue;
+    const nearest = nearestName(name, known);
+    const hint =
+      nearest === undefined
+        ? `the options are ${known.map((option) => `\`${prefix}${option}\``).join(', ')}`
+        : `did you mean \`${prefix}${nearest}\`?`;
+    throw new TypeError(`nebuly-client: unknown option \`${prefix}${name}\`; ${hint}`);
+  }
+}
+
+const BROWSER_REFUSAL =
+  'nebuly-client: refusing to run in a browser. The project API key would be sent to every visitor of the page, ' +
+  'and with it anyone can read every user of the project and delete every interaction. ' +
+  'Call the Nebuly API from your server instead; if every user of this page may hold the key ' +
+  '(an internal tool), pass `dangerouslyAllowBrowser: true`.';
+
 function defaultOnError(error: NebulyError): void {
   console.warn(`[nebuly-client] ${error.name}: ${error.message}`);
 }
 
 /**
  * Resolves options: each from the option, then its environment variable, then its
- * default. Where the host is concerned, anything given in code beats the environment:
- * `baseUrl`, then `region`, then NEBULY_BASE_URL, then NEBULY_REGION. Throws a
- * `TypeError` that says what to do when the key is missing or the region unknown; no
- * message repeats the key.
+ * default. The host, most specific first: `baseUrl`, NEBULY_BASE_URL, `region`,
+ * NEBULY_REGION, `'us'` (a base URL set in the environment for local testing beats a
+ * region written in code). Throws a `TypeError` that says what to do when an option name
+ * is unknown, the key is missing or the region unknown; no message repeats the key. In a
+ * browser, throws unless `dangerouslyAllowBrowser` is set.
  */
 export function resolveClientOptions(options: ClientOptions = {}): ResolvedClientOptions {
+  rejectUnknownOptions(options, Object.keys(CLIENT_OPTION_NAMES), '');
+  rejectUnknownOptions(options.recorder ?? {}, Object.keys(RECORDER_DEFAULTS), 'recorder.');
+  if (options.dangerouslyAllowBrowser !== true && isBrowser()) throw new NebulyError(BROWSER_REFUSAL);
   const {
     apiKey = readEnv('NEBULY_API_KEY'),
     region = readEnv('NEBULY_REGION') ?? CLIENT_DEFAULTS.region,
-    baseUrl = options.region === undefined ? readEnv('NEBULY_BASE_URL') : undefined,
+    baseUrl = readEnv('NEBULY_BASE_URL'),
     timeoutMs = CLIENT_DEFAULTS.timeoutMs,
     maxRetries = CLIENT_DEFAULTS.maxRetries,
     retryDelayMs = CLIENT_DEFAULTS.retryDelayMs,
@@ -144,6 +199,13 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
     );
   }
   const base = baseUrl ?? REGION_BASE_URLS[normalizedRegion];
+  // `localhost:8787` would parse as a URL of scheme `localhost:`, and the first request
+  // would fail as a network error, retried, instead of here.
+  if (!/^https?:\/\//i.test(base)) {
+    throw new TypeError(
+      'nebuly-client: `baseUrl` (or NEBULY_BASE_URL) must start with http:// or https://, e.g. http://127.0.0.1:8787.',
+    );
+  }
   let parsed: URL;
   try {
     parsed = new URL(base);
