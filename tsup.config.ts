@@ -8,6 +8,7 @@ export default defineConfig([
       index: 'src/index.ts',
       'reference-server': 'src/reference-server/index.ts',
       msw: 'src/reference-server/msw.ts',
+      schemas: 'src/schemas/public.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,

@@ -28,7 +28,9 @@ export {
   UnprocessableEntityError,
   ValidationError,
 } from './core/errors.js';
-export * from './schemas/index.js';
+export type { Issue } from './schemas/issues.js';
+export type * from './types/index.js';
+export * from './deprecated-schemas.js';
 export {
   RECORDER_DEFAULTS,
   type RecorderOptions,
