@@ -5,6 +5,7 @@ import { defineConfig, type Options } from 'tsup';
 const entry = {
   index: 'src/index.ts',
   'reference-server': 'src/reference-server/index.ts',
+  'reference-server-web': 'src/reference-server/web.ts',
   msw: 'src/reference-server/msw.ts',
   schemas: 'src/schemas/public.ts',
 };

@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^nebuly-client$/, replacement: source('./src/index.ts') },
       { find: /^nebuly-client\/msw$/, replacement: source('./src/reference-server/msw.ts') },
       { find: /^nebuly-client\/reference-server$/, replacement: source('./src/reference-server/index.ts') },
+      { find: /^nebuly-client\/reference-server\/web$/, replacement: source('./src/reference-server/web.ts') },
       { find: /^nebuly-client\/schemas$/, replacement: source('./src/schemas/public.ts') },
     ],
   },
