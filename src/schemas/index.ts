@@ -15,5 +15,3 @@ export * from './users.js';
 // The request and response types are written out field by field in ../types, and held
 // equal to what these schemas infer there (schema-checks.ts).
 export type * from '../types/index.js';
-// traces.ts infers these two for its own schema's type; the named ones are the public ones.
-export type { TraceStep, TraceStepInput } from '../types/index.js';

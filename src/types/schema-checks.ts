@@ -46,7 +46,9 @@ export type SchemaAgreement = [
   Expect<Same<T.RetrievalStep, z.output<typeof retrievalStepSchema>>>,
   Expect<Same<T.EmbeddingStepInput, z.input<typeof embeddingStepSchema>>>,
   Expect<Same<T.EmbeddingStep, z.output<typeof embeddingStepSchema>>>,
-  Expect<Same<T.TraceStepInput, z.input<typeof traceStepSchema>>>,
+  // traceStepSchema is typed with these two; the kinds' own schemas are what they must be.
+  Expect<Same<T.TraceStepInput, z.input<typeof llmStepSchema | typeof retrievalStepSchema | typeof embeddingStepSchema>>>,
+  Expect<Same<T.TraceStep, z.output<typeof llmStepSchema | typeof retrievalStepSchema | typeof embeddingStepSchema>>>,
   Expect<Same<T.TraceStep, z.output<typeof traceStepSchema>>>,
   Expect<Same<T.FeedbackAction, z.input<typeof feedbackActionSchema>>>,
   Expect<Same<T.FeedbackAction, z.output<typeof feedbackActionSchema>>>,
