@@ -1,6 +1,12 @@
 /**
  * The edit distance of two strings (Levenshtein, with a swap of two neighbours counting
  * as one edit): how many single-character changes turn one into the other.
+ *
+ * @example
+ * ```ts
+ * editDistance('maxRetry', 'maxRetries'); // 2
+ * editDistance('recieve', 'receive');   // 1 (a swap)
+ * ```
  */
 export function editDistance(a: string, b: string): number {
   // Three rows of the dynamic-programming table are enough: the swap looks two back.

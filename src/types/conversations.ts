@@ -34,7 +34,15 @@ export interface ConversationInteractionInput {
   trace?: TraceStepInput[] | undefined;
 }
 
-/** One interaction of a conversation as sent: timestamps in UTC, as `toISOString()` gives them. */
+/**
+ * One interaction of a conversation as sent: timestamps in UTC, as `toISOString()` gives them.
+ *
+ * @example
+ * ```ts
+ * const sent: ConversationInteraction = conversationInteraction({ input: 'Hi', output: 'Hello', time_start: new Date(), time_end: new Date() });
+ * sent.time_start; // '2026-03-01T10:00:00.000Z'
+ * ```
+ */
 export interface ConversationInteraction extends Omit<ConversationInteractionInput, 'time_start' | 'time_end' | 'trace'> {
   /** When the LLM call started, ISO 8601 in UTC. */
   time_start: string;
@@ -65,7 +73,14 @@ export interface SendConversationParams {
   };
 }
 
-/** The body `conversations.send` sends: {@link SendConversationParams} validated, times in UTC. */
+/**
+ * The body `conversations.send` sends: {@link SendConversationParams} validated, times in UTC.
+ *
+ * @example
+ * ```ts
+ * const body: SendConversationBody = JSON.parse(deliveryError.payload);
+ * ```
+ */
 export interface SendConversationBody {
   /** The conversation, as sent. */
   conversation: {

@@ -1,4 +1,11 @@
-/** The kind of a feedback action. */
+/**
+ * The kind of a feedback action.
+ *
+ * @example
+ * ```ts
+ * const slug: FeedbackSlug = 'thumbs_up';
+ * ```
+ */
 export type FeedbackSlug =
   | 'thumbs_up'
   | 'thumbs_down'

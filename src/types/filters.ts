@@ -1,6 +1,13 @@
 import type { TimestampInput } from './common.js';
 
-/** What an interaction filter matches on. */
+/**
+ * What an interaction filter matches on.
+ *
+ * @example
+ * ```ts
+ * const kind: InteractionFilterKind = 'keyword';
+ * ```
+ */
 export type InteractionFilterKind =
   | 'user_intent'
   | 'negative_user_intent'
@@ -68,7 +75,14 @@ export interface DeleteInteractionsParams {
   time_range?: TimeRangeInput | undefined;
 }
 
-/** The body `interactions.delete` sends: `filters` always present, times in UTC. */
+/**
+ * The body `interactions.delete` sends: `filters` always present, times in UTC.
+ *
+ * @example
+ * ```ts
+ * const body: DeleteInteractionsBody = { filters: [], time_range: { start: '2026-01-01T00:00:00.000Z' } };
+ * ```
+ */
 export interface DeleteInteractionsBody {
   /** The filters, `[]` when none was given. */
   filters: InteractionFilter[];

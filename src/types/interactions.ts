@@ -42,7 +42,15 @@ export interface InteractionInput {
   tags?: Tags | undefined;
 }
 
-/** The `interaction` object as sent: timestamps in UTC, as `toISOString()` gives them. */
+/**
+ * The `interaction` object as sent: timestamps in UTC, as `toISOString()` gives them.
+ *
+ * @example
+ * ```ts
+ * const { interaction }: SendInteractionBody = interactionParams(params);
+ * interaction.time_end; // '2026-03-01T10:00:01.000Z'
+ * ```
+ */
 export interface Interaction extends Omit<InteractionInput, 'time_start' | 'time_end'> {
   /** When the LLM call started, ISO 8601 in UTC. */
   time_start: string;
@@ -74,7 +82,15 @@ export interface SendInteractionParams {
   anonymize?: boolean | undefined;
 }
 
-/** The body `interactions.send` sends: {@link SendInteractionParams} validated, times in UTC. */
+/**
+ * The body `interactions.send` sends: {@link SendInteractionParams} validated, times in UTC.
+ *
+ * @example
+ * ```ts
+ * const body: SendInteractionBody = interactionParams(params); // validated, ready for fetch
+ * await fetch(url, { method: 'POST', body: JSON.stringify(body) });
+ * ```
+ */
 export interface SendInteractionBody {
   /** The exchange, as sent. */
   interaction: Interaction;

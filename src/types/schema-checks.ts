@@ -36,7 +36,17 @@ type Named<O> = { [K in keyof O as string extends K ? never : number extends K ?
 type OptionalKeys<O> = { [K in keyof O]-?: object extends Pick<O, K> ? K : never }[keyof O];
 type Expect<Condition extends true> = Condition;
 
-/** @internal One entry per named type; a `false` among them is a compile error. */
+/**
+ * One entry per named type; a `false` among them is a compile error.
+ *
+ * @internal
+ *
+ * @example
+ * ```ts
+ * // Nothing to call: `npm run typecheck` fails when an entry is `false`.
+ * type Proof = SchemaAgreement;
+ * ```
+ */
 export type SchemaAgreement = [
   Expect<Same<T.Message, z.output<typeof messageSchema>>>,
   Expect<Same<T.Message, z.input<typeof messageSchema>>>,

@@ -1,4 +1,11 @@
-/** The role of a chat-completion message. */
+/**
+ * The role of a chat-completion message.
+ *
+ * @example
+ * ```ts
+ * const role: MessageRole = 'assistant';
+ * ```
+ */
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool';
 
 /**
@@ -50,7 +57,14 @@ export interface LLMStep {
   cost?: number | undefined;
 }
 
-/** An LLM step as accepted: the same as {@link LLMStep}. */
+/**
+ * An LLM step as accepted: the same as {@link LLMStep}.
+ *
+ * @example
+ * ```ts
+ * turn.llm({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], output: 'Hello!' } satisfies LLMStepInput);
+ * ```
+ */
 export type LLMStepInput = LLMStep;
 
 /**
@@ -71,7 +85,14 @@ export interface RetrievalStep {
   outputs: string[];
 }
 
-/** A retrieval step as accepted: the same as {@link RetrievalStep}. */
+/**
+ * A retrieval step as accepted: the same as {@link RetrievalStep}.
+ *
+ * @example
+ * ```ts
+ * turn.retrieval({ source: 'kb', input: 'fee', outputs: ['Free.'] } satisfies RetrievalStepInput);
+ * ```
+ */
 export type RetrievalStepInput = RetrievalStep;
 
 /**
@@ -91,7 +112,14 @@ export interface EmbeddingStep {
   input_tokens?: number | undefined;
 }
 
-/** An embedding step as accepted: the same as {@link EmbeddingStep}. */
+/**
+ * An embedding step as accepted: the same as {@link EmbeddingStep}.
+ *
+ * @example
+ * ```ts
+ * turn.embedding({ model: 'text-embedding-3-small', input: 'fee' } satisfies EmbeddingStepInput);
+ * ```
+ */
 export type EmbeddingStepInput = EmbeddingStep;
 
 /**
@@ -108,5 +136,12 @@ export type EmbeddingStepInput = EmbeddingStep;
  */
 export type TraceStep = LLMStep | RetrievalStep | EmbeddingStep;
 
-/** A trace step as accepted: the same as {@link TraceStep}. */
+/**
+ * A trace step as accepted: the same as {@link TraceStep}.
+ *
+ * @example
+ * ```ts
+ * const traces: TraceStepInput[] = [{ source: 'kb', input: 'fee', outputs: ['Free.'] }];
+ * ```
+ */
 export type TraceStepInput = TraceStep;

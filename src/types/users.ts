@@ -24,7 +24,14 @@ export interface UserRecordInput {
   active_to?: TimestampInput | null | undefined;
 }
 
-/** A user record as sent: a `Date` as ISO 8601, a string as given, `active_to: null` left out. */
+/**
+ * A user record as sent: a `Date` as ISO 8601, a string as given, `active_to: null` left out.
+ *
+ * @example
+ * ```ts
+ * const user: UserRecord = { end_user: hash, tags: {}, active_from: '2026-01-01' };
+ * ```
+ */
 export interface UserRecord {
   /** Identifies the user. */
   end_user: string;
