@@ -1,30 +1,67 @@
-import { defineConfig } from 'tsup';
+import { readdirSync } from 'node:fs';
+import { defineConfig, type Options } from 'tsup';
+
+/** The package's entry points, as `exports` in package.json names them. */
+const entry = {
+  index: 'src/index.ts',
+  'reference-server': 'src/reference-server/index.ts',
+  'reference-server-web': 'src/reference-server/web.ts',
+  msw: 'src/reference-server/msw.ts',
+  schemas: 'src/schemas/public.ts',
+  node: 'src/node/index.ts',
+};
+
+/** The bins, Node programs built apart: `nebuly-reference-server` and `nebuly`. */
+const isBinSource = (file: string) => file.startsWith('reference-server/cli') || file.startsWith('cli/');
+
+/**
+ * Every module of the library, each an entry of its own in the ESM build: the output then
+ * keeps one module per source file, and a user's bundler, told by `sideEffects: false`,
+ * leaves out every module the user's imports do not reach. In one bundled file, the
+ * top-level code of ky and of the schemas would stay whatever was imported.
+ */
+const modules = Object.fromEntries(
+  readdirSync('src', { recursive: true, encoding: 'utf8' })
+    .map((file) => file.replaceAll('\\', '/'))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !isBinSource(file))
+    .filter((file) => !Object.values(entry).includes(`src/${file}`))
+    .map((file) => [`lib/${file.slice(0, -'.ts'.length)}`, `src/${file}`]),
+);
+
+const library: Options = {
+  sourcemap: true,
+  target: 'es2022',
+  platform: 'neutral',
+  // ky is bundled so that the CommonJS build works on every Node 20 (ky is ESM-only).
+  noExternal: ['ky'],
+  external: ['msw', /^node:/],
+  treeshake: true,
+  // Keep `node:` specifiers as written: they are what Deno and Bun resolve too.
+  removeNodeProtocol: false,
+};
 
 export default defineConfig([
   {
-    // The main entry runs anywhere fetch does: ky and zod are bundled so that the
-    // CommonJS build works on every Node 20 (ky is ESM-only) and bundlers see one file.
-    entry: {
-      index: 'src/index.ts',
-      'reference-server': 'src/reference-server/index.ts',
-      msw: 'src/reference-server/msw.ts',
-      node: 'src/node/index.ts',
-    },
-    format: ['esm', 'cjs'],
-    dts: true,
-    sourcemap: true,
+    ...library,
+    entry: { ...modules, ...entry },
+    format: ['esm'],
+    splitting: true,
+    dts: { entry },
     clean: true,
-    target: 'es2022',
-    platform: 'neutral',
-    noExternal: ['ky'],
-    external: ['msw', /^node:/],
-    treeshake: true,
-    // Keep `node:` specifiers as written: they are what Deno and Bun resolve too.
-    removeNodeProtocol: false,
+    esbuildOptions(options) {
+      options.chunkNames = 'lib/chunks/[name]-[hash]';
+    },
   },
   {
-    // The bins: `nebuly-reference-server` and `nebuly`. Runtime dependencies (zod,
-    // csv-parse) stay external; nothing here reaches the main entry.
+    // CommonJS is not tree-shaken by bundlers: one file per entry.
+    ...library,
+    entry,
+    format: ['cjs'],
+    dts: { entry },
+  },
+  {
+    // The bins. Runtime dependencies (zod, csv-parse) stay external; nothing here
+    // reaches the main entry.
     entry: { cli: 'src/reference-server/cli.ts', nebuly: 'src/cli/main.ts' },
     format: ['esm'],
     platform: 'node',

@@ -11,6 +11,8 @@ export default defineConfig({
       { find: /^nebuly-client\/msw$/, replacement: source('./src/reference-server/msw.ts') },
       { find: /^nebuly-client\/reference-server$/, replacement: source('./src/reference-server/index.ts') },
       { find: /^nebuly-client\/node$/, replacement: source('./src/node/index.ts') },
+      { find: /^nebuly-client\/reference-server\/web$/, replacement: source('./src/reference-server/web.ts') },
+      { find: /^nebuly-client\/schemas$/, replacement: source('./src/schemas/public.ts') },
     ],
   },
   test: {

@@ -20,6 +20,11 @@ export interface BundleResult {
   minifiedBytes: number;
   /** The same, gzipped, bytes. */
   gzipBytes: number;
+  /**
+   * Gzipped bytes of a bundle that imports only `usdToMicroDollars` from the built
+   * package: what tree-shaking leaves of it (no client, no ky, no zod).
+   */
+  builderOnlyGzipBytes: number;
   /** Gzipped bytes each part adds, from bundles of the sources with that part left out. */
   gzipBytesBy: { zod: number; ky: number; sdk: number };
   /** Minified bytes of the sources' bundle by origin: zod, ky, and each folder of `src/`. */
@@ -36,9 +41,9 @@ function origin(input: string): string {
   return folder?.[1] ?? input;
 }
 
-async function bundle(from: string, external: string[] = []) {
+async function bundle(from: string, external: string[] = [], contents = entry(from)) {
   const options: BuildOptions = {
-    stdin: { contents: entry(from), resolveDir: ROOT, loader: 'ts', sourcefile: 'user-entry.ts' },
+    stdin: { contents, resolveDir: ROOT, loader: 'ts', sourcefile: 'user-entry.ts' },
     bundle: true,
     minify: true,
     treeShaking: true,
@@ -64,6 +69,7 @@ async function bundle(from: string, external: string[] = []) {
  */
 export async function benchBundle(): Promise<BundleResult> {
   const built = await bundle('./dist/index.js');
+  const builderOnly = await bundle('./dist/index.js', [], "import { usdToMicroDollars } from './dist/index.js';\nconsole.log(usdToMicroDollars(1));");
   const sources = await bundle('./src/index.ts');
   const withoutZod = await bundle('./src/index.ts', ['zod', 'zod/*']);
   const withoutKy = await bundle('./src/index.ts', ['ky']);
@@ -71,6 +77,7 @@ export async function benchBundle(): Promise<BundleResult> {
   return {
     minifiedBytes: built.minified,
     gzipBytes: built.gzip,
+    builderOnlyGzipBytes: builderOnly.gzip,
     gzipBytesBy: {
       zod: sources.gzip - withoutZod.gzip,
       ky: sources.gzip - withoutKy.gzip,

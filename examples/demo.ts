@@ -4,7 +4,15 @@
 //   npm ci && npm run demo
 //
 // Nothing leaves this machine: the server is in-process, on 127.0.0.1, on a free port.
-import { hashEndUser, llmStep, NebulyClient, retrievalStep, embeddingStep, usdToMicroDollars } from '../src/index.js';
+import {
+  DeliveryError,
+  embeddingStep,
+  hashEndUser,
+  llmStep,
+  NebulyClient,
+  retrievalStep,
+  usdToMicroDollars,
+} from '../src/index.js';
 import { createReferenceServer } from '../src/reference-server/index.js';
 import { line, printInteractions, printRequests, printUsers, section } from './demo-report.js';
 
@@ -12,10 +20,19 @@ const API_KEY = 'demo-key';
 const PROJECT = 'demo-project';
 
 const server = await createReferenceServer({ apiKeys: { [API_KEY]: PROJECT } });
+/** What onError received and could not be sent: kept, to be sent again (section 7). */
+const undelivered: DeliveryError[] = [];
 const nebuly = new NebulyClient({
   apiKey: API_KEY,
   baseUrl: server.url,
-  onError: (error) => console.error(`  onError: ${error.name}: ${error.message}`),
+  // Background work (the recorder) never throws into the app: what fails arrives here.
+  onError: (error) => {
+    line(`onError: ${error.name}: ${error.message}`);
+    if (error instanceof DeliveryError) {
+      line(`  its payload is kept (${error.payload.length} bytes of JSON), to be sent again later`);
+      undelivered.push(error);
+    }
+  },
 });
 
 try {
@@ -146,7 +163,30 @@ try {
   line(`filters ${JSON.stringify(filters)}, from ${minute(0).toISOString()}: "${message}"`);
   printInteractions(server.store.listInteractions(PROJECT), names);
 
-  section('7. What went over the wire');
+  section('7. Reliability: faults injected into the server');
+  // Two 503s in a row: the client retries (honouring Retry-After) and the call succeeds.
+  const usersPath = '/api/external/eligible-users';
+  server.faults.add({ status: 503, retryAfter: 0, times: 2, method: 'GET', path: usersPath });
+  const before = server.requests.count();
+  const relisted = await nebuly.eligibleUsers.list();
+  const attempts = server.requests.all().slice(before).map((request) => request.status);
+  line(`eligibleUsers.list() with two 503s injected: ${attempts.join(' → ')}, ${relisted.users.length} users after ${attempts.length} attempts`);
+
+  // An outage longer than the retries: the recorder gives up, the app is not disturbed,
+  // and onError receives the conversation with its payload.
+  const conversationPath = '/event-ingestion/api/v2/events/trace_conversation';
+  const outage = server.faults.add({ status: 503, retryAfter: 0, times: Infinity, path: conversationPath });
+  const late = nebuly.startConversation({ end_user: carol, conversation_id: 'outage-1' });
+  late.interaction({ input: 'Is flight SKY42 on time?' }).end({ output: 'Yes: it leaves at 18:05.' });
+  const lateOutcome = await late.end();
+  line(`conversation.end() during an outage: ${lateOutcome.status}, after ${outage.hits} attempts`);
+  outage.remove();
+  for (const error of undelivered.splice(0)) {
+    const resent = await nebuly.conversations.send(JSON.parse(error.payload));
+    line(`the outage is over: ${error.conversationId} sent again from its payload, answered ${resent.status}`);
+  }
+
+  section('8. What went over the wire');
   printRequests(server.requests.all());
 } finally {
   await nebuly.shutdown();

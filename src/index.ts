@@ -1,3 +1,32 @@
+/**
+ * `nebuly-client`: the client of the Nebuly API, the conversation recorder, the builders
+ * of wire objects, the errors, and every request and response type.
+ *
+ * Where to start:
+ * - {@link NebulyClient}: its options ({@link ClientOptions}) and its resources,
+ *   {@link Interactions}, {@link Conversations}, {@link EligibleUsers}, {@link PlatformUsers}.
+ * - The recorder: {@link NebulyClient.startConversation}, {@link Conversation},
+ *   {@link Turn}, {@link RecorderOptions}, and what {@link ConversationOutcome} tells.
+ * - Errors: every one is a {@link NebulyError}; {@link ValidationError} for bad input,
+ *   {@link APIError} and its subclasses for the service's answers, {@link ConnectionError}
+ *   and {@link TimeoutError} for no answer.
+ * - Builders of wire objects: {@link interactionParams}, {@link llmStep},
+ *   {@link usdToMicroDollars}, {@link hashEndUser}.
+ * - Parameters and answers: {@link SendInteractionParams}, {@link SendConversationParams},
+ *   {@link UsersParams}, {@link UsersResponse}, …
+ *
+ * The schemas exported here are deprecated: import them from `nebuly-client/schemas`.
+ *
+ * @example
+ * ```ts
+ * import { NebulyClient } from 'nebuly-client';
+ *
+ * const nebuly = new NebulyClient({ apiKey: process.env.NEBULY_API_KEY, region: 'eu' });
+ * const { users } = await nebuly.eligibleUsers.list();
+ * ```
+ *
+ * @module nebuly-client
+ */
 export { NebulyClient } from './client.js';
 export { Interactions } from './resources/interactions.js';
 export { Conversations } from './resources/conversations.js';
@@ -28,7 +57,9 @@ export {
   UnprocessableEntityError,
   ValidationError,
 } from './core/errors.js';
-export * from './schemas/index.js';
+export type { Issue } from './schemas/issues.js';
+export type * from './types/index.js';
+export * from './deprecated-schemas.js';
 export {
   RECORDER_DEFAULTS,
   type RecorderOptions,

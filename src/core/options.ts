@@ -1,6 +1,8 @@
-import type { RecorderOptions } from '../recorder/options.js';
+import { RECORDER_DEFAULTS, type RecorderOptions } from '../recorder/options.js';
 import { readEnv } from './env.js';
-import type { NebulyError } from './errors.js';
+import { NebulyError } from './errors.js';
+import { nearestName } from './nearest.js';
+import { isBrowser } from './runtime.js';
 
 /** The regions the service runs in; a project lives in one. */
 export const REGION_BASE_URLS = {
@@ -25,8 +27,9 @@ export interface ClientOptions {
    */
   region?: Region | undefined;
   /**
-   * A base URL that overrides the region's: a proxy, or a reference server.
-   * NEBULY_BASE_URL is used only when neither `baseUrl` nor `region` is given in code.
+   * A base URL that overrides the region's: a proxy, or a reference server. It must start
+   * with `http://` or `https://`. NEBULY_BASE_URL, when set, also beats `region`, so that
+   * a local test environment wins over a region written in code.
    * @default process.env.NEBULY_BASE_URL
    */
   baseUrl?: string | undefined;
@@ -66,7 +69,33 @@ export interface ClientOptions {
   onError?: ((error: NebulyError) => void) | undefined;
   /** Options of the conversation recorder. */
   recorder?: RecorderOptions | undefined;
+  /**
+   * Lets the client be constructed in a web page. Without it the constructor throws
+   * there: the project's API key would reach every visitor, and with it anyone can read
+   * every user of the project and delete every interaction. Call the API from a server;
+   * set this only where the page's users may hold the key (an internal tool).
+   * @default false
+   */
+  dangerouslyAllowBrowser?: boolean | undefined;
 }
+
+/**
+ * Every option name {@link ClientOptions} has, checked against it both ways by the type:
+ * the one list unknown names are compared with.
+ */
+const CLIENT_OPTION_NAMES: { readonly [K in keyof ClientOptions]-?: true } = {
+  apiKey: true,
+  region: true,
+  baseUrl: true,
+  timeoutMs: true,
+  maxRetries: true,
+  retryDelayMs: true,
+  fetch: true,
+  headers: true,
+  onError: true,
+  recorder: true,
+  dangerouslyAllowBrowser: true,
+};
 
 /** {@link ClientOptions} with every default filled in, normalized once. */
 export interface ResolvedClientOptions {
@@ -107,6 +136,43 @@ function milliseconds(name: string, value: number): number {
 // What an HTTP header value can carry, less spaces: a key with a line break or a space
 // inside was pasted wrong, and fetch would reject it with a message that quotes it.
 const API_KEY_PATTERN = /^[\x21-\x7e]+$/;
+
+/**
+ * Throws a `TypeError` for the first own key of `options` that is not a known option,
+ * naming it and the known name it is probably a typo of.
+ */
+/** An option name that is a plain word, safe to repeat in a message. */
+const QUOTABLE_OPTION_NAME = /^[A-Za-z_$]{1,40}$/;
+
+function rejectUnknownOptions(options: object, known: readonly string[], prefix: string): void {
+  let names: string[];
+  try {
+    names = Object.keys(options);
+  } catch {
+    throw typeError(`the ${prefix === '' ? 'options' : `\`${prefix.slice(0, -1)}\` option`} could not be read (a Proxy threw)`);
+  }
+  for (const name of names) {
+    if (known.includes(name)) continue;
+    const nearest = nearestName(name, known);
+    const hint =
+      nearest === undefined
+        ? `the options are ${known.map((option) => `\`${prefix}${option}\``).join(', ')}`
+        : `did you mean \`${prefix}${nearest}\`?`;
+    // A typo of a known name, or a plain word, is quoted; anything else may be a key
+    // pasted as an object's name, and is described instead.
+    const shown =
+      nearest !== undefined || QUOTABLE_OPTION_NAME.test(name)
+        ? `\`${prefix}${name}\``
+        : `(a ${name.length}-character name, not shown)`;
+    throw typeError(`unknown option ${shown}; ${hint}`);
+  }
+}
+
+const BROWSER_REFUSAL =
+  'nebuly-client: refusing to run in a browser. The project API key would be sent to every visitor of the page, ' +
+  'and with it anyone can read every user of the project and delete every interaction. ' +
+  'Call the Nebuly API from your server instead; if every user of this page may hold the key ' +
+  '(an internal tool), pass `dangerouslyAllowBrowser: true`.';
 
 function defaultOnError(error: NebulyError): void {
   console.warn(`[nebuly-client] ${error.name}: ${error.message}`);
@@ -156,10 +222,7 @@ function readOptions(options: unknown): Partial<Record<keyof ClientOptions, unkn
   if (options === undefined) return {};
   optionalObject('options', options);
   const read: Partial<Record<keyof ClientOptions, unknown>> = {};
-  const names: (keyof ClientOptions)[] = [
-    'apiKey', 'region', 'baseUrl', 'timeoutMs', 'maxRetries', 'retryDelayMs', 'fetch', 'headers', 'onError', 'recorder',
-  ];
-  for (const name of names) {
+  for (const name of Object.keys(CLIENT_OPTION_NAMES) as (keyof ClientOptions)[]) {
     try {
       read[name] = (options as Record<string, unknown>)[name];
     } catch {
@@ -171,18 +234,22 @@ function readOptions(options: unknown): Partial<Record<keyof ClientOptions, unkn
 
 /**
  * Resolves options: each from the option, then its environment variable, then its
- * default. Where the host is concerned, anything given in code beats the environment:
- * `baseUrl`, then `region`, then NEBULY_BASE_URL, then NEBULY_REGION. Throws a
- * `TypeError` that names the option and says what to do when the key is missing, the
- * region unknown or an option of the wrong type; no message repeats the key, nor a value
- * that might be one.
+ * default. The host, most specific first: `baseUrl`, NEBULY_BASE_URL, `region`,
+ * NEBULY_REGION, `'us'` (a base URL set in the environment for local testing beats a
+ * region written in code). Throws a `TypeError` that names the option and says what to do
+ * when an option name is unknown, the key is missing, the region unknown or an option of
+ * the wrong type; no message repeats the key, nor a value that might be one. In a
+ * browser, throws unless `dangerouslyAllowBrowser` is set.
  */
 export function resolveClientOptions(options: ClientOptions = {}): ResolvedClientOptions {
   const given = readOptions(options);
+  const recorder = copyOf<RecorderOptions>('recorder', optionalObject('recorder', given.recorder) ?? {});
+  rejectUnknownOptions(options, Object.keys(CLIENT_OPTION_NAMES), '');
+  rejectUnknownOptions(recorder, Object.keys(RECORDER_DEFAULTS), 'recorder.');
+  if (given.dangerouslyAllowBrowser !== true && isBrowser()) throw new NebulyError(BROWSER_REFUSAL);
   const apiKey = optionalString('apiKey', given.apiKey) ?? readEnv('NEBULY_API_KEY');
-  const regionOption = optionalString('region', given.region);
-  const region = regionOption ?? readEnv('NEBULY_REGION') ?? CLIENT_DEFAULTS.region;
-  const baseUrl = optionalString('baseUrl', given.baseUrl) ?? (regionOption === undefined ? readEnv('NEBULY_BASE_URL') : undefined);
+  const region = optionalString('region', given.region) ?? readEnv('NEBULY_REGION') ?? CLIENT_DEFAULTS.region;
+  const baseUrl = optionalString('baseUrl', given.baseUrl) ?? readEnv('NEBULY_BASE_URL');
   const {
     timeoutMs = CLIENT_DEFAULTS.timeoutMs,
     maxRetries = CLIENT_DEFAULTS.maxRetries,
@@ -191,7 +258,6 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   const fetch = optionalFunction<typeof globalThis.fetch>('fetch', given.fetch);
   const headers = optionalObject<Record<string, string>>('headers', given.headers) ?? {};
   const onError = optionalFunction<(error: NebulyError) => void>('onError', given.onError) ?? defaultOnError;
-  const recorder = copyOf<RecorderOptions>('recorder', optionalObject('recorder', given.recorder) ?? {});
 
   if (apiKey === undefined || apiKey.trim() === '') {
     throw typeError('no API key. Pass `apiKey` to `new NebulyClient()` or set NEBULY_API_KEY.');
@@ -208,6 +274,13 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
     );
   }
   const base = baseUrl ?? REGION_BASE_URLS[normalizedRegion];
+  // `localhost:8787` would parse as a URL of scheme `localhost:`, and the first request
+  // would fail as a network error, retried, instead of here.
+  if (!/^https?:\/\//i.test(base)) {
+    throw new TypeError(
+      'nebuly-client: `baseUrl` (or NEBULY_BASE_URL) must start with http:// or https://, e.g. http://127.0.0.1:8787.',
+    );
+  }
   let parsed: URL;
   try {
     parsed = new URL(base);

@@ -1,3 +1,17 @@
+/**
+ * `nebuly-client/msw`: request handlers for MSW (Mock Service Worker) that answer as the
+ * reference server does, for tests in Node (`setupServer`) and browsers (`setupWorker`).
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * import { createHandlers } from 'nebuly-client/msw';
+ *
+ * const server = setupServer(...createHandlers({ apiKeys: { 'test-key': 'test-project' } }).handlers);
+ * ```
+ *
+ * @module nebuly-client/msw
+ */
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { createReferenceApp, type ReferenceState } from './app.js';
 import type { ReferenceOptions } from './options.js';

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { nonEmptyString, nonNegativeInt } from './common.js';
 import { capIssues, UNREADABLE } from './issues.js';
 import { jsonValue } from './json.js';
+import type { TraceStep, TraceStepInput } from '../types/traces.js';
 
 /** Roles of a chat-completion message. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
@@ -87,17 +88,8 @@ export function traceStepBranch(value: unknown): 0 | 1 | 2 {
   return 2;
 }
 
-/** A trace step as accepted. */
-export type TraceStepInput =
-  | z.input<typeof llmStepSchema>
-  | z.input<typeof retrievalStepSchema>
-  | z.input<typeof embeddingStepSchema>;
-
-/** A trace step as sent. */
-export type TraceStep =
-  | z.output<typeof llmStepSchema>
-  | z.output<typeof retrievalStepSchema>
-  | z.output<typeof embeddingStepSchema>;
+// The named types of ../types, so that the schema's type and the documented one are one.
+export type { TraceStep, TraceStepInput } from '../types/traces.js';
 
 /**
  * One trace step: LLM, retrieval or embedding, told apart by its keys and then validated

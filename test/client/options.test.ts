@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CLIENT_DEFAULTS, NebulyClient, REGION_BASE_URLS } from '../../src/index.js';
+import { CLIENT_DEFAULTS, type ClientOptions, NebulyClient, NebulyError, RECORDER_DEFAULTS, REGION_BASE_URLS } from '../../src/index.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -68,7 +68,23 @@ describe('region and base URL', () => {
   });
 
   it('rejects a baseUrl that is not a URL', () => {
-    expect(() => new NebulyClient({ apiKey: 'k', baseUrl: 'backend' })).toThrow('is not a URL');
+    expect(() => new NebulyClient({ apiKey: 'k', baseUrl: 'http://back end' })).toThrow('is not a URL');
+  });
+
+  it.each(['localhost:8787', 'ftp://proxy.example', '127.0.0.1:8787'])(
+    'rejects the baseUrl %s, which has no http(s):// scheme, at construction and sends nothing',
+    (baseUrl) => {
+      const { urls, fetch } = capturingFetch();
+      expect(() => new NebulyClient({ apiKey: 'k', baseUrl, fetch })).toThrow(
+        new TypeError('nebuly-client: `baseUrl` (or NEBULY_BASE_URL) must start with http:// or https://, e.g. http://127.0.0.1:8787.'),
+      );
+      expect(urls).toEqual([]);
+    },
+  );
+
+  it('rejects a NEBULY_BASE_URL without a scheme too', () => {
+    vi.stubEnv('NEBULY_BASE_URL', 'localhost:8787');
+    expect(() => new NebulyClient({ apiKey: 'k' })).toThrow(TypeError);
   });
 
   it.each([
@@ -109,10 +125,19 @@ describe('environment variables', () => {
     expect(new NebulyClient({ apiKey: 'k', region: 'us' }).baseUrl).toBe('https://backend.nebuly.com');
   });
 
-  it('lets a region given in code beat NEBULY_BASE_URL', () => {
+  it('follows baseUrl > NEBULY_BASE_URL > region > NEBULY_REGION > us', () => {
+    vi.stubEnv('NEBULY_REGION', 'eu');
     vi.stubEnv('NEBULY_BASE_URL', 'http://localhost:9999');
-    expect(new NebulyClient({ apiKey: 'k', region: 'eu' }).baseUrl).toBe('https://backend.eu.nebuly.com');
-    expect(new NebulyClient({ apiKey: 'k' }).baseUrl).toBe('http://localhost:9999');
+    const local = 'http://localhost:9999';
+    // The local-testing guide's NEBULY_BASE_URL wins over the quick start's `region: 'eu'`.
+    expect(new NebulyClient({ apiKey: 'k', region: 'eu' }).baseUrl).toBe(local);
+    expect(new NebulyClient({ apiKey: 'k', region: 'us', baseUrl: 'http://127.0.0.1:1' }).baseUrl).toBe('http://127.0.0.1:1');
+    expect(new NebulyClient({ apiKey: 'k' }).baseUrl).toBe(local);
+    vi.stubEnv('NEBULY_BASE_URL', '');
+    expect(new NebulyClient({ apiKey: 'k', region: 'us' }).baseUrl).toBe(REGION_BASE_URLS.us);
+    expect(new NebulyClient({ apiKey: 'k' }).baseUrl).toBe(REGION_BASE_URLS.eu);
+    vi.stubEnv('NEBULY_REGION', '');
+    expect(new NebulyClient({ apiKey: 'k' }).baseUrl).toBe(REGION_BASE_URLS.us);
   });
 
   it('accepts the region in any case', () => {
@@ -147,5 +172,84 @@ describe('environment variables', () => {
       },
     });
     expect(new NebulyClient({ apiKey: 'k' }).baseUrl).toBe('https://backend.nebuly.com');
+  });
+});
+
+describe('unknown option names', () => {
+  it.each([
+    [{ maxRetry: 3 }, 'nebuly-client: unknown option `maxRetry`; did you mean `maxRetries`?'],
+    [{ apikey: 'k' }, 'nebuly-client: unknown option `apikey`; did you mean `apiKey`?'],
+    [{ baseURL: 'http://127.0.0.1:1' }, 'nebuly-client: unknown option `baseURL`; did you mean `baseUrl`?'],
+    [{ timeout: 1000 }, 'nebuly-client: unknown option `timeout`; did you mean `timeoutMs`?'],
+    [{ recorder: { idleTimeout: 1000 } }, 'nebuly-client: unknown option `recorder.idleTimeout`; did you mean `recorder.idleTimeoutMs`?'],
+    [{ recorder: { maxConcurentSends: 2 } }, 'nebuly-client: unknown option `recorder.maxConcurentSends`; did you mean `recorder.maxConcurrentSends`?'],
+  ])('rejects %o, suggesting the nearest known name', (options, message) => {
+    expect(() => new NebulyClient({ apiKey: 'k', ...(options as object) })).toThrow(new TypeError(message));
+  });
+
+  it('lists the known names when none is near', () => {
+    expect(() => new NebulyClient({ apiKey: 'k', colour: 'red' } as object)).toThrow(
+      /unknown option `colour`; the options are `apiKey`, `region`, `baseUrl`, .*`dangerouslyAllowBrowser`/,
+    );
+    expect(() => new NebulyClient({ apiKey: 'k', recorder: { colour: 'red' } as object })).toThrow(
+      /unknown option `recorder.colour`; the options are `recorder.idleTimeoutMs`, .*`recorder.now`/,
+    );
+  });
+
+  it('names a misspelt key option before complaining that there is no key', () => {
+    vi.stubEnv('NEBULY_API_KEY', '');
+    expect(() => new NebulyClient({ apiKey_: 'k' } as object)).toThrow('did you mean `apiKey`?');
+  });
+
+  it('accepts every documented option, undefined included', () => {
+    const every: Required<ClientOptions> = {
+      apiKey: 'k',
+      region: 'eu',
+      baseUrl: 'http://127.0.0.1:1',
+      timeoutMs: 1000,
+      maxRetries: 0,
+      retryDelayMs: 10,
+      fetch: capturingFetch().fetch,
+      headers: {},
+      onError: () => {},
+      recorder: { ...RECORDER_DEFAULTS },
+      dangerouslyAllowBrowser: false,
+    };
+    expect(new NebulyClient(every).baseUrl).toBe('http://127.0.0.1:1');
+    expect(new NebulyClient({ apiKey: 'k', region: undefined, recorder: { idleTimeoutMs: undefined } }).baseUrl).toBeTypeOf('string');
+  });
+});
+
+describe('in a browser', () => {
+  function pretendBrowser() {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+  }
+
+  it('refuses to construct, saying what the key exposes', () => {
+    pretendBrowser();
+    expect(() => new NebulyClient({ apiKey: 'k' })).toThrow(NebulyError);
+    expect(() => new NebulyClient({ apiKey: 'secret-key' })).toThrow(
+      /refusing to run in a browser.*read every user of the project and delete every interaction.*`dangerouslyAllowBrowser: true`/,
+    );
+    try {
+      new NebulyClient({ apiKey: 'secret-key' });
+    } catch (error) {
+      expect(String((error as Error).message)).not.toContain('secret-key');
+    }
+  });
+
+  it('constructs with dangerouslyAllowBrowser: true', () => {
+    pretendBrowser();
+    expect(new NebulyClient({ apiKey: 'k', dangerouslyAllowBrowser: true }).baseUrl).toBe(REGION_BASE_URLS.us);
+  });
+
+  it.each([
+    ['a web worker or Deno (no document)', () => vi.stubGlobal('window', undefined)],
+    ['a window without a document', () => vi.stubGlobal('window', {})],
+    ['a document without a window', () => vi.stubGlobal('document', {})],
+  ])('is not a browser in %s', (_, set) => {
+    set();
+    expect(new NebulyClient({ apiKey: 'k' }).baseUrl).toBe(REGION_BASE_URLS.us);
   });
 });

@@ -106,7 +106,14 @@ describe('no API key in constructor errors', () => {
 
   it('a key passed as baseUrl is not echoed', () => {
     const error = thrown(() => new NebulyClient({ apiKey: 'another-valid-key', baseUrl: KEY }));
-    expect((error as Error).message).toContain('`baseUrl` is not a URL');
+    expect((error as Error).message).toContain('`baseUrl` (or NEBULY_BASE_URL) must start with http:// or https://');
+    expect(everythingIn(error)).not.toContain(KEY);
+  });
+
+  it('a key pasted as an option name is not echoed by the unknown-option error', () => {
+    const error = thrown(() => new NebulyClient({ apiKey: 'another-valid-key', [KEY]: true } as never));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/unknown option \(a \d+-character name, not shown\)/);
     expect(everythingIn(error)).not.toContain(KEY);
   });
 });

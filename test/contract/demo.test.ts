@@ -18,6 +18,12 @@ describe('npm run demo (the README’s main job)', () => {
     expect(stdout).toContain('conversation.end(): delivered');
     expect(stdout).toMatch(/"2 interactions deleted"/);
     expect(stdout).toMatch(/POST\s+\/api\/external\/projects\/delete-interactions\s+200/);
+    // Reliability: a retried fault that gets through, and an outage reported to onError.
+    expect(stdout).toContain('eligibleUsers.list() with two 503s injected: 503 → 503 → 200, 3 users after 3 attempts');
+    expect(stdout).toMatch(/onError: DeliveryError: Conversation outage-1 was not delivered: .* answered 503/);
+    expect(stdout).toMatch(/its payload is kept \(\d+ bytes of JSON\)/);
+    expect(stdout).toContain('conversation.end() during an outage: failed, after 5 attempts');
+    expect(stdout).toContain('outage-1 sent again from its payload, answered 202');
     expect(stdout).toContain('Done: the server is closed.');
     expect(stdout).not.toContain('demo-key');
   });

@@ -1,0 +1,118 @@
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import * as root from 'nebuly-client';
+import * as schemas from 'nebuly-client/schemas';
+
+const entry = (path: string) => fileURLToPath(new URL(`../../src/${path}`, import.meta.url));
+
+// One program for every check here: building it is most of this file's time.
+const program = ts.createProgram([entry('index.ts'), entry('schemas/public.ts')], {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noEmit: true,
+  skipLibCheck: true,
+  types: [],
+});
+const checker = program.getTypeChecker();
+
+function exportsOf(path: string): ts.Symbol[] {
+  return checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(path)!)!);
+}
+
+/** Every name a module exports, types included, as TypeScript sees it. */
+function exportedNames(path: string): string[] {
+  return exportsOf(path).map((exported) => exported.name).sort();
+}
+
+/** What a hover shows for the first parameter of `Class.prototype[method]`. */
+function parameterHover(className: string, method: string): { text: string; fields: Map<string, string> } {
+  const exported = exportsOf(entry('index.ts')).find((symbol) => symbol.name === className)!;
+  const classType = checker.getDeclaredTypeOfSymbol(checker.getAliasedSymbol(exported));
+  const signature = checker.getSignaturesOfType(checker.getTypeOfSymbol(classType.getProperty(method)!), ts.SignatureKind.Call)[0]!;
+  const parameter = checker.getTypeOfSymbol(signature.getParameters()[0]!);
+  const fields = new Map(
+    parameter.getProperties().map((field) => [field.name, ts.displayPartsToString(field.getDocumentationComment(checker))]),
+  );
+  return { text: checker.typeToString(parameter), fields };
+}
+
+const INTERNALS = ['tags', 'timestamp', 'userTimestamp', 'nonEmptyString', 'nonNegativeInt', 'toIssues', 'formatPath', 'traceStepBranch'];
+
+/** Still exported by the root for 0.1.0 code, deprecated: they moved to `nebuly-client/schemas`. */
+const DEPRECATED = [
+  'conversationFeedbackActionSchema', 'conversationInteractionSchema', 'deleteInteractionsParamsSchema',
+  'deleteUsersParamsSchema', 'embeddingStepSchema', 'FEEDBACK_SLUGS', 'feedbackActionSchema', 'FILTER_KINDS',
+  'interactionFilterSchema', 'interactionSchema', 'llmStepSchema', 'MESSAGE_ROLES', 'messageResponseSchema',
+  'messageSchema', 'retrievalStepSchema', 'sendConversationParamsSchema', 'sendInteractionParamsSchema',
+  'timeRangeSchema', 'traceStepSchema', 'userRecordResponseSchema', 'userRecordSchema', 'usersParamsSchema',
+  'usersResponseSchema',
+];
+
+/** The request and response types: on the root and on `nebuly-client/schemas`. */
+const WIRE_TYPES = [
+  'TimestampInput', 'Tags', 'Message', 'MessageRole', 'LLMStep', 'LLMStepInput', 'RetrievalStep', 'RetrievalStepInput',
+  'EmbeddingStep', 'EmbeddingStepInput', 'TraceStep', 'TraceStepInput', 'FeedbackSlug', 'FeedbackAction',
+  'ConversationFeedbackAction', 'InteractionInput', 'Interaction', 'SendInteractionParams', 'SendInteractionBody',
+  'ConversationInteractionInput', 'ConversationInteraction', 'SendConversationParams', 'SendConversationBody',
+  'InteractionFilter', 'InteractionFilterKind', 'TimeRangeInput', 'DeleteInteractionsParams', 'DeleteInteractionsBody',
+  'UserRecordInput', 'UserRecord', 'UsersParams', 'DeleteUsersParams', 'UserRecordResponse', 'UsersResponse',
+  'MessageResponse',
+];
+
+/** The public API of the package root: values and types. Changing it is a decision. */
+const ROOT_API = [
+  // the client and its resources
+  'NebulyClient', 'Interactions', 'Conversations', 'EligibleUsers', 'PlatformUsers',
+  'CLIENT_DEFAULTS', 'REGION_BASE_URLS', 'ClientOptions', 'Region', 'AcceptedResponse',
+  // errors
+  'NebulyError', 'ValidationError', 'Issue', 'APIError', 'BadRequestError', 'AuthenticationError',
+  'PermissionDeniedError', 'NotFoundError', 'ConflictError', 'PayloadTooLargeError', 'UnprocessableEntityError',
+  'RateLimitError', 'InternalServerError', 'ConnectionError', 'TimeoutError', 'AbortError', 'UnexpectedResponseError',
+  ...WIRE_TYPES,
+  // builders
+  'interactionParams', 'InteractionParamsInput', 'conversationInteraction', 'llmStep', 'retrievalStep', 'embeddingStep',
+  'feedbackAction', 'usdToMicroDollars', 'MICRO_DOLLARS_PER_USD', 'hashEndUser', 'HashEndUserOptions',
+  // the recorder
+  'RECORDER_DEFAULTS', 'RecorderOptions', 'ResolvedRecorderOptions', 'Conversation', 'StartConversationParams',
+  'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'ConversationOutcome', 'ConversationStatus',
+  'DeliveryError', 'QueueFullError', 'RecordingError', 'RecordingErrorCode', 'UndeliveredConversation',
+];
+
+describe('the package root', () => {
+  it('exports the public API and nothing else', () => {
+    expect(exportedNames(entry('index.ts'))).toEqual([...ROOT_API, ...DEPRECATED].sort());
+  });
+
+  it('exports no internal helper', () => {
+    for (const internal of INTERNALS) expect(root).not.toHaveProperty(internal);
+  });
+
+  it('keeps the deprecated schemas as the very objects of nebuly-client/schemas', () => {
+    for (const name of DEPRECATED) expect(root[name as keyof typeof root]).toBe(schemas[name as keyof typeof schemas]);
+  });
+});
+
+describe('nebuly-client/schemas', () => {
+  it('exports every schema, the enumerations and the named types, and no internal helper', () => {
+    expect(exportedNames(entry('schemas/public.ts'))).toEqual([...DEPRECATED, ...WIRE_TYPES].sort());
+    for (const internal of INTERNALS) expect(schemas).not.toHaveProperty(internal);
+  });
+});
+
+describe('parameter and response types', () => {
+  it.each([
+    ['Interactions', 'send', 'SendInteractionParams', 'traces'],
+    ['Interactions', 'delete', 'DeleteInteractionsParams', 'filters'],
+    ['Conversations', 'send', 'SendConversationParams', 'conversation'],
+    ['EligibleUsers', 'insert', 'UsersParams', 'users'],
+    ['EligibleUsers', 'delete', 'DeleteUsersParams', 'users'],
+  ])('%s.%s takes a named type whose fields are documented in hovers', (className, method, typeName, field) => {
+    const hover = parameterHover(className, method);
+    expect(hover.text).toBe(typeName);
+    expect(hover.fields.get(field)).toMatch(/\w+ \w+/);
+    for (const [name, documentation] of hover.fields) expect(documentation, name).not.toBe('');
+  });
+});

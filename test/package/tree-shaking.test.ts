@@ -1,0 +1,62 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as bundle } from 'esbuild';
+import { build, type Options } from 'tsup';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import configs from '../../tsup.config.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// Inside the repo's node_modules, so that the build's `zod/mini` resolves as it does for users.
+const OUT = mkdtempSync(join(ROOT, 'node_modules', '.tree-shaking-'));
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { sideEffects?: unknown };
+
+beforeAll(async () => {
+  // The package's own ESM build, as published, less the types.
+  const esm = (configs as Options[]).find(
+    (config) => config.format?.includes('esm') && 'index' in (config.entry as Record<string, string>),
+  )!;
+  await build({ ...esm, format: ['esm'], outDir: OUT, dts: false, sourcemap: false, clean: false, silent: true, config: false });
+  writeFileSync(join(OUT, 'package.json'), JSON.stringify({ type: 'module', sideEffects: manifest.sideEffects }));
+}, 60_000);
+
+afterAll(() => rmSync(OUT, { recursive: true, force: true }));
+
+/** A user's bundle of `import { names } from 'nebuly-client'`: its text, and the files it took code from. */
+async function userBundle(names: string) {
+  const result = await bundle({
+    stdin: { contents: `import { ${names} } from './index.js'; console.log(${names});`, resolveDir: OUT, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    outfile: 'user.js',
+    logLevel: 'silent',
+  });
+  const inputs = Object.values(result.metafile.outputs)[0]!.inputs;
+  return { text: result.outputFiles[0]!.text, inputs: Object.keys(inputs).filter((input) => inputs[input]!.bytesInOutput > 0) };
+}
+
+describe('tree-shaking of the package root (ESM build)', () => {
+  it('is declared free of side effects', () => {
+    expect(manifest.sideEffects).toBe(false);
+  });
+
+  it.each(['usdToMicroDollars', 'hashEndUser', 'ValidationError'])(
+    'leaves the client, ky and zod out of a bundle that imports only %s',
+    async (name) => {
+      const { text, inputs } = await userBundle(name);
+      expect(inputs.filter((input) => /node_modules\/(ky|zod)\//.test(input))).toEqual([]);
+      expect(text).not.toContain('class NebulyClient');
+      expect(text).not.toContain('/event-ingestion/api');
+      expect(text).not.toContain('no API key');
+    },
+  );
+
+  it('still bundles what the client needs when the client is imported', async () => {
+    const { text, inputs } = await userBundle('NebulyClient');
+    expect(inputs.some((input) => input.includes('node_modules/zod/'))).toBe(true);
+    expect(text).toContain('/event-ingestion/api');
+  });
+});
