@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type BuildOptions } from 'esbuild';
+import { DIST } from './sdk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -63,7 +64,7 @@ async function bundle(from: string, external: string[] = []) {
  * ky, left out, and compares.
  */
 export async function benchBundle(): Promise<BundleResult> {
-  const built = await bundle('./dist/index.js');
+  const built = await bundle(fileURLToPath(new URL('index.js', DIST)));
   const sources = await bundle('./src/index.ts');
   const withoutZod = await bundle('./src/index.ts', ['zod', 'zod/*']);
   const withoutKy = await bundle('./src/index.ts', ['ky']);
