@@ -9,7 +9,9 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from './errors.js';
+import type { Endpoint, HttpMethod } from './endpoints.js';
 import type { ResolvedClientOptions } from './options.js';
+import { parseOrThrow } from './validate.js';
 
 /** The statuses worth another attempt: the answer may differ next time. */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
@@ -19,9 +21,6 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** The longest backoff between two attempts without `Retry-After`. */
 const MAX_BACKOFF_MS = 8_000;
-
-/** The HTTP verbs the service uses. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** One request to the service. */
 export interface HttpRequest {
@@ -41,6 +40,14 @@ export interface AcceptedResponse {
   /** The body: parsed JSON, else its text, else `null` when empty. */
   body: unknown;
 }
+
+/** What an endpoint answers: its response schema's output, or, for ingestion, the status and body. */
+export type EndpointResult<E extends Endpoint> = E['response'] extends z.ZodMiniType
+  ? z.output<E['response']>
+  : AcceptedResponse;
+
+/** The arguments of an endpoint: its params as accepted, or none when it takes no body. */
+export type EndpointArgs<E extends Endpoint> = E['params'] extends z.ZodMiniType ? [params: z.input<E['params']>] : [];
 
 /** One attempt's answer, its body read in full within the attempt's time-out. */
 interface Answer {
@@ -157,6 +164,24 @@ export class HttpCore {
     this.#headers = headers;
     this.#jsonHeaders = new Headers(headers);
     this.#jsonHeaders.set('content-type', 'application/json');
+  }
+
+  /**
+   * Calls an endpoint of the service: validates `params` with the endpoint's schema
+   * (rejecting with a `ValidationError`, nothing sent), sends them as JSON, and answers the
+   * body parsed by the endpoint's response schema, or for ingestion its status and body.
+   *
+   * @example
+   * ```ts
+   * const { users } = await http.call(ENDPOINTS.listEligibleUsers);
+   * await http.call(ENDPOINTS.deleteEligibleUsers, { users: ['u-1'] });
+   * ```
+   */
+  async call<E extends Endpoint>(endpoint: E, ...[params]: EndpointArgs<E>): Promise<EndpointResult<E>> {
+    const { method, path, params: paramsSchema, response } = endpoint;
+    const body = paramsSchema === undefined ? undefined : JSON.stringify(parseOrThrow(paramsSchema, params));
+    const request = { method, path, body };
+    return (response === undefined ? this.accepted(request) : this.json(request, response)) as Promise<EndpointResult<E>>;
   }
 
   /** Sends a request and returns its body parsed by `schema`. */
