@@ -14,7 +14,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['examples/**', 'bench/**', 'scripts/**', 'src/reference-server/cli.ts', 'src/reference-server/demo.ts'],
+    files: ['examples/**', 'bench/**', 'scripts/**', 'src/reference-server/cli.ts'],
     rules: { 'no-console': 'off' },
   },
 );

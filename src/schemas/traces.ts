@@ -39,7 +39,7 @@ export const embeddingStepSchema = z.object({
 
 /**
  * The kinds of step in the order that tells them apart without a discriminator on the
- * wire (wire-facts): `source` → retrieval, `messages` → LLM, else embedding.
+ * wire, as the service itself tells them: `source` → retrieval, `messages` → LLM, else embedding.
  */
 const TRACE_STEP_KINDS = [retrievalStepSchema, llmStepSchema, embeddingStepSchema] as const;
 
