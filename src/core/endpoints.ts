@@ -5,13 +5,25 @@ import { sendInteractionParamsSchema } from '../schemas/interactions.js';
 import { messageResponseSchema } from '../schemas/responses.js';
 import { deleteUsersParamsSchema, usersParamsSchema, usersResponseSchema } from '../schemas/users.js';
 
-/** The HTTP verbs the service uses. */
+/**
+ * The HTTP verbs the service uses.
+ *
+ * @example
+ * ```ts
+ * const method: HttpMethod = ENDPOINTS.updateEligibleUsers.method; // 'PUT'
+ * ```
+ */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * One endpoint of the service: its verb and path, the schema of its JSON body (none for
  * a GET), and the schema of its answer (none for an ingestion endpoint, where any 2xx is
  * success whatever its body).
+ *
+ * @example
+ * ```ts
+ * const list: Endpoint = ENDPOINTS.listPlatformUsers; // GET, no params, usersResponseSchema
+ * ```
  */
 export interface Endpoint<
   P extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
@@ -60,5 +72,12 @@ export const ENDPOINTS = {
   updatePlatformUsers: endpoint('POST', PLATFORM_USERS, usersParamsSchema, usersResponseSchema),
 } as const;
 
-/** The name of an endpoint of {@link ENDPOINTS}. */
+/**
+ * The name of an endpoint of {@link ENDPOINTS}.
+ *
+ * @example
+ * ```ts
+ * const name: EndpointName = 'sendConversation';
+ * ```
+ */
 export type EndpointName = keyof typeof ENDPOINTS;

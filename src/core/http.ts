@@ -16,13 +16,27 @@ import { parseOrThrow } from './validate.js';
 /** The statuses worth another attempt: the answer may differ next time. */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
-/** The longest `Retry-After` honoured; a longer one is waited for this long. */
+/**
+ * The longest `Retry-After` honoured; a longer one is waited for this long.
+ *
+ * @example
+ * ```ts
+ * retryAfterMs('3600') === MAX_RETRY_AFTER_MS; // true
+ * ```
+ */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** The longest backoff between two attempts without `Retry-After`. */
 const MAX_BACKOFF_MS = 8_000;
 
-/** One request to the service. */
+/**
+ * One request to the service.
+ *
+ * @example
+ * ```ts
+ * const request: HttpRequest = { method: 'POST', path: ENDPOINTS.sendConversation.path, body: json, signal };
+ * ```
+ */
 export interface HttpRequest {
   method: HttpMethod;
   /** The path below the base URL, with its leading slash. */
@@ -33,7 +47,14 @@ export interface HttpRequest {
   signal?: AbortSignal | undefined;
 }
 
-/** What an ingestion endpoint answered: any 2xx is success, whatever its body. */
+/**
+ * What an ingestion endpoint answered: any 2xx is success, whatever its body.
+ *
+ * @example
+ * ```ts
+ * const { status, body } = await nebuly.conversations.send(params); // 202, { status: 'accepted' }
+ * ```
+ */
 export interface AcceptedResponse {
   /** The HTTP status, 2xx. */
   status: number;
@@ -41,12 +62,26 @@ export interface AcceptedResponse {
   body: unknown;
 }
 
-/** What an endpoint answers: its response schema's output, or, for ingestion, the status and body. */
+/**
+ * What an endpoint answers: its response schema's output, or, for ingestion, the status and body.
+ *
+ * @example
+ * ```ts
+ * type Users = EndpointResult<typeof ENDPOINTS.listEligibleUsers>; // UsersResponse
+ * ```
+ */
 export type EndpointResult<E extends Endpoint> = E['response'] extends z.ZodMiniType
   ? z.output<E['response']>
   : AcceptedResponse;
 
-/** The arguments of an endpoint: its params as accepted, or none when it takes no body. */
+/**
+ * The arguments of an endpoint: its params as accepted, or none when it takes no body.
+ *
+ * @example
+ * ```ts
+ * type Args = EndpointArgs<typeof ENDPOINTS.deleteEligibleUsers>; // [params: DeleteUsersParams]
+ * ```
+ */
 export type EndpointArgs<E extends Endpoint> = E['params'] extends z.ZodMiniType ? [params: z.input<E['params']>] : [];
 
 /** One attempt's answer, its body read in full within the attempt's time-out. */
@@ -141,6 +176,12 @@ function loadKy(): Promise<KyInstance> {
  * owns the attempt loop: the per-attempt time-out, which covers the body, the wait
  * between attempts (backoff with jitter, or `Retry-After`), and the mapping of failures
  * to SDK errors. The resources and the recorder send through it.
+ *
+ * @example
+ * ```ts
+ * const http = new HttpCore(resolveClientOptions({ apiKey }));
+ * const { users } = await http.call(ENDPOINTS.listEligibleUsers);
+ * ```
  */
 export class HttpCore {
   readonly #options: ResolvedClientOptions;
@@ -181,11 +222,11 @@ export class HttpCore {
     const { method, path, params: paramsSchema, response } = endpoint;
     const body = paramsSchema === undefined ? undefined : JSON.stringify(parseOrThrow(paramsSchema, params));
     const request = { method, path, body };
-    return (response === undefined ? this.accepted(request) : this.json(request, response)) as Promise<EndpointResult<E>>;
+    return (response === undefined ? this.accepted(request) : this.#json(request, response)) as Promise<EndpointResult<E>>;
   }
 
   /** Sends a request and returns its body parsed by `schema`. */
-  async json<S extends z.ZodMiniType>(request: HttpRequest, schema: S): Promise<z.output<S>> {
+  async #json<S extends z.ZodMiniType>(request: HttpRequest, schema: S): Promise<z.output<S>> {
     const answer = await this.#exchange(request);
     const body = parseBody(answer.text);
     const result = z.safeParse(schema, body);
