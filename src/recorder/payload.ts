@@ -30,7 +30,12 @@ interface Exclusions {
  * conversation's `end_user` and tags were checked once at `startConversation`, so none
  * of them is validated again here. Built on the first conversation, not at import.
  */
-const buildRecordedSchema = () => z.omit(conversationInteractionSchema, { time_start: true, time_end: true });
+const buildRecordedSchema = () => {
+  // The wire schema's own fields less the two timestamps (z.omit would do the same and
+  // weigh 350 bytes gzipped in a user's bundle).
+  const { time_start, time_end, ...shape } = conversationInteractionSchema.shape;
+  return z.object(shape);
+};
 let recordedSchema: ReturnType<typeof buildRecordedSchema> | undefined;
 function recordedInteractionSchema() {
   recordedSchema ??= buildRecordedSchema();
