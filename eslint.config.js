@@ -9,12 +9,12 @@ export default tseslint.config(
   { languageOptions: { globals: { ...globals.node } } },
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
   {
-    files: ['examples/**', 'bench/**', 'scripts/**', 'src/reference-server/cli.ts', 'src/reference-server/demo.ts'],
+    files: ['examples/**', 'bench/**', 'scripts/**', 'src/reference-server/cli.ts'],
     rules: { 'no-console': 'off' },
   },
 );

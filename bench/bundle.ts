@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type BuildOptions } from 'esbuild';
+import { DIST } from './sdk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -68,8 +69,10 @@ async function bundle(from: string, external: string[] = [], contents = entry(fr
  * ky, left out, and compares.
  */
 export async function benchBundle(): Promise<BundleResult> {
-  const built = await bundle('./dist/index.js');
-  const builderOnly = await bundle('./dist/index.js', [], "import { usdToMicroDollars } from './dist/index.js';\nconsole.log(usdToMicroDollars(1));");
+  const index = fileURLToPath(new URL('index.js', DIST));
+  const built = await bundle(index);
+  const builderOnly = await bundle(index, [], `import { usdToMicroDollars } from ${JSON.stringify(index)};
+console.log(usdToMicroDollars(1));`);
   const sources = await bundle('./src/index.ts');
   const withoutZod = await bundle('./src/index.ts', ['zod', 'zod/*']);
   const withoutKy = await bundle('./src/index.ts', ['ky']);

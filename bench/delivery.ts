@@ -1,10 +1,12 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import ky from 'ky';
 import type { NebulyError } from '../src/core/errors.js';
 import { interactionData } from './fixtures.js';
-import type { ReferenceServerModule, Sdk } from './sdk.js';
+import { DIST, type Sdk } from './sdk.js';
 
-const CONVERSATIONS = 300;
-const TURNS = 4;
+const CONVERSATIONS = 1_000;
+const TURNS = 5;
 const CONCURRENCY = 4;
 const ROUNDS = 5;
 const API_KEY = 'bench-key';
@@ -14,14 +16,23 @@ const PATH = '/event-ingestion/api/v2/events/trace_conversation';
 export interface DeliveryResult {
   /** Median plain-fetch time over median SDK time: 1 is as fast as fetch. */
   deliveryRatioVsFetch: number;
+  /**
+   * The client's CPU per delivered conversation (record, validate, serialize, send) over
+   * a plain fetch loop's CPU per request posting the same bodies: 1 costs what fetch does.
+   */
+  cpuPerConversationVsFetch: number;
   sdkMs: number[];
   fetchMs: number[];
+  /** Client CPU per conversation in each SDK round, µs (user + system, every thread). */
+  sdkCpuUs: number[];
+  /** Client CPU per request in each fetch round, µs. */
+  fetchCpuUs: number[];
   /**
-   * The same bodies posted with ky alone, configured as the client's HTTP core configures
-   * it (retries, per-attempt time-out), over plain fetch: what the transport itself costs.
+   * The same bodies posted by ky as the HTTP core drives it (no retries or time-out of
+   * ky's, the URL and string body handed to fetch), over plain fetch: what ky adds.
    */
-  kyRatioVsFetch: number;
-  kyMs: number[];
+  kyCpuVsFetch: number;
+  kyCpuUs: number[];
   conversations: number;
   interactionsPerConversation: number;
   concurrency: number;
@@ -32,68 +43,93 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/**
- * Delivery throughput against the reference server: the SDK records, ends and delivers
- * CONVERSATIONS conversations (time from the first `startConversation` to `flush()`
- * resolving: recording, validation, serialization and sending all count); a plain fetch
- * loop with the same concurrency posts the very bodies the SDK sent, already serialized.
- * Rounds alternate so that both see the same machine state.
- */
-export async function benchDelivery(sdk: Sdk, reference: ReferenceServerModule): Promise<DeliveryResult> {
-  const server = await reference.createReferenceServer({
-    apiKeys: { [API_KEY]: PROJECT },
-    maxRecordedRequests: CONVERSATIONS,
+/** The sink: the reference server of the build under test, in a child process. */
+async function startSink(): Promise<{ url: string; call: <T>(message: string) => Promise<T>; child: ChildProcess }> {
+  const child = fork(fileURLToPath(new URL('sink.ts', import.meta.url)), [DIST.href, API_KEY, PROJECT, PATH], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  const next = <T>() => new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
+  const { url } = await next<{ url: string }>();
+  return {
+    url,
+    child,
+    call: <T>(message: string) => {
+      const answer = next<T>();
+      child.send(message);
+      return answer;
+    },
+  };
+}
+
+/** CPU time of this process since `from`, µs. */
+function cpuSince(from: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(from);
+  return user + system;
+}
+
+/**
+ * Delivery against the reference server, which runs in another process: the SDK
+ * records, ends and delivers CONVERSATIONS conversations (from the first
+ * `startConversation` to `flush()`: recording, validation, serialization and sending all
+ * count); a plain fetch loop with the same concurrency posts the very bodies the SDK
+ * sent, already serialized. Rounds alternate so that both see the same machine state;
+ * each gives its wall time and this process's CPU time.
+ */
+export async function benchDelivery(sdk: Sdk): Promise<DeliveryResult> {
+  const sink = await startSink();
   const errors: NebulyError[] = [];
   const nebuly = new sdk.NebulyClient({
     apiKey: API_KEY,
-    baseUrl: server.url,
+    baseUrl: sink.url,
     onError: (error) => errors.push(error),
     recorder: { maxConcurrentSends: CONCURRENCY, idleTimeoutMs: 0 },
   });
   const data = Array.from({ length: CONVERSATIONS * TURNS }, (_, n) => interactionData(n));
 
-  async function sdkRound(): Promise<{ ms: number; bodies: string[] }> {
-    server.store.clear();
-    server.requests.clear();
+  async function sdkRound(): Promise<{ ms: number; cpuUs: number }> {
+    await sink.call('clear');
+    const cpu = process.cpuUsage();
     const started = performance.now();
+    const outcomes = [];
     for (let c = 0; c < CONVERSATIONS; c += 1) {
-      const conversation = nebuly.startConversation({ end_user: `user-${c}` });
+      const conversation = nebuly.startConversation({ end_user: `user-${c}`, tags: { plan: 'pro' } });
       for (let t = 0; t < TURNS; t += 1) {
         const d = data[c * TURNS + t] as (typeof data)[number];
         const turn = conversation.interaction({ input: d.input, tags: d.tags });
         turn.llm({ model: d.model, messages: d.messages, output: d.output, input_tokens: d.input_tokens, output_tokens: d.output_tokens });
         turn.end({ output: d.output });
       }
-      void conversation.end();
+      outcomes.push(conversation.end());
     }
     await nebuly.flush();
     const ms = performance.now() - started;
-    const accepted = server.requests.all().filter((request) => request.path === PATH && request.status === 202);
-    if (accepted.length !== CONVERSATIONS) throw new Error(`the SDK delivered ${accepted.length} of ${CONVERSATIONS}`);
-    return { ms, bodies: accepted.map((request) => request.body) };
+    const cpuUs = cpuSince(cpu) / CONVERSATIONS;
+    const delivered = (await Promise.all(outcomes)).filter((outcome) => outcome.status === 'delivered').length;
+    if (delivered !== CONVERSATIONS) throw new Error(`the SDK delivered ${delivered} of ${CONVERSATIONS}`);
+    return { ms, cpuUs };
   }
 
-  const kyClient = ky.create({
-    headers: { accept: 'application/json', authorization: `Bearer ${API_KEY}` },
-    timeout: 30_000,
-    retry: { limit: 2, methods: ['post'], statusCodes: [408, 429, 500, 502, 503, 504] },
-  });
+  const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', accept: 'application/json' };
   const post = {
-    fetch: (url: string, body: string) =>
-      fetch(url, {
+    fetch: (url: string, body: string) => fetch(url, { method: 'POST', headers, body }),
+    ky: (url: string, body: string) =>
+      ky(url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', accept: 'application/json' },
+        headers,
         body,
+        retry: 0,
+        timeout: false,
+        throwHttpErrors: false,
+        fetch: (request) => fetch((request as Request).url, { method: 'POST', headers: (request as Request).headers, body }),
       }),
-    ky: (url: string, body: string) => kyClient.post(url, { body, headers: { 'content-type': 'application/json' } }),
   };
 
-  async function fetchRound(bodies: readonly string[], via: keyof typeof post = 'fetch'): Promise<number> {
-    server.store.clear();
-    server.requests.clear();
-    const url = server.url + PATH;
+  async function fetchRound(bodies: readonly string[], via: keyof typeof post): Promise<{ ms: number; cpuUs: number }> {
+    await sink.call('clear');
+    const url = sink.url + PATH;
     let next = 0;
+    const cpu = process.cpuUsage();
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -101,37 +137,45 @@ export async function benchDelivery(sdk: Sdk, reference: ReferenceServerModule):
           const body = bodies[next++] as string;
           const response = await post[via](url, body);
           await response.text();
-          if (!response.ok) throw new Error(`fetch got ${response.status}`);
+          if (response.status !== 202) throw new Error(`${via} got ${response.status}`);
         }
       }),
     );
-    return performance.now() - started;
+    return { ms: performance.now() - started, cpuUs: cpuSince(cpu) / bodies.length };
   }
 
   try {
-    const { bodies } = await sdkRound(); // warm-up, and the bodies fetch will post
-    await fetchRound(bodies);
-    const sdkMs: number[] = [];
-    const fetchMs: number[] = [];
-    const kyMs: number[] = [];
+    await sdkRound(); // warm-up, and the bodies fetch will post
+    const { bodies } = await sink.call<{ bodies: string[] }>('bodies');
+    if (bodies.length !== CONVERSATIONS) throw new Error(`the sink logged ${bodies.length} of ${CONVERSATIONS} bodies`);
+    await fetchRound(bodies, 'fetch');
+    await fetchRound(bodies, 'ky');
+    const sdk: { ms: number; cpuUs: number }[] = [];
+    const plain: { ms: number; cpuUs: number }[] = [];
+    const viaKy: { ms: number; cpuUs: number }[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      fetchMs.push(await fetchRound(bodies));
-      sdkMs.push((await sdkRound()).ms);
-      kyMs.push(await fetchRound(bodies, 'ky'));
+      plain.push(await fetchRound(bodies, 'fetch'));
+      sdk.push(await sdkRound());
+      viaKy.push(await fetchRound(bodies, 'ky'));
     }
     if (errors.length > 0) throw new Error(`the recorder reported: ${errors[0]?.message}`);
+    const cpu = (rounds: typeof sdk) => rounds.map((round) => Math.round(round.cpuUs));
+    const ms = (rounds: typeof sdk) => rounds.map((round) => Math.round(round.ms));
     return {
-      kyRatioVsFetch: median(fetchMs) / median(kyMs),
-      kyMs: kyMs.map((ms) => Math.round(ms)),
-      deliveryRatioVsFetch: median(fetchMs) / median(sdkMs),
-      sdkMs: sdkMs.map((ms) => Math.round(ms)),
-      fetchMs: fetchMs.map((ms) => Math.round(ms)),
+      deliveryRatioVsFetch: median(ms(plain)) / median(ms(sdk)),
+      cpuPerConversationVsFetch: median(cpu(sdk)) / median(cpu(plain)),
+      kyCpuVsFetch: median(cpu(viaKy)) / median(cpu(plain)),
+      sdkMs: ms(sdk),
+      fetchMs: ms(plain),
+      sdkCpuUs: cpu(sdk),
+      fetchCpuUs: cpu(plain),
+      kyCpuUs: cpu(viaKy),
       conversations: CONVERSATIONS,
       interactionsPerConversation: TURNS,
       concurrency: CONCURRENCY,
     };
   } finally {
     await nebuly.shutdown();
-    await server.close();
+    sink.child.send('close');
   }
 }

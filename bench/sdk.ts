@@ -1,3 +1,5 @@
+import { pathToFileURL } from 'node:url';
+
 /**
  * The built package, as a user gets it: the benchmarks measure `dist/`, not the sources,
  * so `npm run bench` builds first. The types come from the sources they were built from.
@@ -5,7 +7,14 @@
 export type Sdk = typeof import('../src/index.js');
 export type ReferenceServerModule = typeof import('../src/reference-server/index.js');
 
-export const DIST = new URL('../dist/', import.meta.url);
+/**
+ * The build to measure: `dist/`, or the folder in BENCH_DIST (a build of another commit,
+ * to compare before and after in the same conditions).
+ */
+export const DIST =
+  process.env.BENCH_DIST === undefined
+    ? new URL('../dist/', import.meta.url)
+    : pathToFileURL(`${process.env.BENCH_DIST.replace(/\/+$/, '')}/`);
 
 export async function loadSdk(): Promise<Sdk> {
   return (await import(new URL('index.js', DIST).href)) as Sdk;

@@ -31,7 +31,7 @@ import { CLIENT_DEFAULTS } from '../src/core/options.js';
 import type { NebulyError } from '../src/core/errors.js';
 import { RECORDER_DEFAULTS } from '../src/recorder/options.js';
 import { createReferenceServer } from '../src/reference-server/index.js';
-import { CONVERSATION_PATH } from '../src/resources/conversations.js';
+import { ENDPOINTS } from '../src/core/endpoints.js';
 
 const API_KEY = 'soak-key';
 const PROJECT = 'soak';
@@ -64,7 +64,7 @@ function faultMix() {
   return shares.map(({ share, ...fault }) => {
     const probability = share / spared;
     spared -= share;
-    return { ...fault, probability, times: Infinity, path: CONVERSATION_PATH };
+    return { ...fault, probability, times: Infinity, path: ENDPOINTS.sendConversation.path };
   });
 }
 
@@ -200,7 +200,7 @@ hardStop.unref();
 
 const faults = values.healthy
   ? 'no faults'
-  : `faults on ${CONVERSATION_PATH}: 5 % dropped connections, 10 % 503 + Retry-After: 1, 10 % 503, 10 % 429 + Retry-After: 1`;
+  : `faults on ${ENDPOINTS.sendConversation.path}: 5 % dropped connections, 10 % 503 + Retry-After: 1, 10 % 503, 10 % 429 + Retry-After: 1`;
 console.log(
   `soak: ${conversations} conversations ended at once; ${faults}; ` +
     `maxConcurrentSends ${settings.maxConcurrentSends}, maxRetries ${settings.maxRetries}, ` +

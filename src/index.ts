@@ -57,7 +57,7 @@ export {
   UnprocessableEntityError,
   ValidationError,
 } from './core/errors.js';
-export type { Issue } from './schemas/issues.js';
+export type { Issue } from './utils/issues.js';
 export type * from './types/index.js';
 export * from './deprecated-schemas.js';
 export {

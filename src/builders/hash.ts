@@ -1,5 +1,5 @@
 import { NebulyError, ValidationError } from '../core/errors.js';
-import type { Issue } from '../schemas/issues.js';
+import type { Issue } from '../utils/issues.js';
 
 /** Options of {@link hashEndUser}. */
 export interface HashEndUserOptions {

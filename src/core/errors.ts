@@ -1,4 +1,4 @@
-import { formatPath, type Issue, listBounded } from '../schemas/issues.js';
+import { formatPath, type Issue, listBounded } from '../utils/issues.js';
 
 /**
  * The base of every error the SDK produces. Catch this to handle them all.

@@ -1,30 +1,43 @@
-import ky, { HTTPError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
+import type { Input, KyInstance } from 'ky';
 import * as z from 'zod/mini';
 import { toIssues } from '../schemas/issues.js';
 import {
   AbortError,
   APIError,
   ConnectionError,
-  NebulyError,
+  type NebulyError,
   TimeoutError,
   UnexpectedResponseError,
 } from './errors.js';
+import type { Endpoint, HttpMethod } from './endpoints.js';
 import type { ResolvedClientOptions } from './options.js';
 import { redactError } from './redact.js';
+import { parseOrThrow } from './validate.js';
 
 /** The statuses worth another attempt: the answer may differ next time. */
-export const RETRYABLE_STATUSES = [408, 429, 500, 502, 503, 504];
+const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
-/** The longest `Retry-After` honoured; a longer one is waited for this long. */
+/**
+ * The longest `Retry-After` honoured; a longer one is waited for this long.
+ *
+ * @example
+ * ```ts
+ * retryAfterMs('3600') === MAX_RETRY_AFTER_MS; // true
+ * ```
+ */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** The longest backoff between two attempts without `Retry-After`. */
-export const MAX_BACKOFF_MS = 8_000;
+const MAX_BACKOFF_MS = 8_000;
 
-/** The HTTP verbs the service uses. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-/** One request to the service. */
+/**
+ * One request to the service.
+ *
+ * @example
+ * ```ts
+ * const request: HttpRequest = { method: 'POST', path: ENDPOINTS.sendConversation.path, body: json, signal };
+ * ```
+ */
 export interface HttpRequest {
   method: HttpMethod;
   /** The path below the base URL, with its leading slash. */
@@ -35,7 +48,14 @@ export interface HttpRequest {
   signal?: AbortSignal | undefined;
 }
 
-/** What an ingestion endpoint answered: any 2xx is success, whatever its body. */
+/**
+ * What an ingestion endpoint answered: any 2xx is success, whatever its body.
+ *
+ * @example
+ * ```ts
+ * const { status, body } = await nebuly.conversations.send(params); // 202, { status: 'accepted' }
+ * ```
+ */
 export interface AcceptedResponse {
   /** The HTTP status, 2xx. */
   status: number;
@@ -43,67 +63,82 @@ export interface AcceptedResponse {
   body: unknown;
 }
 
-/** Statuses whose responses carry no body by definition. */
-const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+/**
+ * What an endpoint answers: its response schema's output, or, for ingestion, the status and body.
+ *
+ * @example
+ * ```ts
+ * type Users = EndpointResult<typeof ENDPOINTS.listEligibleUsers>; // UsersResponse
+ * ```
+ */
+export type EndpointResult<E extends Endpoint> = E['response'] extends z.ZodMiniType
+  ? z.output<E['response']>
+  : AcceptedResponse;
 
 /**
- * Reads a whole body, giving up at `deadline` (a `Date.now()` value): the time-out of
- * an attempt covers its body too, or a server that sends headers and then stalls would
- * hold the call forever. Throws ky's `TimeoutError`, so that ky retries the attempt.
+ * The arguments of an endpoint: its params as accepted, or none when it takes no body.
+ *
+ * @example
+ * ```ts
+ * type Args = EndpointArgs<typeof ENDPOINTS.deleteEligibleUsers>; // [params: DeleteUsersParams]
+ * ```
  */
-async function readText(request: Request, response: Response, deadline: number): Promise<string> {
-  const body = response.body;
-  if (body === null) return '';
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    if (!Number.isFinite(deadline)) return;
-    timer = setTimeout(() => {
-      // Reject before cancelling: cancelling ends the pending read as if the body were
-      // complete, and the race must not take a cut body for a whole one.
-      reject(new KyTimeoutError(request));
-      reader.cancel().catch(() => undefined);
-    }, Math.max(0, deadline - Date.now()));
-  });
-  try {
-    for (;;) {
-      const chunk = await Promise.race([reader.read(), expired]);
-      if (chunk.done) return text + decoder.decode();
-      text += decoder.decode(chunk.value, { stream: true });
-    }
-  } finally {
-    clearTimeout(timer);
-  }
+export type EndpointArgs<E extends Endpoint> = E['params'] extends z.ZodMiniType ? [params: z.input<E['params']>] : [];
+
+/** One attempt's answer, its body read in full within the attempt's time-out. */
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
 }
 
-/** A `Retry-After` that is neither seconds nor an HTTP date; ky would wait its cap (60 s) for one. */
-function isUnusableRetryAfter(value: string | null): boolean {
-  return value !== null && !/^\s*\d+\s*$/.test(value) && Number.isNaN(Date.parse(value));
+/** What an attempt's time-out rejects with; never leaves this module. */
+const ATTEMPT_TIMED_OUT = Symbol('attempt timed out');
+
+// An HTTP date of RFC 9110 in GMT (IMF-fixdate, or the obsolete RFC 850 form): the
+// day's name first, GMT last. `Date.parse` alone would take `1.5` or `2026` for a date,
+// and read the zone-less asctime form in the host's local time.
+const HTTP_DATE = /^\s*(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*, .* GMT\s*$/;
+
+/**
+ * How long a `Retry-After` asks to wait, in ms, capped at {@link MAX_RETRY_AFTER_MS}:
+ * whole seconds, or an HTTP date (a past date: no wait). `undefined` for anything else
+ * (absent, `soon`, `1.5`, an ISO date), so that the usual backoff applies. No other
+ * header (`RateLimit-Reset`, `X-RateLimit-Reset`) is read.
+ *
+ * @example
+ * ```ts
+ * retryAfterMs('5');                               // 5_000
+ * retryAfterMs('Wed, 21 Oct 2015 07:28:00 GMT');  // 0: the date has passed
+ * retryAfterMs('soon');                            // undefined
+ * ```
+ */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  let ms: number;
+  if (/^\s*\d+\s*$/.test(value)) ms = Number(value) * 1000;
+  else if (HTTP_DATE.test(value)) ms = Date.parse(value) - now;
+  else return undefined;
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms));
 }
 
 /**
- * The response with its body read in full within the attempt's time-out, and an
- * unusable `Retry-After` dropped so that the usual backoff applies.
+ * The wait before retry number `retry` (1 for the first) without `Retry-After`:
+ * `baseMs · 2^(retry − 1)`, at most {@link MAX_BACKOFF_MS}, with equal jitter (between
+ * half and all of it), so that retries spread out but never collapse to zero.
+ *
+ * @example
+ * ```ts
+ * backoffMs(500, 3); // between 1_000 and 2_000
+ * ```
  */
-async function buffered(request: Request, response: Response, deadline: number): Promise<Response> {
-  const text = await readText(request, response, deadline);
-  const headers = new Headers(response.headers);
-  if (isUnusableRetryAfter(headers.get('retry-after'))) headers.delete('retry-after');
-  return new Response(text === '' || NULL_BODY_STATUSES.has(response.status) ? null : text, {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
-  });
+export function backoffMs(baseMs: number, retry: number): number {
+  return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** (retry - 1)) * (0.5 + Math.random() * 0.5);
 }
 
-/**
- * The body of a response that {@link buffered} already read (no I/O is left): parsed
- * JSON, else its text, else `null` when empty.
- */
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+/** A body as the service sent it: parsed JSON, else its text, else `null` when empty. */
+function parseBody(text: string): unknown {
   if (text === '') return null;
   try {
     return JSON.parse(text) as unknown;
@@ -112,23 +147,49 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-function delayForAttempt(baseMs: number) {
-  return (retry: number) => Math.min(MAX_BACKOFF_MS, baseMs * 2 ** (retry - 1));
+/** Waits `ms`; rejects with the signal's reason as soon as it aborts, and then holds no timer. */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
-/** Equal jitter: between half and all of the computed delay, so retries spread out but never collapse to zero. */
-function jitter(delayMs: number): number {
-  return delayMs * (0.5 + Math.random() * 0.5);
+// Loaded on the first request, not at import: evaluating ky touches `Request` and
+// `FormData`, which makes Node load its fetch implementation (about 20 ms) even in a
+// process that never sends. Shared by every client.
+let kyLoaded: Promise<KyInstance> | undefined;
+function loadKy(): Promise<KyInstance> {
+  kyLoaded ??= import('ky').then((module) => module.default);
+  return kyLoaded;
 }
 
 /**
- * The one HTTP engine of the SDK: authentication, per-attempt time-out, retries with
- * backoff and `Retry-After`, and the mapping of failures to SDK errors. The resources and
- * the recorder send through it.
+ * The one HTTP engine of the SDK. ky makes each attempt (it builds the request from the
+ * client's headers and calls fetch) with its own retries and time-out off; this class
+ * owns the attempt loop: the per-attempt time-out, which covers the body, the wait
+ * between attempts (backoff with jitter, or `Retry-After`), and the mapping of failures
+ * to SDK errors. The resources and the recorder send through it.
+ *
+ * @example
+ * ```ts
+ * const http = new HttpCore(resolveClientOptions({ apiKey }));
+ * const { users } = await http.call(ENDPOINTS.listEligibleUsers);
+ * ```
  */
 export class HttpCore {
-  readonly #ky: KyInstance;
   readonly #options: ResolvedClientOptions;
+  /** The headers of a request without a body, and of one with a JSON body: ky copies them. */
+  readonly #headers: Headers;
+  readonly #jsonHeaders: Headers;
+  #ky: KyInstance | undefined;
 
   constructor(options: ResolvedClientOptions) {
     this.#options = options;
@@ -142,75 +203,37 @@ export class HttpCore {
     // Set, not merged: a user header of any case never joins or replaces these.
     headers.set('accept', 'application/json');
     headers.set('authorization', `Bearer ${options.apiKey}`);
-    this.#ky = ky.create({
-      headers,
-      // ky applies `timeout` to each attempt and, with `retryOnTimeout`, retries a timed-out one.
-      timeout: options.timeoutMs === 0 ? false : options.timeoutMs,
-      retry: {
-        limit: options.maxRetries,
-        // POST too: every endpoint of the service is safe to repeat (ingestion is
-        // deduplicated downstream, user updates replace, deletions are idempotent).
-        methods: ['get', 'post', 'put', 'delete'],
-        statusCodes: RETRYABLE_STATUSES,
-        afterStatusCodes: RETRYABLE_STATUSES,
-        maxRetryAfter: MAX_RETRY_AFTER_MS,
-        backoffLimit: MAX_BACKOFF_MS,
-        delay: delayForAttempt(options.retryDelayMs),
-        jitter,
-        retryOnTimeout: true,
-      },
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+    this.#headers = headers;
+    this.#jsonHeaders = new Headers(headers);
+    this.#jsonHeaders.set('content-type', 'application/json');
   }
 
-  /** The base URL every path is appended to. */
-  get baseUrl(): string {
-    return this.#options.baseUrl;
-  }
-
-  /** Sends a request and returns the raw 2xx response; throws an SDK error otherwise. */
-  async send(request: HttpRequest): Promise<Response> {
-    const { method, path, body, signal } = request;
-    const { timeoutMs } = this.#options;
-    let attempts = 1;
-    let attemptStartedAt = 0;
-    try {
-      return await this.#ky(this.#options.baseUrl + path, {
-        method,
-        ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/json' } }),
-        ...(signal === undefined ? {} : { signal }),
-        hooks: {
-          beforeRequest: [
-            () => {
-              attemptStartedAt = Date.now();
-            },
-          ],
-          // Inside ky's retry loop: a body that stalls past the attempt's time-out, or a
-          // connection dropped mid-body, is retried like any other failed attempt.
-          afterResponse: [
-            (kyRequest, _options, response) =>
-              buffered(kyRequest, response, timeoutMs === 0 ? Infinity : attemptStartedAt + timeoutMs),
-          ],
-          beforeRetry: [
-            () => {
-              attempts += 1;
-            },
-          ],
-        },
-      });
-    } catch (error) {
-      throw await this.#toSdkError(error, method, path, attempts, signal);
-    }
+  /**
+   * Calls an endpoint of the service: validates `params` with the endpoint's schema
+   * (rejecting with a `ValidationError`, nothing sent), sends them as JSON, and answers the
+   * body parsed by the endpoint's response schema, or for ingestion its status and body.
+   *
+   * @example
+   * ```ts
+   * const { users } = await http.call(ENDPOINTS.listEligibleUsers);
+   * await http.call(ENDPOINTS.deleteEligibleUsers, { users: ['u-1'] });
+   * ```
+   */
+  async call<E extends Endpoint>(endpoint: E, ...[params]: EndpointArgs<E>): Promise<EndpointResult<E>> {
+    const { method, path, params: paramsSchema, response } = endpoint;
+    const body = paramsSchema === undefined ? undefined : JSON.stringify(parseOrThrow(paramsSchema, params));
+    const request = { method, path, body };
+    return (response === undefined ? this.accepted(request) : this.#json(request, response)) as Promise<EndpointResult<E>>;
   }
 
   /** Sends a request and returns its body parsed by `schema`. */
-  async json<S extends z.ZodMiniType>(request: HttpRequest, schema: S): Promise<z.output<S>> {
-    const response = await this.send(request);
-    const body = await readBody(response);
+  async #json<S extends z.ZodMiniType>(request: HttpRequest, schema: S): Promise<z.output<S>> {
+    const answer = await this.#exchange(request);
+    const body = parseBody(answer.text);
     const result = z.safeParse(schema, body);
     if (!result.success) {
       throw new UnexpectedResponseError(
-        response.status,
+        answer.status,
         body,
         toIssues(result.error.issues, body),
         request.method,
@@ -222,33 +245,106 @@ export class HttpCore {
 
   /** Sends a request to an ingestion endpoint: any 2xx is success, whatever its body. */
   async accepted(request: HttpRequest): Promise<AcceptedResponse> {
-    const response = await this.send(request);
-    return { status: response.status, body: await readBody(response) };
+    const answer = await this.#exchange(request);
+    return { status: answer.status, body: parseBody(answer.text) };
   }
 
-  // Builds errors from what ky saw without ever keeping ky's request or options: they
-  // hold the Authorization header.
-  async #toSdkError(
-    error: unknown,
-    method: HttpMethod,
-    path: string,
-    attempts: number,
-    signal: AbortSignal | undefined,
-  ): Promise<NebulyError> {
+  /** The attempt loop: a 2xx answer, or the SDK error of the last attempt. */
+  async #exchange(request: HttpRequest): Promise<Answer> {
+    const { method, path, signal } = request;
+    const { maxRetries, retryDelayMs } = this.#options;
+    this.#ky ??= await loadKy();
+    for (let attempt = 1; ; attempt += 1) {
+      let answer: Answer | undefined;
+      let failure: unknown;
+      try {
+        answer = await this.#attempt(this.#ky, request);
+      } catch (error) {
+        failure = error;
+      }
+      if (signal?.aborted === true) throw new AbortError(`${method} ${path} was aborted`);
+      let delayMs: number;
+      if (answer === undefined) {
+        if (attempt > maxRetries) throw this.#toSdkError(failure, method, path, attempt);
+        delayMs = backoffMs(retryDelayMs, attempt);
+      } else {
+        if (answer.status >= 200 && answer.status < 300) return answer;
+        if (attempt > maxRetries || !RETRYABLE_STATUSES.has(answer.status)) {
+          const ErrorClass = APIError.for(answer.status);
+          throw new ErrorClass(answer.status, parseBody(answer.text), answer.headers, method, path);
+        }
+        delayMs = retryAfterMs(answer.headers.get('retry-after')) ?? backoffMs(retryDelayMs, attempt);
+      }
+      try {
+        await wait(delayMs, signal);
+      } catch {
+        throw new AbortError(`${method} ${path} was aborted`);
+      }
+    }
+  }
+
+  /**
+   * One attempt, headers and body, within `timeoutMs`: one timer, cleared when the
+   * attempt settles. The time-out and the caller's signal abort the request and also end
+   * the attempt at once, so that a custom fetch that ignores its signal holds nothing.
+   */
+  async #attempt(ky: KyInstance, { method, path, body, signal }: HttpRequest): Promise<Answer> {
+    signal?.throwIfAborted();
+    const { timeoutMs, fetch: customFetch } = this.#options;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<never>((_resolve, reject) => {
+      const stop = (reason: unknown) => {
+        reject(reason);
+        controller.abort(reason);
+      };
+      if (timeoutMs > 0) timer = setTimeout(() => stop(ATTEMPT_TIMED_OUT), timeoutMs);
+      if (signal !== undefined) {
+        onAbort = () => stop(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+    stopped.catch(() => undefined);
+    try {
+      const response = await Promise.race([
+        ky(this.#options.baseUrl + path, {
+          method,
+          headers: body === undefined ? this.#headers : this.#jsonHeaders,
+          body: body ?? null,
+          retry: 0,
+          timeout: false,
+          throwHttpErrors: false,
+          // A fetch of the user's gets the Request ky built, its signal included. The
+          // platform's gets the same URL, method and headers, with the body as the string
+          // it is: undici streams a Request's body through a TransformStream, and costs
+          // about a third more CPU per request that way (see docs/decisions/0001).
+          ...(customFetch === undefined
+            ? {
+                fetch: (built: Input) => {
+                  const { url, headers } = built as Request;
+                  return globalThis.fetch(url, { method, headers, body: body ?? null, signal: controller.signal });
+                },
+              }
+            : { fetch: customFetch, signal: controller.signal }),
+        }),
+        stopped,
+      ]);
+      const text = await Promise.race([response.text(), stopped]);
+      return { status: response.status, headers: response.headers, text };
+    } finally {
+      clearTimeout(timer);
+      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  // The one place where a failed attempt becomes an SDK error. What ky and fetch saw is
+  // never kept beyond the failure itself: ky's request and options hold the
+  // Authorization header.
+  #toSdkError(error: unknown, method: HttpMethod, path: string, attempts: number): NebulyError {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-    if (error instanceof HTTPError) {
-      const { response } = error;
-      const body = await readBody(response).catch(() => null);
-      const ErrorClass = APIError.for(response.status);
-      return new ErrorClass(response.status, body, response.headers, method, path);
-    }
-    if (error instanceof KyTimeoutError) {
-      return new TimeoutError(
-        `${method} ${path} got no answer within ${this.#options.timeoutMs} ms (${tries})`,
-      );
-    }
-    if (signal?.aborted) {
-      return new AbortError(`${method} ${path} was aborted`);
+    if (error === ATTEMPT_TIMED_OUT) {
+      return new TimeoutError(`${method} ${path} got no answer within ${this.#options.timeoutMs} ms (${tries})`);
     }
     // A custom fetch may put the request, headers and all, into what it throws.
     const cause = redactError(error, this.#options.apiKey);

@@ -123,12 +123,12 @@ function isRegion(value: string): value is Region {
   return Object.hasOwn(REGION_BASE_URLS, value);
 }
 
-/** The longest delay a timer can hold (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
+/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days); a longer one fires at once in every runtime. */
+export const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
 function milliseconds(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
-    throw new TypeError(`nebuly-client: \`${name}\` must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  if (!Number.isFinite(value) || value < 0 || value > MAX_TIMER_DELAY_MS) {
+    throw new TypeError(`nebuly-client: \`${name}\` must be a number of milliseconds from 0 to ${MAX_TIMER_DELAY_MS}`);
   }
   return value;
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { type Issue, toIssues } from '../schemas/issues.js';
+import { toIssues } from '../schemas/issues.js';
+import { type Issue } from '../utils/issues.js';
 import { MAX_JSON_DEPTH } from '../schemas/json.js';
 import { ValidationError } from './errors.js';
 

@@ -1,4 +1,4 @@
-import { UNREADABLE } from '../schemas/issues.js';
+import { UNREADABLE } from '../utils/issues.js';
 import { isPlainObject } from './plain-object.js';
 
 // Recording calls read their parameters field by field and never throw: a caller who

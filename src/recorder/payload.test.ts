@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPath } from '../schemas/issues.js';
+import { formatPath } from '../utils/issues.js';
 import { buildConversationPayload } from './payload.js';
 import type { ConversationRecord, InteractionRecord } from './record.js';
 

@@ -1,7 +1,8 @@
-import { sendConversationParamsSchema } from '../schemas/conversations.js';
-import type { SendConversationBody } from '../schemas/index.js';
-import type { Issue } from '../schemas/issues.js';
+import * as z from 'zod/mini';
 import { safeParseInput } from '../core/validate.js';
+import { conversationInteractionSchema } from '../schemas/conversations.js';
+import type { ConversationInteraction, SendConversationBody } from '../schemas/index.js';
+import type { Issue } from '../utils/issues.js';
 import { isPlainObject } from './plain-object.js';
 import type { ConversationRecord, InteractionRecord } from './record.js';
 
@@ -13,142 +14,165 @@ export interface ConversationPayload {
   issues: Issue[];
 }
 
-/** What to leave out, by recorded position. */
+/** What to leave out of one interaction, by recorded position. */
 interface Exclusions {
-  interactions: Set<number>;
-  steps: Map<number, Set<number>>;
-  feedback: Map<number, Set<number>>;
-  tags: Map<number, Set<string>>;
-  /** Interactions whose own tags are not an object of strings at all: the conversation's apply. */
-  ownTags: Set<number>;
+  /** A bad input or output: the whole interaction. */
+  all: boolean;
+  steps: Set<number>;
+  feedback: Set<number>;
+  tags: Set<string>;
+  /** Its own tags are not an object of strings at all: the conversation's apply. */
+  ownTags: boolean;
 }
 
-function isoTime(ms: number): string {
-  // A clock that returns NaN or a time out of Date's range must not throw here; the
-  // schema then reports the timestamp like any other bad value.
+/**
+ * What of an interaction the caller gave and only the caller: input, output, its own
+ * tags, steps and feedback. The timestamps come from the recorder's clock and the
+ * conversation's `end_user` and tags were checked once at `startConversation`, so none
+ * of them is validated again here. Built on the first conversation, not at import.
+ */
+const buildRecordedSchema = () => {
+  // The wire schema's own fields less the two timestamps (z.omit would do the same and
+  // weigh 350 bytes gzipped in a user's bundle).
+  const { time_start, time_end, ...shape } = conversationInteractionSchema.shape;
+  return z.object(shape);
+};
+let recordedSchema: ReturnType<typeof buildRecordedSchema> | undefined;
+function recordedInteractionSchema() {
+  recordedSchema ??= buildRecordedSchema();
+  return recordedSchema;
+}
+
+/** `ms` as ISO 8601 UTC; `undefined` for a clock that gave NaN or a time out of Date's range. */
+function isoTime(ms: number): string | undefined {
   const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-function mergedTags(conversationTags: ConversationRecord['tags'], own: unknown, excluded: Set<string> | undefined): unknown {
-  // Own tags that are no plain object (a string, an array, a Map…) are not merged, which
-  // would spread them into something valid-looking: they go as they are, validation
-  // reports them at `interactions[i].tags`, and the second pass applies the conversation's.
-  if (own !== undefined && !isPlainObject(own)) return own;
-  let tags: unknown = own === undefined ? conversationTags : conversationTags === undefined ? own : { ...conversationTags, ...own };
-  if (excluded !== undefined && typeof tags === 'object' && tags !== null) {
-    const kept: Record<string, unknown> = { ...tags };
+function keep<T>(items: readonly T[], excluded: Set<number> | undefined): T[] {
+  return excluded === undefined || excluded.size === 0 ? (items as T[]) : items.filter((_, index) => !excluded.has(index));
+}
+
+/** The conversation's tags under the interaction's own; `undefined` when there are none. */
+function mergedTags(
+  conversationTags: ConversationRecord['tags'],
+  own: Record<string, string> | undefined,
+  excluded: Set<string> | undefined,
+): Record<string, string> | undefined {
+  let tags = own === undefined ? conversationTags : conversationTags === undefined ? own : { ...conversationTags, ...own };
+  if (tags !== undefined && excluded !== undefined && excluded.size > 0) {
+    const kept: Record<string, string> = { ...tags };
     for (const key of excluded) delete kept[key];
     tags = kept;
   }
   // "Tags when there are any": an empty object says nothing, so it is left out.
-  if (typeof tags === 'object' && tags !== null && Object.keys(tags).length === 0) return undefined;
-  return tags;
-}
-
-function keep<T>(items: readonly T[], excluded: Set<number> | undefined): T[] {
-  return excluded === undefined ? (items as T[]) : items.filter((_, index) => !excluded.has(index));
-}
-
-function wireInteraction(
-  record: InteractionRecord,
-  index: number,
-  conversationTags: ConversationRecord['tags'],
-  exclusions: Exclusions | undefined,
-): Record<string, unknown> {
-  const own = exclusions?.ownTags.has(index) === true ? undefined : record.tags;
-  const tags = mergedTags(conversationTags, own, exclusions?.tags.get(index));
-  // Key order is the schema's, whatever it is here: what is sent is the schema's output.
-  const wire: Record<string, unknown> = {
-    input: record.input,
-    output: record.output,
-    time_start: isoTime(record.timeStart),
-    time_end: isoTime(record.timeEnd),
-    trace: keep(record.trace, exclusions?.steps.get(index)),
-    feedback_actions: keep(record.feedback ?? [], exclusions?.feedback.get(index)),
-  };
-  if (tags !== undefined) wire.tags = tags;
-  return wire;
-}
-
-function candidate(record: ConversationRecord, exclusions?: Exclusions) {
-  const interactions: Record<string, unknown>[] = [];
-  record.interactions.forEach((interaction, index) => {
-    if (exclusions?.interactions.has(index) !== true) {
-      interactions.push(wireInteraction(interaction, index, record.tags, exclusions));
-    }
-  });
-  return { conversation: { end_user: record.endUser, interactions } };
-}
-
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (set === undefined) map.set(key, new Set([value]));
-  else set.add(value);
+  return tags === undefined || Object.keys(tags).length === 0 ? undefined : tags;
 }
 
 /**
- * The smallest parts that hold the problems: a bad step, feedback action or tag is left
- * out alone (tags that are no object at all: the turn's own, leaving the conversation's); a bad input, output or timestamp takes its interaction with it. `undefined`
- * when a problem is outside every interaction, so nothing can be kept.
+ * The smallest parts that hold the problems of one interaction: a bad step, feedback
+ * action or tag is left out alone (own tags that are no object at all: the whole of
+ * them, leaving the conversation's); a bad input, output or timestamp takes the
+ * interaction with it. Paths are relative to the interaction.
  */
-function exclusionsFor(issues: readonly Issue[]): Exclusions | undefined {
-  const exclusions: Exclusions = {
-    interactions: new Set(),
-    steps: new Map(),
-    feedback: new Map(),
-    tags: new Map(),
-    ownTags: new Set(),
-  };
+function exclusionsFor(issues: readonly Issue[]): Exclusions {
+  const exclusions: Exclusions = { all: false, steps: new Set(), feedback: new Set(), tags: new Set(), ownTags: false };
   for (const { path } of issues) {
-    const [root, index, field, item] = path;
-    if (root !== 'interactions' || typeof index !== 'number') return undefined;
-    if (field === 'trace' && typeof item === 'number') addTo(exclusions.steps, index, item);
-    else if (field === 'feedback_actions' && typeof item === 'number') addTo(exclusions.feedback, index, item);
-    else if (field === 'tags' && typeof item === 'string') addTo(exclusions.tags, index, item);
-    else if (field === 'tags' && item === undefined) exclusions.ownTags.add(index);
-    else exclusions.interactions.add(index);
+    const [field, item] = path;
+    if (field === 'trace' && typeof item === 'number') exclusions.steps.add(item);
+    else if (field === 'feedback_actions' && typeof item === 'number') exclusions.feedback.add(item);
+    else if (field === 'tags' && typeof item === 'string') exclusions.tags.add(item);
+    else if (field === 'tags' && item === undefined) exclusions.ownTags = true;
+    else exclusions.all = true;
   }
   return exclusions;
 }
 
-/** How many times a conversation is validated at most, leaving out more each time. */
+/** The caller's part of an interaction, less what `exclusions` leaves out. */
+function callerPart(record: InteractionRecord, exclusions: Exclusions | undefined): Record<string, unknown> {
+  // Own tags that are no plain object (a string, an array, a Map…) go as they are, so that
+  // validation reports them at `tags`; merging would spread them into something valid-looking.
+  const own = exclusions?.ownTags === true ? undefined : record.tags;
+  let tags = own;
+  if (isPlainObject(own) && exclusions !== undefined && exclusions.tags.size > 0) {
+    const kept: Record<string, unknown> = { ...own };
+    for (const key of exclusions.tags) delete kept[key];
+    tags = kept;
+  }
+  return {
+    input: record.input,
+    output: record.output,
+    tags,
+    feedback_actions: keep(record.feedback ?? [], exclusions?.feedback),
+    trace: keep(record.trace, exclusions?.steps),
+  };
+}
+
+/** Issues of `issues` (paths from the interaction) as paths from the conversation. */
+function underInteraction(index: number, issues: readonly Issue[]): Issue[] {
+  return issues.map((issue) => ({ ...issue, path: ['interactions', index, ...issue.path] }));
+}
+
+/** How many times an interaction is validated at most, leaving out more each time. */
 const MAX_PASSES = 4;
 
-function validate(value: unknown): { body: SendConversationBody } | { issues: Issue[] } {
-  const result = safeParseInput(sendConversationParamsSchema, value);
-  if (result.success) return { body: result.data };
-  // Paths are reported from the conversation down (`interactions[0]…`), the way the
-  // caller recorded it; the `conversation` wrapper is the SDK's business.
-  const issues = result.issues.map((issue) =>
-    issue.path[0] === 'conversation' ? { ...issue, path: issue.path.slice(1) } : issue,
-  );
-  return { issues };
+/**
+ * One interaction on the wire, in the schema's key order, or `undefined` when what is
+ * left of it is not valid; the problems found go to `issues`.
+ */
+function wireInteraction(
+  record: InteractionRecord,
+  index: number,
+  conversationTags: ConversationRecord['tags'],
+  issues: Issue[],
+): ConversationInteraction | undefined {
+  const timeStart = isoTime(record.timeStart);
+  const timeEnd = isoTime(record.timeEnd);
+  const found: Issue[] = [];
+  for (const [field, time] of [['time_start', timeStart], ['time_end', timeEnd]] as const) {
+    if (time === undefined) found.push({ path: [field], message: "is not a time: the recorder's clock gave none", code: 'invalid_type' });
+  }
+
+  // Usually the first pass validates, or the second, which leaves out what the first
+  // found. A value that throws when read (a getter, a Proxy) stops validation where it
+  // is, hiding what comes after: each further pass leaves out what the ones before found.
+  let exclusions: Exclusions | undefined;
+  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+    if (found.length > 0) {
+      exclusions = exclusionsFor(found);
+      if (exclusions.all) break;
+    }
+    const result = safeParseInput(recordedInteractionSchema(), callerPart(record, exclusions));
+    if (result.success) {
+      issues.push(...underInteraction(index, found));
+      const { input, output, tags: own, feedback_actions, trace } = result.data;
+      const wire: ConversationInteraction = { input, output, time_start: timeStart as string, time_end: timeEnd as string };
+      const tags = mergedTags(conversationTags, own, exclusions?.tags);
+      if (tags !== undefined) wire.tags = tags;
+      wire.feedback_actions = feedback_actions ?? [];
+      wire.trace = trace ?? [];
+      return wire;
+    }
+    found.push(...result.issues);
+  }
+  issues.push(...underInteraction(index, found));
+  return undefined;
 }
 
 /**
  * Builds and validates the wire body of an ended conversation: conversation tags merged
- * under each turn's own, timestamps as ISO 8601, optional fields left out. What is invalid
- * is left out piece by piece, so one bad step does not cost the whole conversation; the
- * issues say what and where, by recorded position.
+ * under each turn's own, timestamps as ISO 8601, optional fields left out. Only what the
+ * caller recorded is validated, each interaction once. What is invalid is left out piece
+ * by piece, so one bad step does not cost the whole conversation; the issues say what
+ * and where, by recorded position.
  */
 export function buildConversationPayload(record: ConversationRecord): ConversationPayload {
-  const first = validate(candidate(record));
-  if ('body' in first) return { body: first.body, issues: [] };
-
-  // Usually the second pass validates. A value that throws when read (a getter, a
-  // Proxy) stops validation where it is, hiding what comes after: each further pass
-  // leaves out what the ones before found, until the rest validates.
-  let found = first.issues;
-  for (let pass = 1; pass < MAX_PASSES; pass += 1) {
-    const exclusions = exclusionsFor(found);
-    if (exclusions === undefined) return { body: undefined, issues: found };
-    const next = validate(candidate(record, exclusions));
-    if ('body' in next) {
-      const body = next.body.conversation.interactions.length === 0 ? undefined : next.body;
-      return { body, issues: found };
-    }
-    found = [...found, ...next.issues];
-  }
-  return { body: undefined, issues: found };
+  const issues: Issue[] = [];
+  const interactions: ConversationInteraction[] = [];
+  record.interactions.forEach((interaction, index) => {
+    const wire = wireInteraction(interaction, index, record.tags, issues);
+    if (wire !== undefined) interactions.push(wire);
+  });
+  const body = interactions.length === 0 && issues.length > 0 ? undefined : { conversation: { end_user: record.endUser, interactions } };
+  return { body, issues };
 }

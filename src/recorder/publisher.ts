@@ -1,6 +1,6 @@
 import { AbortError, ConnectionError, NebulyError } from '../core/errors.js';
+import { ENDPOINTS } from '../core/endpoints.js';
 import type { AcceptedResponse, HttpRequest } from '../core/http.js';
-import { CONVERSATION_PATH } from '../resources/conversations.js';
 import { DeliveryError, QueueFullError } from './errors.js';
 import type { ConversationOutcome } from './outcome.js';
 import { BoundedQueue } from './queue.js';
@@ -227,7 +227,7 @@ export class Publisher {
     try {
       sent = this.#options.transport.accepted({
         method: 'POST',
-        path: CONVERSATION_PATH,
+        path: ENDPOINTS.sendConversation.path,
         body: delivery.payload,
         signal: controller.signal,
       });

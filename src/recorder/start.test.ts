@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPath } from '../schemas/issues.js';
+import { formatPath } from '../utils/issues.js';
 import { checkStartParams, type StartConversationParams } from './start.js';
 
 describe('checkStartParams', () => {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Issue } from '../schemas/issues.js';
+import type { Issue } from '../utils/issues.js';
 import { safeParseInput } from '../core/validate.js';
 import { nonEmptyString, tags } from '../schemas/common.js';
 import { copyPlainObject, fieldsOf } from './fields.js';

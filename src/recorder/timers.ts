@@ -1,5 +1,6 @@
-/** The longest delay `setTimeout` takes; a longer one fires at once in every runtime. */
-export const MAX_TIMER_DELAY_MS = 2_147_483_647;
+import { MAX_TIMER_DELAY_MS } from '../core/options.js';
+
+export { MAX_TIMER_DELAY_MS };
 
 /** Options of {@link startTimer}. */
 export interface TimerOptions {

@@ -5,7 +5,7 @@ import type {
   RetrievalStepInput,
 } from '../schemas/index.js';
 import { RecordingError } from './errors.js';
-import { UNREADABLE } from '../schemas/issues.js';
+import { UNREADABLE } from '../utils/issues.js';
 import { fieldsOf, readSafely } from './fields.js';
 import type { InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';

@@ -18,7 +18,7 @@ function tagEquals(interaction: StoredInteraction, tag: string, values: readonly
 }
 
 /** Whether one filter matches: any of its values (they are OR'd). */
-export function matchesFilter(interaction: StoredInteraction, filter: InteractionFilter): boolean {
+function matchesFilter(interaction: StoredInteraction, filter: InteractionFilter): boolean {
   const { values } = filter;
   switch (filter.kind) {
     case 'keyword':
@@ -44,7 +44,7 @@ export function matchesFilter(interaction: StoredInteraction, filter: Interactio
 }
 
 /** Whether `time_start` falls in the window: `start` inclusive, `end` exclusive. */
-export function inTimeRange(interaction: StoredInteraction, range: TimeRange | undefined): boolean {
+function inTimeRange(interaction: StoredInteraction, range: TimeRange | undefined): boolean {
   if (range === undefined) return true;
   const time = Date.parse(interaction.time_start);
   if (range.start !== undefined && time < Date.parse(range.start)) return false;

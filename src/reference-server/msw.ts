@@ -13,11 +13,12 @@
  * @module nebuly-client/msw
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
+import { REGION_BASE_URLS } from '../core/options.js';
 import { createReferenceApp, type ReferenceState } from './app.js';
 import type { ReferenceOptions } from './options.js';
 
 /** The base URLs the handlers match by default: both regions of the service. */
-export const DEFAULT_MSW_BASE_URLS = ['https://backend.nebuly.com', 'https://backend.eu.nebuly.com'] as const;
+export const DEFAULT_MSW_BASE_URLS = [REGION_BASE_URLS.us, REGION_BASE_URLS.eu] as const;
 
 /** Options of {@link createHandlers}. */
 export interface ReferenceHandlersOptions extends ReferenceOptions {

@@ -1,4 +1,4 @@
-import type { Issue } from '../schemas/issues.js';
+import type { Issue } from '../utils/issues.js';
 
 /** One entry of a FastAPI validation error: where, what, and a machine-readable kind. */
 export interface ValidationDetail {

@@ -1,105 +1,102 @@
 import * as z from 'zod/mini';
-import { deleteInteractionsParamsSchema } from '../schemas/filters.js';
-import { sendInteractionParamsSchema } from '../schemas/interactions.js';
-import { sendConversationParamsSchema } from '../schemas/conversations.js';
+import { type Endpoint, type EndpointName, ENDPOINTS } from '../core/endpoints.js';
 import { toIssues } from '../schemas/issues.js';
-import { deleteUsersParamsSchema, usersParamsSchema } from '../schemas/users.js';
 import { json, validationError } from './responses.js';
 import type { ReferenceStore } from './store.js';
 
 /** The paths the reference serves, below the base URL. */
 export const REFERENCE_PATHS = {
-  interaction: '/event-ingestion/api/v3/events/trace_interaction',
-  conversation: '/event-ingestion/api/v2/events/trace_conversation',
-  deleteInteractions: '/api/external/projects/delete-interactions',
-  eligibleUsers: '/api/external/eligible-users',
-  platformUsers: '/api/external/platform-users',
+  interaction: ENDPOINTS.sendInteraction.path,
+  conversation: ENDPOINTS.sendConversation.path,
+  deleteInteractions: ENDPOINTS.deleteInteractions.path,
+  eligibleUsers: ENDPOINTS.listEligibleUsers.path,
+  platformUsers: ENDPOINTS.listPlatformUsers.path,
 } as const;
 
-/** What an endpoint gets: the store, the caller's project, and the parsed JSON body. */
-interface EndpointContext {
+/** What a route gets: the store, the caller's project, and the parsed JSON body. */
+interface RouteContext {
   store: ReferenceStore;
   project: string;
   json: unknown;
 }
 
-/** One method of one path. */
-export interface Endpoint {
+/** One method of one path, as the reference serves it. */
+export interface Route {
   /** Whether the body is read and parsed as JSON before `run`. */
   readonly readsBody: boolean;
-  run(context: EndpointContext): Response;
+  run(context: RouteContext): Response;
 }
+
+/** What the reference does for an endpoint, given the body its params schema gave. */
+type Action<E extends Endpoint> = E['params'] extends z.ZodMiniType
+  ? (store: ReferenceStore, project: string, body: z.output<E['params']>) => Response
+  : (store: ReferenceStore, project: string) => Response;
 
 /** The ingestion endpoints answer this: the service processes ingestion asynchronously. */
 const ACCEPTED = { status: 'accepted' } as const;
-
-function withBody<S extends z.ZodMiniType>(
-  schema: S,
-  run: (store: ReferenceStore, project: string, body: z.output<S>) => Response,
-): Endpoint {
-  return {
-    readsBody: true,
-    run({ store, project, json: value }) {
-      const result = z.safeParse(schema, value);
-      if (!result.success) return validationError(toIssues(result.error.issues, value), value);
-      return run(store, project, result.data);
-    },
-  };
-}
-
-function withoutBody(run: (store: ReferenceStore, project: string) => Response): Endpoint {
-  return { readsBody: false, run: ({ store, project }) => run(store, project) };
-}
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-const listUsers = withoutBody((store, project) => json({ users: store.listUsers(project) }));
+const listUsers: Action<typeof ENDPOINTS.listEligibleUsers> = (store, project) => json({ users: store.listUsers(project) });
 
-const insertUsers = withBody(usersParamsSchema, (store, project, { users }) =>
-  json({ users: store.insertUsers(project, users) }),
-);
+const insertUsers: Action<typeof ENDPOINTS.insertEligibleUsers> = (store, project, { users }) =>
+  json({ users: store.insertUsers(project, users) });
 
-const updateUsers = withBody(usersParamsSchema, (store, project, { users }) =>
-  json({ users: store.updateUsers(project, users) }),
-);
+const updateUsers: Action<typeof ENDPOINTS.updateEligibleUsers> = (store, project, { users }) =>
+  json({ users: store.updateUsers(project, users) });
 
-/** Every endpoint, by path then method. Each acts on the caller's project alone. */
-export const ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, Endpoint>>>>> = {
-  [REFERENCE_PATHS.interaction]: {
-    POST: withBody(sendInteractionParamsSchema, (store, project, body) => {
-      store.addInteraction(project, body);
-      return json(ACCEPTED, 202);
-    }),
+/** Every endpoint's behaviour. Each acts on the caller's project alone. */
+const ACTIONS: { readonly [K in EndpointName]: Action<(typeof ENDPOINTS)[K]> } = {
+  sendInteraction: (store, project, body) => {
+    store.addInteraction(project, body);
+    return json(ACCEPTED, 202);
   },
-  [REFERENCE_PATHS.conversation]: {
-    POST: withBody(sendConversationParamsSchema, (store, project, body) => {
-      store.addConversation(project, body);
-      return json(ACCEPTED, 202);
-    }),
+  deleteInteractions: (store, project, { filters, time_range }) => {
+    const deleted = store.deleteInteractions(project, filters, time_range);
+    return json({ message: `${plural(deleted, 'interaction')} deleted` });
   },
-  [REFERENCE_PATHS.deleteInteractions]: {
-    POST: withBody(deleteInteractionsParamsSchema, (store, project, { filters, time_range }) => {
-      const deleted = store.deleteInteractions(project, filters, time_range);
-      return json({ message: `${plural(deleted, 'interaction')} deleted` });
-    }),
+  sendConversation: (store, project, body) => {
+    store.addConversation(project, body);
+    return json(ACCEPTED, 202);
   },
-  [REFERENCE_PATHS.eligibleUsers]: {
-    GET: listUsers,
-    POST: insertUsers,
-    PUT: updateUsers,
-    DELETE: withBody(deleteUsersParamsSchema, (store, project, { users }) => {
-      const { deleted, notFound } = store.deleteUsers(project, users);
-      const ignored = notFound.length === 0 ? '' : `; ${notFound.length} not found, ignored`;
-      return json({ message: `${plural(deleted.length, 'user')} deleted${ignored}` });
-    }),
+  listEligibleUsers: listUsers,
+  insertEligibleUsers: insertUsers,
+  updateEligibleUsers: updateUsers,
+  deleteEligibleUsers: (store, project, { users }) => {
+    const { deleted, notFound } = store.deleteUsers(project, users);
+    const ignored = notFound.length === 0 ? '' : `; ${notFound.length} not found, ignored`;
+    return json({ message: `${plural(deleted.length, 'user')} deleted${ignored}` });
   },
-  [REFERENCE_PATHS.platformUsers]: {
-    GET: listUsers,
-    // The spec names POST (update) and GET; the service's API reference adds PUT, which
-    // sends (inserts) platform users. Its delete is not described, so none is served.
-    PUT: insertUsers,
-    POST: updateUsers,
-  },
+  listPlatformUsers: listUsers,
+  // The spec names POST (update) and GET; the service's API reference adds PUT, which
+  // sends (inserts) platform users. Its delete is not described, so none is served.
+  insertPlatformUsers: insertUsers,
+  updatePlatformUsers: updateUsers,
 };
+
+/** A route that validates the body with the endpoint's params schema, as the service does, then acts. */
+function toRoute(endpoint: Endpoint, action: (store: ReferenceStore, project: string, body?: unknown) => Response): Route {
+  const schema = endpoint.params;
+  if (schema === undefined) return { readsBody: false, run: ({ store, project }) => action(store, project) };
+  return {
+    readsBody: true,
+    run({ store, project, json: value }) {
+      const result = z.safeParse(schema, value);
+      if (!result.success) return validationError(toIssues(result.error.issues, value), value);
+      return action(store, project, result.data);
+    },
+  };
+}
+
+/** Every route, by path then method, from the endpoint table. */
+export const ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, Route>>>>> = (() => {
+  const routes: Record<string, Record<string, Route>> = {};
+  for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
+    const endpoint = ENDPOINTS[name];
+    const action = ACTIONS[name] as (store: ReferenceStore, project: string, body?: unknown) => Response;
+    (routes[endpoint.path] ??= {})[endpoint.method] = toRoute(endpoint, action);
+  }
+  return routes;
+})();

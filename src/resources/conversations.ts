@@ -1,10 +1,6 @@
+import { ENDPOINTS } from '../core/endpoints.js';
 import type { AcceptedResponse, HttpCore } from '../core/http.js';
-import { parseOrThrow } from '../core/validate.js';
-import { sendConversationParamsSchema } from '../schemas/conversations.js';
 import type { SendConversationParams } from '../schemas/index.js';
-
-/** The path of the bulk conversation endpoint. */
-export const CONVERSATION_PATH = '/event-ingestion/api/v2/events/trace_conversation';
 
 /** Whole conversations, sent in one bulk request once they have ended. */
 export class Conversations {
@@ -30,8 +26,7 @@ export class Conversations {
    * });
    * ```
    */
-  async send(params: SendConversationParams): Promise<AcceptedResponse> {
-    const body = parseOrThrow(sendConversationParamsSchema, params);
-    return this.#http.accepted({ method: 'POST', path: CONVERSATION_PATH, body: JSON.stringify(body) });
+  send(params: SendConversationParams): Promise<AcceptedResponse> {
+    return this.#http.call(ENDPOINTS.sendConversation, params);
   }
 }

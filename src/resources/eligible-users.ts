@@ -1,10 +1,6 @@
+import { ENDPOINTS } from '../core/endpoints.js';
 import type { HttpCore } from '../core/http.js';
-import { parseOrThrow } from '../core/validate.js';
 import type { DeleteUsersParams, MessageResponse, UsersParams, UsersResponse } from '../schemas/index.js';
-import { messageResponseSchema } from '../schemas/responses.js';
-import { deleteUsersParamsSchema, usersParamsSchema, usersResponseSchema } from '../schemas/users.js';
-
-const PATH = '/api/external/eligible-users';
 
 /** The project's list of eligible users. */
 export class EligibleUsers {
@@ -25,18 +21,16 @@ export class EligibleUsers {
    * });
    * ```
    */
-  async insert(params: UsersParams): Promise<UsersResponse> {
-    const body = parseOrThrow(usersParamsSchema, params);
-    return this.#http.json({ method: 'POST', path: PATH, body: JSON.stringify(body) }, usersResponseSchema);
+  insert(params: UsersParams): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.insertEligibleUsers, params);
   }
 
   /**
    * Replaces the tags and access period of users matched by `end_user`; answers the ones
    * updated. `PUT /api/external/eligible-users`.
    */
-  async update(params: UsersParams): Promise<UsersResponse> {
-    const body = parseOrThrow(usersParamsSchema, params);
-    return this.#http.json({ method: 'PUT', path: PATH, body: JSON.stringify(body) }, usersResponseSchema);
+  update(params: UsersParams): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.updateEligibleUsers, params);
   }
 
   /**
@@ -47,13 +41,12 @@ export class EligibleUsers {
    * await nebuly.eligibleUsers.delete({ users: ['u-1', 'u-2'] });
    * ```
    */
-  async delete(params: DeleteUsersParams): Promise<MessageResponse> {
-    const body = parseOrThrow(deleteUsersParamsSchema, params);
-    return this.#http.json({ method: 'DELETE', path: PATH, body: JSON.stringify(body) }, messageResponseSchema);
+  delete(params: DeleteUsersParams): Promise<MessageResponse> {
+    return this.#http.call(ENDPOINTS.deleteEligibleUsers, params);
   }
 
   /** Every eligible user of the project. `GET /api/external/eligible-users`. */
-  async list(): Promise<UsersResponse> {
-    return this.#http.json({ method: 'GET', path: PATH }, usersResponseSchema);
+  list(): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.listEligibleUsers);
   }
 }

@@ -1,9 +1,6 @@
+import { ENDPOINTS } from '../core/endpoints.js';
 import type { AcceptedResponse, HttpCore } from '../core/http.js';
-import { parseOrThrow } from '../core/validate.js';
-import { deleteInteractionsParamsSchema } from '../schemas/filters.js';
 import type { DeleteInteractionsParams, MessageResponse, SendInteractionParams } from '../schemas/index.js';
-import { sendInteractionParamsSchema } from '../schemas/interactions.js';
-import { messageResponseSchema } from '../schemas/responses.js';
 
 /** Single interactions: send one, delete stored ones by filter. */
 export class Interactions {
@@ -29,13 +26,8 @@ export class Interactions {
    * });
    * ```
    */
-  async send(params: SendInteractionParams): Promise<AcceptedResponse> {
-    const body = parseOrThrow(sendInteractionParamsSchema, params);
-    return this.#http.accepted({
-      method: 'POST',
-      path: '/event-ingestion/api/v3/events/trace_interaction',
-      body: JSON.stringify(body),
-    });
+  send(params: SendInteractionParams): Promise<AcceptedResponse> {
+    return this.#http.call(ENDPOINTS.sendInteraction, params);
   }
 
   /**
@@ -50,11 +42,7 @@ export class Interactions {
    * await nebuly.interactions.delete({ filters: [{ kind: 'user', values: [endUser] }] });
    * ```
    */
-  async delete(params: DeleteInteractionsParams = {}): Promise<MessageResponse> {
-    const body = parseOrThrow(deleteInteractionsParamsSchema, params);
-    return this.#http.json(
-      { method: 'POST', path: '/api/external/projects/delete-interactions', body: JSON.stringify(body) },
-      messageResponseSchema,
-    );
+  delete(params: DeleteInteractionsParams = {}): Promise<MessageResponse> {
+    return this.#http.call(ENDPOINTS.deleteInteractions, params);
   }
 }

@@ -1,9 +1,6 @@
+import { ENDPOINTS } from '../core/endpoints.js';
 import type { HttpCore } from '../core/http.js';
-import { parseOrThrow } from '../core/validate.js';
 import type { UsersParams, UsersResponse } from '../schemas/index.js';
-import { usersParamsSchema, usersResponseSchema } from '../schemas/users.js';
-
-const PATH = '/api/external/platform-users';
 
 /** The project's platform users (the same records as eligible users). */
 export class PlatformUsers {
@@ -27,22 +24,20 @@ export class PlatformUsers {
    * });
    * ```
    */
-  async insert(params: UsersParams): Promise<UsersResponse> {
-    const body = parseOrThrow(usersParamsSchema, params);
-    return this.#http.json({ method: 'PUT', path: PATH, body: JSON.stringify(body) }, usersResponseSchema);
+  insert(params: UsersParams): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.insertPlatformUsers, params);
   }
 
   /**
    * Replaces the tags and access period of users matched by `end_user`; answers the ones
    * updated. `POST /api/external/platform-users`.
    */
-  async update(params: UsersParams): Promise<UsersResponse> {
-    const body = parseOrThrow(usersParamsSchema, params);
-    return this.#http.json({ method: 'POST', path: PATH, body: JSON.stringify(body) }, usersResponseSchema);
+  update(params: UsersParams): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.updatePlatformUsers, params);
   }
 
   /** Every platform user of the project. `GET /api/external/platform-users`. */
-  async list(): Promise<UsersResponse> {
-    return this.#http.json({ method: 'GET', path: PATH }, usersResponseSchema);
+  list(): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.listPlatformUsers);
   }
 }

@@ -1,27 +1,8 @@
 import * as z from 'zod/mini';
+import { type Issue, UNREADABLE } from '../utils/issues.js';
 
-/** One problem found in a value: where it is and what is wrong. */
-export interface Issue {
-  /** Keys and indices from the root of the value, e.g. `['traces', 0, 'messages', 1, 'role']`. */
-  path: (string | number)[];
-  /** What is wrong, in words a person can act on. */
-  message: string;
-  /** zod's code for the kind of problem (`invalid_type`, `too_small`, `custom`, …). */
-  code: string;
-}
 
 type RawIssue = z.core.$ZodIssue;
-
-/**
- * Stands for a value that threw when it was read (a getter, a revoked Proxy): it is not
- * missing, and issues about it say so.
- *
- * @example
- * ```ts
- * const value = (() => { try { return params.input; } catch { return UNREADABLE; } })();
- * ```
- */
-export const UNREADABLE: unique symbol = Symbol('a value that could not be read');
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
@@ -103,9 +84,6 @@ function messageOf(issue: RawIssue, value: unknown): string {
  */
 export const ISSUES_KEPT_PER_CONTAINER = 100;
 
-/** The most issues an error message lists; it then says how many more there are. */
-export const MAX_LISTED_ISSUES = 10;
-
 // zod hands a child's issues to its parent with `push(...issues)`, whose arguments live
 // on the stack: past about 120,000 (130,000 invalid users) that throws RangeError. Each
 // list and record therefore keeps its first issues in place and moves the others, by
@@ -170,30 +148,4 @@ export function toIssues(issues: readonly RawIssue[], input: unknown): Issue[] {
   };
   add(issues, []);
   return flat;
-}
-
-/**
- * The first {@link MAX_LISTED_ISSUES} items, described and joined with `; `, then how
- * many more there are: an error message stays short whatever the input.
- *
- * @example
- * ```ts
- * listBounded(issues, (issue) => `${formatPath(issue.path)} ${issue.message}`);
- * // 'users[0].end_user must be a string (got number); …; and 129990 more'
- * ```
- */
-export function listBounded<T>(items: readonly T[], describe: (item: T) => string): string {
-  const listed = items.slice(0, MAX_LISTED_ISSUES).map(describe);
-  const rest = items.length - listed.length;
-  if (rest > 0) listed.push(`and ${rest} more`);
-  return listed.join('; ');
-}
-
-/** `['traces', 0, 'messages', 1, 'role']` → `traces[0].messages[1].role`. */
-export function formatPath(path: readonly (string | number)[]): string {
-  let text = '';
-  for (const key of path) {
-    text += typeof key === 'number' ? `[${key}]` : text === '' ? key : `.${key}`;
-  }
-  return text === '' ? '(root)' : text;
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { nonEmptyString, nonNegativeInt } from './common.js';
-import { capIssues, UNREADABLE } from './issues.js';
+import { capIssues } from './issues.js';
+import { UNREADABLE } from '../utils/issues.js';
 import { jsonValue } from './json.js';
 import type { TraceStep, TraceStepInput } from '../types/traces.js';
 
@@ -75,7 +76,7 @@ export const embeddingStepSchema = z.object({
 
 /**
  * The kinds of step in the order that tells them apart without a discriminator on the
- * wire (wire-facts): `source` → retrieval, `messages` → LLM, else embedding.
+ * wire, as the service itself tells them: `source` → retrieval, `messages` → LLM, else embedding.
  */
 const TRACE_STEP_KINDS = [retrievalStepSchema, llmStepSchema, embeddingStepSchema] as const;
 

@@ -153,6 +153,31 @@ describe('backoff and Retry-After', () => {
     expect(waited).toBe(200);
   });
 
+  it.each([
+    ['RateLimit-Reset', 'soon'],
+    ['RateLimit-Reset', '30'],
+    ['X-RateLimit-Reset', String(Math.floor(Date.now() / 1000) + 3_600)],
+    ['Retry-After', '1.5'],
+    ['Retry-After', '2026-01-01T00:00:00Z'],
+  ])('reads no %s: %s, and backs off as usual', async (header, value) => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    failFirst(1, 503, { [header]: value });
+    const done = CALLS['POST (ingestion)'](client({ retryDelayMs: 200 }));
+    const waited = await timeUntilRequests(2, 10);
+    await done;
+    expect(waited).toBe(200);
+  });
+
+  it('retries at once for a Retry-After date already past', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    failFirst(1, 429, { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' });
+    const done = CALLS.GET(client({ retryDelayMs: 5_000 }));
+    const waited = await timeUntilRequests(2, 10);
+    await done;
+    expect(waited).toBeLessThanOrEqual(10);
+  });
+
   it('backs off exponentially, with jitter, without Retry-After', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     vi.spyOn(Math, 'random').mockReturnValue(1); // the top of the jitter range

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js';
-import { CONVERSATION_PATH } from '../../src/resources/conversations.js';
+import { ENDPOINTS } from '../../src/core/endpoints.js';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/exit-with-open.ts', import.meta.url));
 const PROJECT = 'project-exit';
@@ -37,7 +37,7 @@ describe('conversations still open when the process exits', () => {
   });
 
   it('are sent within shutdownTimeoutMs: a service that never answers holds the process no longer', async () => {
-    server.faults.add({ delayMs: 60_000, path: CONVERSATION_PATH });
+    server.faults.add({ delayMs: 60_000, path: ENDPOINTS.sendConversation.path });
     const stdout = await run('return', 1, 300);
     expect(stored()).toEqual([]);
     expect(stdout).toMatch(

@@ -3,7 +3,7 @@ import { NebulyClient } from '../../src/client.js';
 import type { ClientOptions } from '../../src/core/options.js';
 import { AbortError, InternalServerError, type NebulyError } from '../../src/core/errors.js';
 import { DeliveryError, RecordingError } from '../../src/recorder/errors.js';
-import { CONVERSATION_PATH } from '../../src/resources/conversations.js';
+import { ENDPOINTS } from '../../src/core/endpoints.js';
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js';
 import { manualClock } from './setup.js';
 
@@ -38,6 +38,7 @@ function client(overrides: Partial<ClientOptions> = {}) {
   return { nebuly, errors };
 }
 
+const CONVERSATION_PATH = ENDPOINTS.sendConversation.path;
 const posts = () => server.requests.all().filter((request) => request.path === CONVERSATION_PATH);
 
 describe('the recorder against the reference server', () => {

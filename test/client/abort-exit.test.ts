@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NebulyClient, type NebulyError } from '../../src/index.js';
+
+const SCRIPT = fileURLToPath(new URL('./fixtures/abort-ignored.ts', import.meta.url));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('a custom fetch that ignores abort', () => {
+  it('does not keep the process alive once shutdown() has resolved', async () => {
+    const started = Date.now();
+    // Before, the attempt's 30 s time-out stayed armed after shutdown() and held the
+    // process; the 8 s limit here kills it and fails the test.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', SCRIPT], { timeout: 8_000 });
+    expect(stdout).toBe('onError: DeliveryError\nshutdown resolved\n');
+    // Starting Node with tsx takes about a second; the deadline is 200 ms.
+    expect(Date.now() - started).toBeLessThan(6_000);
+  });
+
+  it('leaves no timer of the SDK behind after the shutdown deadline, during an attempt or a wait', async () => {
+    // ky is loaded on the first request, by a real import that fake time does not wait for.
+    const warm = new NebulyClient({ apiKey: 'k', fetch: async () => Response.json({ users: [] }) });
+    await warm.eligibleUsers.list();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const errors: NebulyError[] = [];
+    let calls = 0;
+    const nebuly = new NebulyClient({
+      apiKey: 'k',
+      baseUrl: 'http://127.0.0.1:9',
+      retryDelayMs: 10_000,
+      // The first attempt fails at once (a wait of 10 s follows); the second hangs.
+      fetch: () => (++calls === 1 ? Promise.reject(new TypeError('fetch failed')) : new Promise<Response>(() => undefined)),
+      onError: (error) => errors.push(error),
+      recorder: { idleTimeoutMs: 0 },
+    });
+    const first = nebuly.startConversation({ end_user: 'u' });
+    first.interaction({ input: 'q' }).end({ output: 'a' });
+    void first.end();
+    await vi.advanceTimersByTimeAsync(10_000); // the wait between attempts, then the hung attempt
+    expect(calls).toBe(2);
+    const shutdown = nebuly.shutdown({ timeoutMs: 500 });
+    await vi.advanceTimersByTimeAsync(500);
+    await shutdown;
+    expect(errors.map((error) => error.name)).toEqual(['DeliveryError']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
