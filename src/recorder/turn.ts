@@ -6,6 +6,7 @@ import type {
 } from '../schemas/index.js';
 import { RecordingError } from './errors.js';
 import { fieldsOf } from './fields.js';
+import type { NebulyError } from '../core/errors.js';
 import type { InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';
 
@@ -38,6 +39,59 @@ function copyMessages(value: unknown): unknown {
     }
   }
   return copy;
+}
+
+// A step as recorded: only the fields of its kind, values kept as given.
+function llmRecord(step: LLMStepInput): Record<string, unknown> {
+  const { model, messages, output, input_tokens, output_tokens, cost } = fieldsOf(step);
+  // The `messages` key is always set, even when missing: the wire tells steps apart by
+  // their keys, and a missing one is then reported as the LLM step's.
+  const recorded: Record<string, unknown> = { model, messages: copyMessages(messages), output };
+  if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
+  if (output_tokens !== undefined) recorded.output_tokens = output_tokens;
+  if (cost !== undefined) recorded.cost = cost;
+  return recorded;
+}
+
+function retrievalRecord(step: RetrievalStepInput): Record<string, unknown> {
+  const { source, input, outputs } = fieldsOf(step);
+  return { source, input, outputs: copyArray(outputs) };
+}
+
+function embeddingRecord(step: EmbeddingStepInput): Record<string, unknown> {
+  const { model, input, input_tokens } = fieldsOf(step);
+  const recorded: Record<string, unknown> = { model, input };
+  if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
+  return recorded;
+}
+
+/**
+ * @internal A place in a turn's trace kept for a step only known later (a streamed model
+ * call), so that steps recorded meanwhile land after it. Filled once, or cancelled.
+ */
+export interface ReservedStep {
+  llm(step: LLMStepInput): void;
+  retrieval(step: RetrievalStepInput): void;
+  embedding(step: EmbeddingStepInput): void;
+  /** Gives the place up: nothing is recorded there. */
+  cancel(): void;
+}
+
+/** @internal What the integrations (src/integrations/target.ts) need of a turn beyond its public methods. */
+export interface TurnInternals {
+  /** The client's `onError`, made safe: never throws. */
+  report(error: NebulyError): void;
+  /** Keeps the next place in the trace for a step recorded later. */
+  reserve(): ReservedStep;
+  /** Replaces the turn's input, while it is open: an integration may learn it only at the end. */
+  setInput(input: string): void;
+}
+
+let internalsOf: (turn: Turn) => TurnInternals;
+
+/** @internal Not part of the public API: used by the integrations only. */
+export function turnInternals(turn: Turn): TurnInternals {
+  return internalsOf(turn);
 }
 
 /**
@@ -80,30 +134,19 @@ export class Turn {
   /** Records a call to an LLM: the messages it was given (oldest first) and its output. */
   llm(step: LLMStepInput): this {
     if (this.#refuses('llm', true)) return this;
-    const { model, messages, output, input_tokens, output_tokens, cost } = fieldsOf(step);
-    // The `messages` key is always set, even when missing: the wire tells steps apart by
-    // their keys, and a missing one is then reported as the LLM step's.
-    const recorded: Record<string, unknown> = { model, messages: copyMessages(messages), output };
-    if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
-    if (output_tokens !== undefined) recorded.output_tokens = output_tokens;
-    if (cost !== undefined) recorded.cost = cost;
-    return this.#add(recorded);
+    return this.#add(llmRecord(step));
   }
 
   /** Records a call to a retriever or tool: its query and everything it returned. */
   retrieval(step: RetrievalStepInput): this {
     if (this.#refuses('retrieval', true)) return this;
-    const { source, input, outputs } = fieldsOf(step);
-    return this.#add({ source, input, outputs: copyArray(outputs) });
+    return this.#add(retrievalRecord(step));
   }
 
   /** Records a call to an embedding model. */
   embedding(step: EmbeddingStepInput): this {
     if (this.#refuses('embedding', true)) return this;
-    const { model, input, input_tokens } = fieldsOf(step);
-    const recorded: Record<string, unknown> = { model, input };
-    if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
-    return this.#add(recorded);
+    return this.#add(embeddingRecord(step));
   }
 
   /**
@@ -131,6 +174,59 @@ export class Turn {
     record.ended = true;
     this.#state.lastActivityAt = now;
     return this;
+  }
+
+  static {
+    internalsOf = (turn) => ({
+      report: turn.#state.report,
+      reserve: () => turn.#reserve(),
+      setInput: (input) => {
+        if (!turn.#record.ended && turn.#state.open) turn.#record.input = input;
+      },
+    });
+  }
+
+  #reserve(): ReservedStep {
+    const state = this.#state;
+    const trace = this.#record.trace;
+    // The placeholder holds the place; filling it later keeps the order of the calls. A
+    // reservation on a closed turn records nothing when filled, and says so then.
+    const refused = this.#refuses('llm', true);
+    const placeholder: Record<string, unknown> = {};
+    if (!refused) trace.push(placeholder);
+    let settled = refused;
+    const fill = (recorded: Record<string, unknown>, kind: string) => {
+      if (settled) return;
+      settled = true;
+      // The turn may have ended meanwhile (its step was reserved while it was open); only
+      // a conversation already sent can no longer take it.
+      if (!state.open) {
+        if (!state.refused) {
+          state.report(
+            new RecordingError(
+              'conversation_ended',
+              `a ${kind} step finished after conversation ${state.conversationId} ended: not recorded`,
+              state.conversationId,
+            ),
+          );
+        }
+        return;
+      }
+      Object.assign(placeholder, recorded);
+      state.lastActivityAt = state.now();
+    };
+    return {
+      llm: (step) => fill(llmRecord(step), 'llm'),
+      retrieval: (step) => fill(retrievalRecord(step), 'retrieval'),
+      embedding: (step) => fill(embeddingRecord(step), 'embedding'),
+      cancel: () => {
+        if (settled) return;
+        settled = true;
+        if (!state.open) return;
+        const index = trace.indexOf(placeholder);
+        if (index >= 0) trace.splice(index, 1);
+      },
+    };
   }
 
   #add(step: Record<string, unknown>): this {
