@@ -8,6 +8,8 @@ export default defineConfig([
       index: 'src/index.ts',
       'reference-server': 'src/reference-server/index.ts',
       msw: 'src/reference-server/msw.ts',
+      openai: 'src/integrations/openai.ts',
+      anthropic: 'src/integrations/anthropic.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
@@ -16,7 +18,11 @@ export default defineConfig([
     target: 'es2022',
     platform: 'neutral',
     noExternal: ['ky'],
-    external: ['msw', /^node:/],
+    // The integrations import their frameworks as types only; kept external all the same.
+    external: ['msw', /^node:/, 'openai', '@anthropic-ai/sdk', 'ai', /^@langchain\//],
+    // One copy of the recorder shared by every entry, in both formats: an integration
+    // checks `instanceof Turn` on turns the main entry made, and reaches their internals.
+    splitting: true,
     treeshake: true,
     // Keep `node:` specifiers as written: they are what Deno and Bun resolve too.
     removeNodeProtocol: false,

@@ -10,6 +10,8 @@ export default defineConfig({
       { find: /^nebuly-client$/, replacement: source('./src/index.ts') },
       { find: /^nebuly-client\/msw$/, replacement: source('./src/reference-server/msw.ts') },
       { find: /^nebuly-client\/reference-server$/, replacement: source('./src/reference-server/index.ts') },
+      { find: /^nebuly-client\/openai$/, replacement: source('./src/integrations/openai.ts') },
+      { find: /^nebuly-client\/anthropic$/, replacement: source('./src/integrations/anthropic.ts') },
     ],
   },
   test: {
