@@ -10,7 +10,8 @@ import { NebulyClient } from '../client.js';
 import { NebulyError } from '../core/errors.js';
 import { Conversation } from '../recorder/conversation.js';
 import type { ConversationOutcome } from '../recorder/outcome.js';
-import { type ReservedStep, Turn, turnInternals, type TurnInternals } from '../recorder/turn.js';
+import { Turn } from '../recorder/turn.js';
+import { type ReservedStep, turnInternals, type TurnInternals } from './turn-access.js';
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
 
 /**
