@@ -402,7 +402,13 @@ describe('helpers that call create', () => {
       tools: [
         {
           type: 'function',
-          function: { name: 'get_order', parameters: { type: 'object', properties: { id: { type: 'number' } } }, function: () => 'shipped', parse: JSON.parse },
+          function: {
+            name: 'get_order',
+            description: 'Looks an order up',
+            parameters: { type: 'object', properties: { id: { type: 'number' } } },
+            function: () => 'shipped',
+            parse: JSON.parse,
+          },
         },
       ],
     });
