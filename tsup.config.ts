@@ -9,6 +9,8 @@ const entry = {
   msw: 'src/reference-server/msw.ts',
   schemas: 'src/schemas/public.ts',
   node: 'src/node/index.ts',
+  openai: 'src/integrations/openai.ts',
+  anthropic: 'src/integrations/anthropic.ts',
 };
 
 /** The bins, Node programs built apart: `nebuly-reference-server` and `nebuly`. */
@@ -37,7 +39,8 @@ const library: Options = {
   // node_modules it is some 60 files for Node to resolve and load, about 50 ms; bundled,
   // about 0.5 ms (bench/import.ts). Its types still come from the `zod` dependency.
   noExternal: ['ky', 'zod'],
-  external: ['msw', /^node:/],
+  // The integrations import their frameworks as types only; kept external all the same.
+  external: ['msw', /^node:/, 'openai', '@anthropic-ai/sdk', 'ai', /^@langchain\//],
   treeshake: true,
   // Keep `node:` specifiers as written: they are what Deno and Bun resolve too.
   removeNodeProtocol: false,
@@ -56,10 +59,13 @@ export default defineConfig([
     },
   },
   {
-    // CommonJS is not tree-shaken by bundlers: one file per entry.
+    // CommonJS is not tree-shaken by bundlers: one file per entry, and shared chunks so
+    // that every entry uses one copy of the recorder (an integration checks
+    // `instanceof Turn` on turns the main entry made, and reaches their internals).
     ...library,
     entry,
     format: ['cjs'],
+    splitting: true,
     dts: { entry },
   },
   {

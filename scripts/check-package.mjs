@@ -2,9 +2,46 @@
 // publint (exports map, files, module formats) and @arethetypeswrong/cli (types for
 // ESM and CommonJS under every resolution mode users have). Run after `npm run build`.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+
+// The main entry must never load an integration's framework: walk the files it imports
+// (relative specifiers) in both formats and refuse any framework specifier among them.
+const FRAMEWORKS = /^(openai|@anthropic-ai\/|ai$|ai\/|@langchain\/)/;
+function frameworksLoadedBy(entry) {
+  const seen = new Set();
+  const found = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(file, 'utf8');
+    for (const [, specifier] of code.matchAll(/(?:from\s*|import\s*\(?\s*|require\(\s*)['"]([^'"]+)['"]/g)) {
+      if (specifier.startsWith('.')) visit(join(dirname(file), specifier));
+      else if (FRAMEWORKS.test(specifier)) found.add(specifier);
+    }
+  };
+  visit(entry);
+  return [...found];
+}
+for (const entry of ['dist/index.js', 'dist/index.cjs']) {
+  const loaded = frameworksLoadedBy(entry);
+  if (loaded.length > 0) throw new Error(`${entry} loads ${loaded.join(', ')}: the main entry must load no integration framework`);
+  console.log(`== ${entry} loads no integration framework`);
+}
+
+// Each integration entry takes what the main entry made (one shared copy of the recorder
+// in each format, so `instanceof Turn` holds across entries): checkTarget would throw.
+const crossEntry = `
+  const nebuly = new main.NebulyClient({ apiKey: 'k', baseUrl: 'http://127.0.0.1:9' });
+  const turn = nebuly.startConversation({ end_user: 'u' }).interaction({ input: 'i' });
+  openai.observeOpenAI({}, { turn });
+  anthropic.observeAnthropic({}, { turn });`;
+const esm = `const [main, openai, anthropic] = await Promise.all(['index', 'openai', 'anthropic'].map((name) => import('./dist/' + name + '.js')));`;
+const cjs = `const [main, openai, anthropic] = ['index', 'openai', 'anthropic'].map((name) => require('./dist/' + name + '.cjs'));`;
+execFileSync(process.execPath, ['--input-type=module', '-e', esm + crossEntry], { stdio: 'inherit' });
+execFileSync(process.execPath, ['--input-type=commonjs', '-e', cjs + crossEntry], { stdio: 'inherit' });
+console.log('== the integration entries take turns made by the main entry (ESM and CommonJS)');
 
 const dir = mkdtempSync(join(tmpdir(), 'nebuly-pack-'));
 const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' });

@@ -58,6 +58,78 @@ function copyMessages(value: unknown): unknown {
 }
 
 /**
+ * @internal A step as recorded: only the fields of its kind, values kept as given. Shared
+ * by the turn's methods and the integrations' reserved places.
+ * @example
+ * ```ts
+ * trace.push(llmRecord({ model, messages, output }));
+ * ```
+ */
+export function llmRecord(step: LLMStepInput): Record<string, unknown> {
+  const { model, messages, output, input_tokens, output_tokens, cost } = fieldsOf(step, LLM_FIELDS);
+  // The `messages` key is always set, even when missing: the wire tells steps apart by
+  // their keys, and a missing one is then reported as the LLM step's.
+  const recorded: Record<string, unknown> = { model, messages: copyMessages(messages), output };
+  if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
+  if (output_tokens !== undefined) recorded.output_tokens = output_tokens;
+  if (cost !== undefined) recorded.cost = cost;
+  return recorded;
+}
+
+/**
+ * @internal See {@link llmRecord}.
+ * @example
+ * ```ts
+ * trace.push(retrievalRecord({ source, input, outputs }));
+ * ```
+ */
+export function retrievalRecord(step: RetrievalStepInput): Record<string, unknown> {
+  const { source, input, outputs } = fieldsOf(step, RETRIEVAL_FIELDS);
+  return { source, input, outputs: copyArray(outputs) };
+}
+
+/**
+ * @internal See {@link llmRecord}.
+ * @example
+ * ```ts
+ * trace.push(embeddingRecord({ model, input }));
+ * ```
+ */
+export function embeddingRecord(step: EmbeddingStepInput): Record<string, unknown> {
+  const { model, input, input_tokens } = fieldsOf(step, EMBEDDING_FIELDS);
+  const recorded: Record<string, unknown> = { model, input };
+  if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
+  return recorded;
+}
+
+/**
+ * @internal What a turn records into, for the integrations (src/integrations/turn-access.ts),
+ * which keep places in the trace for streamed steps: the conversation's shared state and
+ * the interaction's record.
+ * @example
+ * ```ts
+ * const { record } = turnParts(turn);
+ * ```
+ */
+export interface TurnParts {
+  state: ConversationState;
+  record: InteractionRecord;
+}
+
+let partsOf: (turn: Turn) => TurnParts;
+
+/**
+ * @internal Not part of the public API: used by the integrations only.
+ * @example
+ * ```ts
+ * const { state, record } = turnParts(turn);
+ * ```
+ */
+export function turnParts(turn: Turn): TurnParts {
+  return partsOf(turn);
+}
+
+/**
  * One interaction of a recorded conversation: the user's input, the steps that produced
  * the answer, the answer, and the user's feedback. Get one from
  * `conversation.interaction()`.
@@ -97,30 +169,19 @@ export class Turn {
   /** Records a call to an LLM: the messages it was given (oldest first) and its output. */
   llm(step: LLMStepInput): this {
     if (this.#refuses('llm', true)) return this;
-    const { model, messages, output, input_tokens, output_tokens, cost } = fieldsOf(step, LLM_FIELDS);
-    // The `messages` key is always set, even when missing: the wire tells steps apart by
-    // their keys, and a missing one is then reported as the LLM step's.
-    const recorded: Record<string, unknown> = { model, messages: copyMessages(messages), output };
-    if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
-    if (output_tokens !== undefined) recorded.output_tokens = output_tokens;
-    if (cost !== undefined) recorded.cost = cost;
-    return this.#add(recorded);
+    return this.#add(llmRecord(step));
   }
 
   /** Records a call to a retriever or tool: its query and everything it returned. */
   retrieval(step: RetrievalStepInput): this {
     if (this.#refuses('retrieval', true)) return this;
-    const { source, input, outputs } = fieldsOf(step, RETRIEVAL_FIELDS);
-    return this.#add({ source, input, outputs: copyArray(outputs) });
+    return this.#add(retrievalRecord(step));
   }
 
   /** Records a call to an embedding model. */
   embedding(step: EmbeddingStepInput): this {
     if (this.#refuses('embedding', true)) return this;
-    const { model, input, input_tokens } = fieldsOf(step, EMBEDDING_FIELDS);
-    const recorded: Record<string, unknown> = { model, input };
-    if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
-    return this.#add(recorded);
+    return this.#add(embeddingRecord(step));
   }
 
   /**
@@ -148,6 +209,10 @@ export class Turn {
     record.ended = true;
     this.#state.lastActivityAt = now;
     return this;
+  }
+
+  static {
+    partsOf = (turn) => ({ state: turn.#state, record: turn.#record });
   }
 
   #add(step: Record<string, unknown>): this {

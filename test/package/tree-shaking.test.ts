@@ -62,7 +62,7 @@ describe('tree-shaking of the package root (ESM build)', () => {
   );
 
   it('still bundles what the client needs when the client is imported', async () => {
-    const { text, inputs } = await userBundle('NebulyClient');
+    const { text } = await userBundle('NebulyClient');
     expect(text).toMatch(ZOD_MARK);
     expect(text).toMatch(KY_MARK);
     expect(text).toContain('/event-ingestion/api');

@@ -1,0 +1,360 @@
+/**
+ * Where what an integration observes goes, and how one observed call is recorded: the one
+ * implementation behind every integration entry (`nebuly-client/openai`,
+ * `nebuly-client/anthropic`, `nebuly-client/ai-sdk`, `nebuly-client/langchain`).
+ *
+ * Nothing here throws into the caller's code: what goes wrong is reported to the client's
+ * `onError`. The main entry never imports this file.
+ */
+import { NebulyClient } from '../client.js';
+import { NebulyError } from '../core/errors.js';
+import { Conversation } from '../recorder/conversation.js';
+import type { ConversationOutcome } from '../recorder/outcome.js';
+import { Turn } from '../recorder/turn.js';
+import { type ReservedStep, turnInternals, type TurnInternals } from './turn-access.js';
+import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
+
+/**
+ * Where what an integration observes goes, the same for every integration:
+ *
+ * - `{ turn }`: each observed call is a step of that open turn; you end the turn.
+ * - `{ conversation }`: each observed call is a turn of its own in that conversation
+ *   (input = the last user message's text, output = the answer's text), ended when the
+ *   call ends.
+ * - `{ nebuly, endUser, conversationId?, tags? }` (standalone): calls with the same
+ *   `conversationId` (and `endUser`) go into one recorded conversation, ended by
+ *   {@link endConversation}, the idle time-out or `nebuly.shutdown()`; a call without a
+ *   `conversationId` is a conversation of one interaction, sent as soon as the call ends.
+ *
+ * @example
+ * ```ts
+ * import { observeOpenAI } from 'nebuly-client/openai';
+ *
+ * // Steps of a turn you record yourself:
+ * const turn = conversation.interaction({ input: question });
+ * const openai = observeOpenAI(new OpenAI(), { turn });
+ * // Or one conversation per chat session, without a recorder of your own:
+ * const perUser = observeOpenAI(new OpenAI(), { nebuly, endUser: userHash, conversationId: sessionId });
+ * ```
+ */
+export type NebulyTarget =
+  | { turn: Turn }
+  | { conversation: Conversation }
+  | {
+      nebuly: NebulyClient;
+      /** Who the conversation is with; hash it first (`hashEndUser`). */
+      endUser: string;
+      /** Your id of the chat session: calls with the same id are one conversation. */
+      conversationId?: string | undefined;
+      /** Tags of every interaction recorded through this target. */
+      tags?: Record<string, string> | undefined;
+    };
+
+/**
+ * @internal A place kept in the trace for a step known only later; see {@link ObservedCall.reserve}.
+ * @example
+ * ```ts
+ * const slot = call.reserve(); // the stream starts
+ * slot.llm({ model, messages, output }); // the stream ended
+ * ```
+ */
+export type StepSlot = ReservedStep;
+
+/**
+ * @internal One observed model call or framework run, from its start to its end.
+ * @example
+ * ```ts
+ * const call = beginCall(target, { input: 'Where is my order?' });
+ * call.llm({ model: 'gpt-4o', messages, output: answer });
+ * call.end({ output: answer });
+ * ```
+ */
+export interface ObservedCall {
+  /**
+   * Records a step. Steps keep the order of the calls that produced them: reserve a slot
+   * first ({@link ObservedCall.reserve}) when the step is only known later (a stream), so
+   * that manual `turn.retrieval()` calls made meanwhile land after it, in call order.
+   */
+  llm(step: LLMStepInput): void;
+  retrieval(step: RetrievalStepInput): void;
+  embedding(step: EmbeddingStepInput): void;
+  reserve(): StepSlot;
+  /**
+   * The call ended: for `{ conversation }` and standalone targets, ends the turn with the
+   * interaction's input (when given, it replaces the one given at start) and output (`''`
+   * when none). For `{ turn }` it does nothing more (the caller ends the turn). Idempotent.
+   */
+  end(result: { input?: string | undefined; output?: string | undefined }): void;
+  /** An instrumentation fault: goes to the client's `onError` (as a NebulyError), never thrown. */
+  fault(error: unknown, context?: string): void;
+}
+
+/** The message of a fault, without anything but the error's own message. */
+function faultError(error: unknown, context: string | undefined): NebulyError {
+  const what = error instanceof Error ? error.message : String(error);
+  return new NebulyError(
+    `nebuly-client integration: ${context ?? 'instrumentation failed'}: ${what} (the observed call itself was not affected)`,
+    { cause: error },
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * Checks a target once, when an integration is created, so that a mistake shows where it
+ * is made rather than as calls that record nothing.
+ *
+ * @throws TypeError naming what is wrong.
+ * @example
+ * ```ts
+ * const target = checkTarget(userTarget); // in an integration's factory
+ * ```
+ */
+export function checkTarget(target: unknown): NebulyTarget {
+  const expected = 'expected { turn }, { conversation } or { nebuly, endUser, conversationId?, tags? }';
+  if (!isObject(target)) {
+    throw new TypeError(`nebuly-client: the target is ${target === null ? 'null' : typeof target}; ${expected}.`);
+  }
+  if ('turn' in target) {
+    if (!(target.turn instanceof Turn)) {
+      throw new TypeError('nebuly-client: `target.turn` is not a Turn (get one from conversation.interaction()).');
+    }
+    return target as { turn: Turn };
+  }
+  if ('conversation' in target) {
+    if (!(target.conversation instanceof Conversation)) {
+      throw new TypeError(
+        'nebuly-client: `target.conversation` is not a Conversation (get one from nebuly.startConversation()).',
+      );
+    }
+    return target as { conversation: Conversation };
+  }
+  if ('nebuly' in target) {
+    const { nebuly, endUser, conversationId, tags } = target;
+    if (!(nebuly instanceof NebulyClient)) {
+      throw new TypeError('nebuly-client: `target.nebuly` is not a NebulyClient.');
+    }
+    if (typeof endUser !== 'string' || endUser.trim() === '') {
+      throw new TypeError('nebuly-client: `target.endUser` must be a non-empty string (the end user, hashed).');
+    }
+    if (conversationId !== undefined && (typeof conversationId !== 'string' || conversationId.trim() === '')) {
+      throw new TypeError('nebuly-client: `target.conversationId`, when given, must be a non-empty string.');
+    }
+    if (tags !== undefined) {
+      if (!isObject(tags) || Array.isArray(tags)) {
+        throw new TypeError('nebuly-client: `target.tags`, when given, must be an object of strings.');
+      }
+      for (const [name, value] of Object.entries(tags)) {
+        if (typeof value !== 'string') {
+          throw new TypeError(`nebuly-client: \`target.tags.${name}\` must be a string.`);
+        }
+      }
+    }
+    return target as NebulyTarget;
+  }
+  throw new TypeError(`nebuly-client: the target has none of \`turn\`, \`conversation\`, \`nebuly\`; ${expected}.`);
+}
+
+type StandaloneTarget = Extract<NebulyTarget, { nebuly: NebulyClient }>;
+
+/**
+ * The conversations of one client's standalone targets with a `conversationId`, by end
+ * user and id: two users who happen to use the same id never share a conversation.
+ * Conversations that ended (idle time-out, shutdown) are forgotten in sweeps, each when
+ * the map has doubled since the last, so that a server seeing many sessions stays bounded.
+ */
+class Sessions {
+  readonly byKey = new Map<string, Conversation>();
+  #sweepAt = 64;
+
+  static key(endUser: string, conversationId: string): string {
+    return `${endUser}\u0000${conversationId}`;
+  }
+
+  /** The open conversation of a session, started (again) when there is none. */
+  conversation(target: StandaloneTarget, conversationId: string): Conversation {
+    const key = Sessions.key(target.endUser, conversationId);
+    const current = this.byKey.get(key);
+    if (current !== undefined && !current.ended) return current;
+    if (this.byKey.size >= this.#sweepAt) {
+      for (const [known, conversation] of this.byKey) if (conversation.ended) this.byKey.delete(known);
+      this.#sweepAt = Math.max(64, this.byKey.size * 2);
+    }
+    const started = target.nebuly.startConversation({
+      end_user: target.endUser,
+      conversation_id: conversationId,
+      tags: target.tags,
+    });
+    this.byKey.set(key, started);
+    return started;
+  }
+}
+
+const sessions = new WeakMap<NebulyClient, Sessions>();
+
+/**
+ * @internal How many standalone sessions of `nebuly` are remembered (ended ones until the
+ * next sweep): for tests of the bound.
+ * @example
+ * ```ts
+ * expect(sessionCount(nebuly)).toBe(1);
+ * ```
+ */
+export function sessionCount(nebuly: NebulyClient): number {
+  return sessions.get(nebuly)?.byKey.size ?? 0;
+}
+
+function sessionConversation(target: StandaloneTarget, conversationId: string): Conversation {
+  let known = sessions.get(target.nebuly);
+  if (known === undefined) {
+    known = new Sessions();
+    sessions.set(target.nebuly, known);
+  }
+  return known.conversation(target, conversationId);
+}
+
+/**
+ * Ends the conversation a standalone target with a `conversationId` records into, and
+ * sends it. Resolves `undefined` when there is none open (no call yet, or already ended),
+ * else the outcome of `conversation.end()`. Never rejects.
+ *
+ * @example
+ * ```ts
+ * const target = { nebuly, endUser: userHash, conversationId: sessionId };
+ * const openai = observeOpenAI(new OpenAI(), target);
+ * // … the chat session's calls …
+ * await endConversation(target); // the user closed the chat
+ * ```
+ */
+export function endConversation(target: NebulyTarget): Promise<ConversationOutcome | undefined> {
+  if (!('nebuly' in target) || target.conversationId === undefined) return Promise.resolve(undefined);
+  const byKey = sessions.get(target.nebuly)?.byKey;
+  const key = Sessions.key(target.endUser, target.conversationId);
+  const conversation = byKey?.get(key);
+  if (conversation === undefined) return Promise.resolve(undefined);
+  byKey?.delete(key);
+  return conversation.ended ? Promise.resolve(undefined) : conversation.end();
+}
+
+/** Records a call's steps into a turn; `finish` is what ending the call does beyond that. */
+class TurnCall implements ObservedCall {
+  readonly #turn: Turn;
+  readonly #internals: TurnInternals;
+  readonly #finish: ((input: string | undefined, output: string) => void) | undefined;
+  #ended = false;
+
+  constructor(turn: Turn, finish: ((input: string | undefined, output: string) => void) | undefined) {
+    this.#turn = turn;
+    this.#internals = turnInternals(turn);
+    this.#finish = finish;
+  }
+
+  llm(step: LLMStepInput): void {
+    this.#guard(() => this.#turn.llm(step));
+  }
+
+  retrieval(step: RetrievalStepInput): void {
+    this.#guard(() => this.#turn.retrieval(step));
+  }
+
+  embedding(step: EmbeddingStepInput): void {
+    this.#guard(() => this.#turn.embedding(step));
+  }
+
+  reserve(): StepSlot {
+    try {
+      const slot = this.#internals.reserve();
+      // Each of the slot's methods is guarded too: they run in the caller's stream.
+      return {
+        llm: (step) => this.#guard(() => slot.llm(step)),
+        retrieval: (step) => this.#guard(() => slot.retrieval(step)),
+        embedding: (step) => this.#guard(() => slot.embedding(step)),
+        cancel: () => this.#guard(() => slot.cancel()),
+      };
+    } catch (error) {
+      this.fault(error, 'reserving a step');
+      return NO_SLOT;
+    }
+  }
+
+  end(result: { input?: string | undefined; output?: string | undefined }): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const finish = this.#finish;
+    if (finish !== undefined) this.#guard(() => finish(result.input, result.output ?? ''));
+  }
+
+  fault(error: unknown, context?: string): void {
+    try {
+      this.#internals.report(faultError(error, context));
+    } catch {
+      // `report` is safe; this only guards against a bug in building the error.
+    }
+  }
+
+  #guard(record: () => unknown): void {
+    try {
+      record();
+    } catch (error) {
+      this.fault(error);
+    }
+  }
+}
+
+const NO_SLOT: StepSlot = { llm() {}, retrieval() {}, embedding() {}, cancel() {} };
+
+/** A call that records nothing: only when a target could not be used at all (a bug). */
+const NO_CALL: ObservedCall = {
+  llm() {},
+  retrieval() {},
+  embedding() {},
+  reserve: () => NO_SLOT,
+  end() {},
+  fault() {},
+};
+
+function endTurn(turn: Turn, internals: TurnInternals, input: string | undefined, output: string): void {
+  if (input !== undefined) internals.setInput(input);
+  turn.end({ output });
+}
+
+function ownTurn(conversation: Conversation, input: string, afterEnd?: () => void): ObservedCall {
+  const turn = conversation.interaction({ input });
+  const internals = turnInternals(turn);
+  return new TurnCall(turn, (endInput, output) => {
+    endTurn(turn, internals, endInput, output);
+    afterEnd?.();
+  });
+}
+
+/**
+ * @internal Starts recording one observed call into `target`. `start.input` is the
+ * interaction's input when the call is a turn of its own (the last user message's text);
+ * `end()` may replace it. Never throws.
+ * @example
+ * ```ts
+ * const call = beginCall(checkTarget(target), { input: lastUserText });
+ * try {
+ *   call.llm(mapStep(result));
+ * } catch (error) {
+ *   call.fault(error, 'mapping the result');
+ * }
+ * call.end({ output: answerText });
+ * ```
+ */
+export function beginCall(target: NebulyTarget, start: { input?: string | undefined }): ObservedCall {
+  try {
+    const input = start.input ?? '';
+    if ('turn' in target) return new TurnCall(target.turn, undefined);
+    if ('conversation' in target) return ownTurn(target.conversation, input);
+    if (target.conversationId !== undefined) return ownTurn(sessionConversation(target, target.conversationId), input);
+    const conversation = target.nebuly.startConversation({ end_user: target.endUser, tags: target.tags });
+    return ownTurn(conversation, input, () => void conversation.end());
+  } catch {
+    // Only a bug gets here (every recorder call reports instead of throwing), and there
+    // is no turn to report it through: the caller's call goes on, unrecorded.
+    return NO_CALL;
+  }
+}

@@ -1,0 +1,31 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs an example as a user does (`npx tsx examples/…`), offline: fake provider, embedded reference server. */
+async function runExample(path: string): Promise<string> {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path], { cwd: ROOT, timeout: 30_000 });
+  expect(stderr).not.toContain('[nebuly]'); // nothing reached onError
+  return stdout;
+}
+
+describe('the integration examples run against the local fakes and exit 0', () => {
+  it('examples/openai.ts records a plain and a streamed call in one conversation', async () => {
+    const stdout = await runExample('examples/openai.ts');
+    expect(stdout).toContain('conversation chat-1: delivered');
+    expect(stdout).toContain('stored: "Where is my order?" -> "You asked: "Where is my order?". It shipped on Monday." (gpt-4o-mini-2024-07-18, 42 in / 12 out)');
+    // The streamed call has token counts too: includeUsage asked for them.
+    expect(stdout).toContain('stored: "Can I change the address?" -> "You asked: "Can I change the address?". It shipped on Monday." (gpt-4o-mini-2024-07-18, 42 in / 12 out)');
+    expect(stdout).not.toContain('sk-not-a-real-key');
+  });
+
+  it('examples/anthropic.ts records the tool call and the answer as two turns', async () => {
+    const stdout = await runExample('examples/anthropic.ts');
+    expect(stdout).toContain('conversation: delivered; answer: Your order shipped on Monday.');
+    expect(stdout).toContain('stored: "Where is order A-17?" -> "Let me look.\nget_order({"id":"A-17"})" (1 messages, 80 tokens in)');
+    expect(stdout).toContain('stored: "Where is order A-17?" -> "Your order shipped on Monday." (3 messages, 120 tokens in)');
+  });
+});
