@@ -1,6 +1,17 @@
 /**
  * `nebuly-client/anthropic`: an Anthropic client (@anthropic-ai/sdk 1) whose calls are
  * recorded in Nebuly. See docs/integrations.md.
+ *
+ * @example
+ * ```ts
+ * import Anthropic from '@anthropic-ai/sdk';
+ * import { observeAnthropic } from 'nebuly-client/anthropic';
+ *
+ * const conversation = nebuly.startConversation({ end_user: userHash });
+ * const client = observeAnthropic(new Anthropic(), { conversation });
+ * ```
+ *
+ * @module nebuly-client/anthropic
  */
 import { messagesObserver } from './anthropic/messages.js';
 import { type MethodObserver, observeClient } from './provider/observe.js';

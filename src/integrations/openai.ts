@@ -1,6 +1,17 @@
 /**
  * `nebuly-client/openai`: an OpenAI client (openai 6) whose calls are recorded in Nebuly.
  * See docs/integrations.md.
+ *
+ * @example
+ * ```ts
+ * import OpenAI from 'openai';
+ * import { observeOpenAI } from 'nebuly-client/openai';
+ *
+ * const conversation = nebuly.startConversation({ end_user: userHash });
+ * const client = observeOpenAI(new OpenAI(), { conversation });
+ * ```
+ *
+ * @module nebuly-client/openai
  */
 import { chatCompletionsObserver } from './openai/chat.js';
 import { embeddingsObserver } from './openai/embeddings.js';
