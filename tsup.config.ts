@@ -8,15 +8,22 @@ export default defineConfig([
       index: 'src/index.ts',
       'reference-server': 'src/reference-server/index.ts',
       msw: 'src/reference-server/msw.ts',
+      // The framework integrations share the main entry's classes (a target's
+      // `instanceof NebulyClient` must hold for the user's client): same build, split chunks.
+      'ai-sdk': 'src/integrations/ai-sdk/index.ts',
+      langchain: 'src/integrations/langchain/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
+    // Shared chunks in CommonJS too (ESM splits by default): an integration entry must
+    // not carry a copy of the classes its targets are checked against.
+    splitting: true,
     sourcemap: true,
     clean: true,
     target: 'es2022',
     platform: 'neutral',
     noExternal: ['ky'],
-    external: ['msw', /^node:/],
+    external: ['msw', 'ai', /^@langchain\/core(\/|$)/, /^node:/],
     treeshake: true,
     // Keep `node:` specifiers as written: they are what Deno and Bun resolve too.
     removeNodeProtocol: false,

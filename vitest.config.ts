@@ -10,6 +10,8 @@ export default defineConfig({
       { find: /^nebuly-client$/, replacement: source('./src/index.ts') },
       { find: /^nebuly-client\/msw$/, replacement: source('./src/reference-server/msw.ts') },
       { find: /^nebuly-client\/reference-server$/, replacement: source('./src/reference-server/index.ts') },
+      { find: /^nebuly-client\/ai-sdk$/, replacement: source('./src/integrations/ai-sdk/index.ts') },
+      { find: /^nebuly-client\/langchain$/, replacement: source('./src/integrations/langchain/index.ts') },
     ],
   },
   test: {

@@ -19,6 +19,8 @@ try {
   // Every resolution mode, node10 (TypeScript's legacy `moduleResolution: node`) too:
   // typesVersions in package.json maps the subpath entries for it.
   run('npx', ['--no-install', 'attw', tarball]);
+  console.log('\n== integration entries share the main entry\'s classes (ESM and CommonJS)');
+  run(process.execPath, ['scripts/check-integration-entries.mjs']);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

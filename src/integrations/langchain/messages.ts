@@ -1,0 +1,129 @@
+/**
+ * LangChain's values as the texts and messages of Nebuly steps, read structurally (a
+ * message is what has a `type` or `_getType()` and a `content`), so that a neighbouring
+ * version of `@langchain/core` still works.
+ */
+import { readableText, toolCallText, type StepMessage } from '../readable.js';
+
+export type { StepMessage } from '../readable.js';
+
+type Role = StepMessage['role'];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+// LangChain's message types and OpenAI-style roles (dict messages, `['human', 'Hi']` tuples).
+const ROLES: Record<string, Role> = {
+  human: 'user',
+  user: 'user',
+  ai: 'assistant',
+  assistant: 'assistant',
+  system: 'system',
+  developer: 'system',
+  tool: 'tool',
+  function: 'tool',
+};
+
+/** A message's role, or undefined when the value is no message. */
+function roleOf(message: unknown): Role | undefined {
+  if (Array.isArray(message) && message.length === 2 && typeof message[0] === 'string') return ROLES[message[0]];
+  if (!isObject(message) || !('content' in message)) return undefined;
+  let type: unknown = message.type ?? message.role;
+  if (typeof type !== 'string' && typeof message._getType === 'function') type = (message._getType as () => unknown)();
+  if (type === 'generic' || type === 'chat') type = message.role;
+  return typeof type === 'string' ? ROLES[type] : undefined;
+}
+
+/** The text of a message's content: a string as is, text parts joined by a new line. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: unknown) => (typeof part === 'string' ? part : isObject(part) && typeof part.text === 'string' ? part.text : undefined))
+    .filter((text): text is string => text !== undefined)
+    .join('\n');
+}
+
+interface ToolCallLike {
+  readonly name?: unknown;
+  readonly args?: unknown;
+}
+
+/** The tool calls an AI message asked for. */
+function toolCallsOf(message: Record<string, unknown>): ToolCallLike[] {
+  return Array.isArray(message.tool_calls) ? (message.tool_calls as unknown[]).filter(isObject) : [];
+}
+
+/**
+ * A message's text: its content's text, or, for an AI message that only calls tools,
+ * the calls as `name(arguments)` lines.
+ */
+export function messageText(message: unknown): string {
+  const content = Array.isArray(message) ? message[1] : isObject(message) ? message.content : undefined;
+  const text = contentText(content);
+  if (text !== '' || !isObject(message) || Array.isArray(message)) return text;
+  return toolCallsOf(message)
+    .map((call) => toolCallText(String(call.name), call.args))
+    .join('\n');
+}
+
+/** The messages as recorded; values that are no message are left out. */
+export function stepMessages(messages: readonly unknown[]): StepMessage[] {
+  const recorded: StepMessage[] = [];
+  for (const message of messages) {
+    const role = roleOf(message);
+    if (role !== undefined) recorded.push({ role, content: messageText(message) });
+  }
+  return recorded;
+}
+
+/** The text of the last message of `role` in a list, if any. */
+function lastText(messages: readonly unknown[], role: Role): string | undefined {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    if (roleOf(messages[index]) === role) return messageText(messages[index]);
+  }
+  return undefined;
+}
+
+// The keys chains and agents commonly carry the user's input and the answer under.
+const INPUT_KEYS = ['input', 'question', 'query', 'messages', 'prompt'];
+const OUTPUT_KEYS = ['output', 'answer', 'text', 'content', 'messages', 'result'];
+
+/** A run's value as text: a string, a message, or a list of messages' last of `role`. */
+function textOf(value: unknown, role: Role, keys: readonly string[], depth = 0): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return roleOf(value) === undefined ? lastText(value, role) : messageText(value);
+  if (!isObject(value)) return undefined;
+  if (roleOf(value) !== undefined) return messageText(value);
+  if (depth > 0) return undefined;
+  for (const key of keys) {
+    if (key in value) {
+      const text = textOf(value[key], role, keys, depth + 1);
+      if (text !== undefined) return text;
+    }
+  }
+  const entries = Object.values(value);
+  return entries.length === 1 ? textOf(entries[0], role, keys, depth + 1) : undefined;
+}
+
+/**
+ * The user's input in a run's input: a string; a message or the last user message of a
+ * list; under `input`, `question`, `query`, `messages` or `prompt`, or the only key.
+ */
+export function inputText(value: unknown): string | undefined {
+  return textOf(value, 'user', INPUT_KEYS);
+}
+
+/**
+ * The answer in a run's output: a string; a message or the last AI message of a list;
+ * under `output`, `answer`, `text`, `content`, `messages` or `result`, or the only key.
+ */
+export function outputText(value: unknown): string | undefined {
+  return textOf(value, 'assistant', OUTPUT_KEYS);
+}
+
+/** What a tool returned, as text: a message's content, a string, anything else as JSON. */
+export function toolResultText(output: unknown): string {
+  return isObject(output) && roleOf(output) !== undefined ? messageText(output) : readableText(output);
+}
