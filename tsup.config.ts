@@ -8,22 +8,23 @@ export default defineConfig([
       index: 'src/index.ts',
       'reference-server': 'src/reference-server/index.ts',
       msw: 'src/reference-server/msw.ts',
-      // The framework integrations share the main entry's classes (a target's
-      // `instanceof NebulyClient` must hold for the user's client): same build, split chunks.
+      openai: 'src/integrations/openai.ts',
+      anthropic: 'src/integrations/anthropic.ts',
       'ai-sdk': 'src/integrations/ai-sdk/index.ts',
       langchain: 'src/integrations/langchain/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
-    // Shared chunks in CommonJS too (ESM splits by default): an integration entry must
-    // not carry a copy of the classes its targets are checked against.
-    splitting: true,
     sourcemap: true,
     clean: true,
     target: 'es2022',
     platform: 'neutral',
     noExternal: ['ky'],
-    external: ['msw', 'ai', /^@langchain\/core(\/|$)/, /^node:/],
+    // The integrations' frameworks are optional peer dependencies: never bundled.
+    external: ['msw', /^node:/, 'openai', '@anthropic-ai/sdk', 'ai', /^@langchain\//],
+    // One copy of the recorder shared by every entry, in both formats: an integration
+    // checks `instanceof Turn` on turns the main entry made, and reaches their internals.
+    splitting: true,
     treeshake: true,
     // Keep `node:` specifiers as written: they are what Deno and Bun resolve too.
     removeNodeProtocol: false,

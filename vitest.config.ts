@@ -12,6 +12,8 @@ export default defineConfig({
       { find: /^nebuly-client\/reference-server$/, replacement: source('./src/reference-server/index.ts') },
       { find: /^nebuly-client\/ai-sdk$/, replacement: source('./src/integrations/ai-sdk/index.ts') },
       { find: /^nebuly-client\/langchain$/, replacement: source('./src/integrations/langchain/index.ts') },
+      { find: /^nebuly-client\/openai$/, replacement: source('./src/integrations/openai.ts') },
+      { find: /^nebuly-client\/anthropic$/, replacement: source('./src/integrations/anthropic.ts') },
     ],
   },
   test: {

@@ -1,0 +1,169 @@
+/**
+ * Anthropic `messages.create` (plain and `stream: true`, which `messages.stream()` uses
+ * too) as an LLM step. Read structurally: only the fields used here, each checked.
+ */
+import type { CallRecording, Ending, MethodObserver, StreamRecording } from '../provider/observe.js';
+import { type Answer, failedCall, llmFinished } from '../provider/step.js';
+import {
+  answerText,
+  arrayField,
+  contentText,
+  field,
+  lastUserText,
+  partText,
+  type StepMessage,
+  stringField,
+  tokenCount,
+  toolCallText,
+} from '../provider/text.js';
+
+const TOOL_USES = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+
+/**
+ * One request message as recorded messages: tool results (in a user message) become
+ * messages of role `tool`, each; the rest of its blocks, as text, the message itself.
+ */
+function stepMessages(message: unknown): StepMessage[] {
+  const role = stringField(message, 'role') === 'assistant' ? 'assistant' : 'user';
+  const content = field(message, 'content');
+  if (!Array.isArray(content)) return [{ role, content: contentText(content) }];
+  const texts: string[] = [];
+  const toolCalls: string[] = [];
+  const toolResults: StepMessage[] = [];
+  for (const block of content) {
+    const type = stringField(block, 'type');
+    if (type === 'tool_result') toolResults.push({ role: 'tool', content: contentText(field(block, 'content')) });
+    else if (type !== undefined && TOOL_USES.has(type)) toolCalls.push(toolCallText(stringField(block, 'name'), field(block, 'input')));
+    else {
+      const text = partText(block);
+      if (text !== '') texts.push(text);
+    }
+  }
+  const own = answerText(texts.join('\n'), toolCalls);
+  return own === '' && toolResults.length > 0 ? toolResults : [...toolResults, { role, content: own }];
+}
+
+/** The request as recorded messages: `system` first, then the messages in order. */
+export function anthropicMessages(params: unknown): StepMessage[] {
+  const messages: StepMessage[] = [];
+  const system = contentText(field(params, 'system'));
+  if (system !== '') messages.push({ role: 'system', content: system });
+  for (const message of arrayField(params, 'messages')) messages.push(...stepMessages(message));
+  return messages;
+}
+
+/**
+ * Input tokens as billed: the uncached ones plus those written to and read from the
+ * prompt cache (Anthropic counts them apart).
+ */
+function inputTokens(usage: unknown): number | undefined {
+  const uncached = tokenCount(field(usage, 'input_tokens'));
+  if (uncached === undefined) return undefined;
+  return uncached + (tokenCount(field(usage, 'cache_creation_input_tokens')) ?? 0) + (tokenCount(field(usage, 'cache_read_input_tokens')) ?? 0);
+}
+
+/** A message's answer: its text blocks in order (one text), then its tool calls. */
+function messageAnswer(message: unknown, requested: string | undefined): Answer {
+  let text = '';
+  const toolCalls: string[] = [];
+  for (const block of arrayField(message, 'content')) {
+    const type = stringField(block, 'type');
+    if (type === 'text') text += stringField(block, 'text') ?? '';
+    else if (type !== undefined && TOOL_USES.has(type)) toolCalls.push(toolCallText(stringField(block, 'name'), field(block, 'input')));
+  }
+  const usage = field(message, 'usage');
+  return {
+    model: stringField(message, 'model') ?? requested,
+    text,
+    toolCalls,
+    inputTokens: inputTokens(usage),
+    outputTokens: tokenCount(field(usage, 'output_tokens')),
+  };
+}
+
+/** A content block being streamed: text, or a tool call whose input JSON arrives in pieces. */
+interface StreamedBlock {
+  type: string;
+  name: string | undefined;
+  text: string;
+}
+
+/** Collects a streamed message: blocks by `index`, usage from the start and delta events. */
+class EventCollector implements StreamRecording {
+  readonly #messages: StepMessage[];
+  #model: string | undefined;
+  readonly #blocks: StreamedBlock[] = [];
+  #inputTokens: number | undefined;
+  #outputTokens: number | undefined;
+
+  constructor(messages: StepMessage[], model: string | undefined) {
+    this.#messages = messages;
+    this.#model = model;
+  }
+
+  add(event: unknown): void {
+    switch (stringField(event, 'type')) {
+      case 'message_start': {
+        const message = field(event, 'message');
+        this.#model = stringField(message, 'model') ?? this.#model;
+        this.#readUsage(field(message, 'usage'));
+        break;
+      }
+      case 'content_block_start': {
+        const block = field(event, 'content_block');
+        const index = field(event, 'index');
+        if (typeof index !== 'number') break;
+        const type = stringField(block, 'type') ?? '';
+        // A tool call's input starts as `{}` and is then streamed whole, as JSON pieces.
+        this.#blocks[index] = { type, name: stringField(block, 'name'), text: type === 'text' ? (stringField(block, 'text') ?? '') : '' };
+        break;
+      }
+      case 'content_block_delta': {
+        const index = field(event, 'index');
+        const block = typeof index === 'number' ? this.#blocks[index] : undefined;
+        if (block === undefined) break;
+        const delta = field(event, 'delta');
+        block.text += stringField(delta, 'text') ?? stringField(delta, 'partial_json') ?? '';
+        break;
+      }
+      case 'message_delta':
+        this.#readUsage(field(event, 'usage'));
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Counts as the latest event gives them: `output_tokens` is cumulative. */
+  #readUsage(usage: unknown): void {
+    this.#inputTokens = inputTokens(usage) ?? this.#inputTokens;
+    this.#outputTokens = tokenCount(field(usage, 'output_tokens')) ?? this.#outputTokens;
+  }
+
+  finish(ending: Ending) {
+    let text = '';
+    const toolCalls: string[] = [];
+    for (const block of this.#blocks) {
+      if (block === undefined) continue;
+      if (block.type === 'text') text += block.text;
+      else if (TOOL_USES.has(block.type)) toolCalls.push(toolCallText(block.name, block.text === '' ? '{}' : block.text));
+    }
+    const answer: Answer = { model: this.#model, text, toolCalls, inputTokens: this.#inputTokens, outputTokens: this.#outputTokens };
+    return llmFinished(this.#messages, answer, ending);
+  }
+}
+
+/** Observes `messages.create`. */
+export const messagesObserver: MethodObserver = {
+  begin(params): CallRecording {
+    const messages = anthropicMessages(params);
+    const model = stringField(params, 'model');
+    return {
+      input: lastUserText(messages),
+      streams: field(params, 'stream') === true,
+      complete: (message) => llmFinished(messages, messageAnswer(message, model), { kind: 'complete' }),
+      stream: () => new EventCollector(messages, model),
+      failed: (error) => failedCall(messages, model, error),
+    };
+  },
+};

@@ -1,0 +1,150 @@
+/**
+ * OpenAI `chat.completions.create` (plain and `stream: true`, which the
+ * `chat.completions.stream()` helper uses too) as an LLM step. Read structurally: only the
+ * fields used here, each checked, so that a neighbouring major still maps.
+ */
+import type { CallRecording, MethodObserver, StreamRecording } from '../provider/observe.js';
+import { type Answer, failedCall, llmFinished } from '../provider/step.js';
+import {
+  answerText,
+  arrayField,
+  contentText,
+  field,
+  lastUserText,
+  type StepMessage,
+  stringField,
+  systemFirst,
+  tokenCount,
+  toolCallText,
+} from '../provider/text.js';
+
+/** The tool calls of a chat message (`tool_calls`, or the older `function_call`) as text. */
+function toolCallsOf(message: unknown): string[] {
+  const calls: string[] = [];
+  for (const call of arrayField(message, 'tool_calls')) {
+    const fn = field(call, 'function') ?? field(call, 'custom');
+    calls.push(toolCallText(stringField(fn, 'name'), field(fn, 'arguments') ?? field(fn, 'input')));
+  }
+  const legacy = field(message, 'function_call');
+  if (legacy !== undefined && legacy !== null) {
+    calls.push(toolCallText(stringField(legacy, 'name'), field(legacy, 'arguments')));
+  }
+  return calls;
+}
+
+/** A request message as recorded: roles folded onto the wire's four, content as text. */
+function stepMessage(message: unknown): StepMessage {
+  const role = stringField(message, 'role');
+  const content = contentText(field(message, 'content'));
+  switch (role) {
+    case 'system':
+    case 'developer':
+      return { role: 'system', content };
+    case 'assistant':
+      return { role: 'assistant', content: answerText(content || (stringField(message, 'refusal') ?? ''), toolCallsOf(message)) };
+    case 'tool':
+    case 'function':
+      return { role: 'tool', content };
+    default:
+      return { role: 'user', content };
+  }
+}
+
+/** The request's messages as recorded: system messages first, each as text. */
+export function chatMessages(params: unknown): StepMessage[] {
+  return systemFirst(arrayField(params, 'messages').map(stepMessage));
+}
+
+/** A whole chat completion as the answer: its first choice. */
+function completionAnswer(completion: unknown, requested: string | undefined): Answer {
+  const message = field(arrayField(completion, 'choices')[0], 'message');
+  const usage = field(completion, 'usage');
+  return {
+    model: stringField(completion, 'model') ?? requested,
+    text: contentText(field(message, 'content')) || (stringField(message, 'refusal') ?? ''),
+    toolCalls: toolCallsOf(message),
+    inputTokens: tokenCount(field(usage, 'prompt_tokens')),
+    outputTokens: tokenCount(field(usage, 'completion_tokens')),
+  };
+}
+
+/** Collects the chunks of a streamed completion: the first choice's deltas, merged. */
+class ChunkCollector implements StreamRecording {
+  readonly #messages: StepMessage[];
+  #model: string | undefined;
+  #text = '';
+  /** Tool calls by their `index`: the name arrives once, the arguments in pieces. */
+  readonly #calls: { name: string | undefined; arguments: string }[] = [];
+  #inputTokens: number | undefined;
+  #outputTokens: number | undefined;
+
+  constructor(messages: StepMessage[], model: string | undefined) {
+    this.#messages = messages;
+    this.#model = model;
+  }
+
+  add(chunk: unknown): void {
+    const model = stringField(chunk, 'model');
+    if (model !== undefined && model !== '') this.#model = model;
+    const usage = field(chunk, 'usage');
+    if (usage !== undefined && usage !== null) {
+      this.#inputTokens = tokenCount(field(usage, 'prompt_tokens')) ?? this.#inputTokens;
+      this.#outputTokens = tokenCount(field(usage, 'completion_tokens')) ?? this.#outputTokens;
+    }
+    for (const choice of arrayField(chunk, 'choices')) {
+      // Only the first choice (`n: 1`, the default) is recorded.
+      if ((field(choice, 'index') ?? 0) !== 0) continue;
+      const delta = field(choice, 'delta');
+      const content = field(delta, 'content') ?? field(delta, 'refusal');
+      if (typeof content === 'string') this.#text += content;
+      for (const call of arrayField(delta, 'tool_calls')) {
+        const index = field(call, 'index');
+        const position = typeof index === 'number' ? index : this.#calls.length;
+        const fn = field(call, 'function');
+        const entry = (this.#calls[position] ??= { name: undefined, arguments: '' });
+        entry.name ??= stringField(fn, 'name');
+        entry.arguments += stringField(fn, 'arguments') ?? '';
+      }
+    }
+  }
+
+  finish(ending: Parameters<StreamRecording['finish']>[0]) {
+    const answer: Answer = {
+      model: this.#model,
+      text: this.#text,
+      // Sparse when a call's index was skipped: only the calls that arrived.
+      toolCalls: this.#calls.filter((call) => call !== undefined).map((call) => toolCallText(call.name, call.arguments)),
+      inputTokens: this.#inputTokens,
+      outputTokens: this.#outputTokens,
+    };
+    return llmFinished(this.#messages, answer, ending);
+  }
+}
+
+/** Observes `chat.completions.create`; with `includeUsage`, asks for usage on streams. */
+export function chatCompletionsObserver(includeUsage: boolean): MethodObserver {
+  return {
+    prepare(args) {
+      const [params, ...rest] = args;
+      if (!includeUsage || field(params, 'stream') !== true) return args;
+      const streamOptions = field(params, 'stream_options');
+      if (field(streamOptions, 'include_usage') !== undefined) return args;
+      const asked = {
+        ...(params as Record<string, unknown>),
+        stream_options: { ...(streamOptions as Record<string, unknown> | undefined), include_usage: true },
+      };
+      return [asked, ...rest];
+    },
+    begin(params): CallRecording {
+      const messages = chatMessages(params);
+      const model = stringField(params, 'model');
+      return {
+        input: lastUserText(messages),
+        streams: field(params, 'stream') === true,
+        complete: (completion) => llmFinished(messages, completionAnswer(completion, model), { kind: 'complete' }),
+        stream: () => new ChunkCollector(messages, model),
+        failed: (error) => failedCall(messages, model, error),
+      };
+    },
+  };
+}
