@@ -132,12 +132,12 @@ describe('nebulyMiddleware', () => {
 
     expect(seen[3]).toEqual({ type: 'text-delta', id: 't1', delta: 'It left ' });
     expect(sent()[0]?.interactions[0]).toMatchObject({
-      output: 'It left [incomplete: the stream was cancelled]',
-      trace: [{ model: 'gpt-4o-2024-08-06', output: 'It left [incomplete: the stream was cancelled]' }],
+      output: 'It left \n[nebuly: stream aborted, output incomplete]',
+      trace: [{ model: 'gpt-4o-2024-08-06', output: 'It left \n[nebuly: stream aborted, output incomplete]' }],
     });
   });
 
-  it('a model call that fails: the caller gets the provider’s error, the interaction ends without a step', async () => {
+  it('a model call that fails: the caller gets the provider’s error; the step and the interaction say so', async () => {
     const { nebuly, sent, errors } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'user-1' });
     const failing = mockModel({});
@@ -146,7 +146,10 @@ describe('nebulyMiddleware', () => {
 
     await expect(generateText({ model, prompt: QUESTION, maxRetries: 0 })).rejects.toThrow('provider is down');
     await conversation.end();
-    expect(sent()[0]?.interactions).toMatchObject([{ input: QUESTION, output: '', trace: [] }]);
+    const failed = '[nebuly: call failed (Error)]';
+    expect(sent()[0]?.interactions).toMatchObject([
+      { input: QUESTION, output: failed, trace: [{ model: 'gpt-4o', messages: [{ role: 'user', content: QUESTION }], output: failed }] },
+    ]);
     expect(errors).toEqual([]);
   });
 
@@ -171,7 +174,7 @@ describe('nebulyMiddleware', () => {
     ]);
   });
 
-  it('embed and embedMany through wrapEmbeddingModel: one embedding step per text', async () => {
+  it('embed and embedMany through wrapEmbeddingModel: one embedding step per call', async () => {
     const { nebuly, sent } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'user-1' });
     const turn = conversation.interaction({ input: QUESTION });
@@ -196,8 +199,7 @@ describe('nebulyMiddleware', () => {
     expect(embeddings).toEqual([[0.3], [0.4]]);
     expect(sent()[0]?.interactions[0]?.trace).toEqual([
       { model: 'text-embedding-3-small', input: QUESTION, input_tokens: 6 },
-      { model: 'text-embedding-3-small', input: 'order 42' },
-      { model: 'text-embedding-3-small', input: 'shipping times' },
+      { model: 'text-embedding-3-small', input: 'order 42\nshipping times', input_tokens: 9 },
     ]);
   });
 
@@ -286,7 +288,7 @@ describe('nebulyTelemetry', () => {
     ]);
   });
 
-  it('a tool that throws is recorded with its error as output', async () => {
+  it('a tool that throws is recorded with a mark that says so (its message may quote private data)', async () => {
     const { nebuly, sent } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'user-1' });
     const model = mockModel({ generate: [callTool('getOrder', { orderId: '42' }), answer('Sorry, I cannot look it up.')] });
@@ -304,7 +306,7 @@ describe('nebulyTelemetry', () => {
     expect((sent()[0]?.interactions[0]?.trace as unknown[])[1]).toEqual({
       source: 'getOrder',
       input: '{"orderId":"42"}',
-      outputs: ['error: orders database is down'],
+      outputs: ['[nebuly: call failed (Error)]'],
     });
   });
 

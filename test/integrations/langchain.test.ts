@@ -211,7 +211,7 @@ describe('NebulyCallbackHandler', () => {
     ]);
   });
 
-  it('a model that fails: the run’s error reaches the caller, the interaction ends without a step', async () => {
+  it('a model that fails: the run’s error reaches the caller; the step and the interaction say so', async () => {
     const { nebuly, sent, errors } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'user-1' });
     const handler = new NebulyCallbackHandler({ conversation });
@@ -220,7 +220,10 @@ describe('NebulyCallbackHandler', () => {
     await expect(failing.invoke(QUESTION, { callbacks: [handler] })).rejects.toThrow('provider is down');
     await conversation.end();
 
-    expect(sent()[0]?.interactions).toMatchObject([{ input: QUESTION, output: '', trace: [] }]);
+    const failed = '[nebuly: call failed (Error)]';
+    expect(sent()[0]?.interactions).toMatchObject([
+      { input: QUESTION, output: failed, trace: [{ model: 'FakeStreamingChatModel', messages: [{ role: 'user', content: QUESTION }], output: failed }] },
+    ]);
     expect(errors).toEqual([]);
   });
 

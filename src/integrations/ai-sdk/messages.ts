@@ -3,28 +3,12 @@
  * structurally so that a neighbouring version of `ai` still works: the prompt a model
  * receives (`LanguageModelV3Prompt`, seen by the middleware) and the `ModelMessage`s of
  * the telemetry events. Both are `{ role, content }` with `content` a string or parts.
+ * Texts read as the provider integrations read them (docs/integrations.md, "Mapping").
  */
-import { readableText, toolCallText, type StepMessage } from '../readable.js';
+import { readableText } from '../readable.js';
+import { partText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';
 
-export { lastUserText, type StepMessage } from '../readable.js';
-
-/** One content part, as far as it is read here. */
-interface Part {
-  readonly type?: unknown;
-  readonly text?: unknown;
-  readonly toolName?: unknown;
-  readonly input?: unknown;
-  readonly output?: unknown;
-  readonly reason?: unknown;
-}
-
-/** A message of either shape. */
-export interface AnyMessage {
-  readonly role?: unknown;
-  readonly content?: unknown;
-}
-
-const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+const ROLES = new Set<string>(['system', 'user', 'assistant', 'tool']);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -44,12 +28,7 @@ export function toolOutputText(output: unknown): string {
     case 'error-json':
       return readableText(output.value);
     case 'content':
-      return Array.isArray(output.value)
-        ? output.value
-            .filter((part: unknown): part is { text: string } => isObject(part) && typeof part.text === 'string')
-            .map((part) => part.text)
-            .join('\n')
-        : '';
+      return Array.isArray(output.value) ? contentText(output.value) : '';
     case 'execution-denied':
       return typeof output.reason === 'string' ? `execution denied: ${output.reason}` : 'execution denied';
     default:
@@ -57,41 +36,38 @@ export function toolOutputText(output: unknown): string {
   }
 }
 
-/** A part's text: text as is, a tool call as `name(arguments)`, a tool result as its text; others (files, reasoning) none. */
-function partText(part: Part): string | undefined {
+/** A part's text: a tool call as `name(arguments)`, a tool result as its text, others as the providers read them. */
+function aiPartText(part: Record<string, unknown>): string {
   switch (part.type) {
-    case 'text':
-      return typeof part.text === 'string' ? part.text : undefined;
     case 'tool-call':
-      return toolCallText(String(part.toolName), part.input);
+      return toolCallText(typeof part.toolName === 'string' ? part.toolName : undefined, part.input);
     case 'tool-result':
       return toolOutputText(part.output);
     default:
-      return undefined;
+      return partText(part);
   }
 }
 
 /** The text of a message's content: a string as is, parts' texts joined by a new line. */
-export function contentText(content: unknown): string {
+function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   const texts: string[] = [];
   for (const part of content as unknown[]) {
-    if (!isObject(part)) continue;
-    const text = partText(part);
-    if (text !== undefined) texts.push(text);
+    const text = isObject(part) ? aiPartText(part) : '';
+    if (text !== '') texts.push(text);
   }
   return texts.join('\n');
 }
 
-/** The messages as recorded: role kept, content as text; messages of an unknown role are left out. */
+/** The messages as recorded, system first; messages of an unknown role are left out. */
 export function stepMessages(messages: readonly unknown[]): StepMessage[] {
   const recorded: StepMessage[] = [];
   for (const message of messages) {
     if (!isObject(message) || typeof message.role !== 'string' || !ROLES.has(message.role)) continue;
     recorded.push({ role: message.role as StepMessage['role'], content: contentText(message.content) });
   }
-  return recorded;
+  return systemFirst(recorded);
 }
 
 /**
@@ -108,19 +84,4 @@ export function eventMessages(system: unknown, messages: unknown): StepMessage[]
           ? system
           : [system];
   return stepMessages([...systems, ...(Array.isArray(messages) ? messages : [])]);
-}
-
-/** A tool call as far as it is read here, from a generate result or a stream. */
-export interface SeenToolCall {
-  readonly toolName: string;
-  readonly input: unknown;
-}
-
-/**
- * An LLM step's output: the answer's text, or, when the model only called tools, the
- * calls as readable lines (`name(arguments)`, one a line).
- */
-export function answerText(text: string, toolCalls: readonly SeenToolCall[]): string {
-  if (text !== '' || toolCalls.length === 0) return text;
-  return toolCalls.map((call) => toolCallText(call.toolName, call.input)).join('\n');
 }

@@ -1,8 +1,10 @@
 import type { EmbeddingModelMiddleware, LanguageModelMiddleware } from 'ai';
+import type { Ending, Finished } from '../provider/observe.js';
+import { failedCall, llmFinished, type Answer } from '../provider/step.js';
+import { lastUserText, tokenCount, toolCallText, type StepMessage } from '../provider/text.js';
 import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
-import { incompleteText } from '../readable.js';
 import { isAwaitedByTelemetry } from './handoff.js';
-import { answerText, lastUserText, stepMessages, type SeenToolCall, type StepMessage } from './messages.js';
+import { stepMessages } from './messages.js';
 
 /**
  * What {@link nebulyMiddleware} returns: a language-model middleware for
@@ -22,7 +24,7 @@ interface Usage {
 interface ContentPart {
   readonly type: string;
   readonly text?: string;
-  readonly toolName?: string;
+  readonly toolName?: string | undefined;
   readonly input?: unknown;
 }
 interface GenerateResult {
@@ -36,7 +38,7 @@ interface EmbedResult {
 interface StreamPart {
   readonly type: string;
   readonly delta?: string;
-  readonly toolName?: string;
+  readonly toolName?: string | undefined;
   readonly input?: unknown;
   readonly modelId?: string | undefined;
   readonly usage?: Usage;
@@ -44,13 +46,8 @@ interface StreamPart {
 }
 
 /** Token counts as a step takes them: only the ones the provider reported. */
-function tokenFields(usage: Usage | undefined): { input_tokens?: number; output_tokens?: number } {
-  const tokens: { input_tokens?: number; output_tokens?: number } = {};
-  const input = usage?.inputTokens?.total;
-  const output = usage?.outputTokens?.total;
-  if (typeof input === 'number') tokens.input_tokens = input;
-  if (typeof output === 'number') tokens.output_tokens = output;
-  return tokens;
+function tokensOf(usage: Usage | undefined): Pick<Answer, 'inputTokens' | 'outputTokens'> {
+  return { inputTokens: tokenCount(usage?.inputTokens?.total), outputTokens: tokenCount(usage?.outputTokens?.total) };
 }
 
 /** One model call being recorded: its place in the trace is kept from its start. */
@@ -67,28 +64,21 @@ class ModelCallRecording {
     this.#messages = messages;
   }
 
-  /**
-   * The call answered: one LLM step; the interaction (when it is the call's own) ends with
-   * the answer. `incomplete` says why a stream stopped before its end: what arrived is
-   * then recorded, marked.
-   */
-  answered(model: string | undefined, text: string, toolCalls: readonly SeenToolCall[], usage: Usage | undefined, incomplete?: string) {
-    const answer = answerText(text, toolCalls);
-    const output = incomplete === undefined ? answer : incompleteText(answer, incomplete);
-    this.#slot.llm({ model: model ?? this.#model, messages: this.#messages, output, ...tokenFields(usage) });
-    this.#call.end({ output });
+  /** The call ended: its LLM step; the interaction (when it is the call's own) ends with its output. */
+  #record(finished: Finished): void {
+    if (finished.llm !== undefined) this.#slot.llm(finished.llm);
+    this.#call.end({ output: finished.output });
   }
 
   /**
-   * The model's answer, as the caller gets it. When the call fails before answering: no
-   * step, and its interaction ends without an answer.
+   * The model's answer, as the caller gets it. A call that fails before answering is a
+   * step that says so (`[nebuly: call failed (<error>)]`), with what was asked.
    */
   async awaited<RESULT>(modelCall: () => PromiseLike<RESULT>): Promise<RESULT> {
     try {
       return await modelCall();
     } catch (error) {
-      this.#slot.cancel();
-      this.#call.end({ output: '' });
+      this.#guard('recording a failed model call', () => this.#record(failedCall(this.#messages, this.#model, error)));
       throw error;
     }
   }
@@ -97,41 +87,46 @@ class ModelCallRecording {
     this.#call.fault(error, context);
   }
 
-  generated(result: GenerateResult) {
+  #guard(context: string, record: () => void): void {
     try {
+      record();
+    } catch (error) {
+      this.fault(error, context);
+    }
+  }
+
+  generated(result: GenerateResult) {
+    this.#guard('recording a generated answer', () => {
       let text = '';
-      const toolCalls: SeenToolCall[] = [];
+      const toolCalls: string[] = [];
       for (const part of result.content) {
         if (part.type === 'text') text += part.text ?? '';
-        else if (part.type === 'tool-call') toolCalls.push({ toolName: String(part.toolName), input: part.input });
+        else if (part.type === 'tool-call') toolCalls.push(toolCallText(part.toolName, part.input));
       }
-      this.answered(result.response?.modelId, text, toolCalls, result.usage);
-    } catch (error) {
-      this.fault(error, 'recording a generateText model call');
-    }
+      const answer = { model: result.response?.modelId ?? this.#model, text, toolCalls, ...tokensOf(result.usage) };
+      this.#record(llmFinished(this.#messages, answer, { kind: 'complete' }));
+    });
   }
 
   /**
    * The caller's stream: each part passes through unchanged, as soon as it is read (no
    * read-ahead), while the answer is assembled; recorded when the stream ends, fails, or
-   * is cancelled.
+   * is cancelled (then with what arrived, marked incomplete).
    */
   stream<PART>(source: ReadableStream<PART>): ReadableStream<PART> {
     const reader = source.getReader();
     let text = '';
-    const toolCalls: SeenToolCall[] = [];
-    let model: string | undefined;
+    const toolCalls: string[] = [];
+    let model = this.#model;
     let usage: Usage | undefined;
-    let failure: unknown;
+    let failure: Ending | undefined;
     let recorded = false;
-    const record = (why: string | undefined) => {
+    const record = (ending: Ending) => {
       if (recorded) return;
       recorded = true;
-      try {
-        this.answered(model, text, toolCalls, usage, why);
-      } catch (error) {
-        this.fault(error, 'recording a streamed model call');
-      }
+      this.#guard('recording a streamed answer', () => {
+        this.#record(llmFinished(this.#messages, { model, text, toolCalls, ...tokensOf(usage) }, ending));
+      });
     };
     const observe = (part: StreamPart) => {
       switch (part.type) {
@@ -139,7 +134,7 @@ class ModelCallRecording {
           text += part.delta ?? '';
           break;
         case 'tool-call':
-          toolCalls.push({ toolName: String(part.toolName), input: part.input });
+          toolCalls.push(toolCallText(part.toolName, part.input));
           break;
         case 'response-metadata':
           model = part.modelId ?? model;
@@ -148,7 +143,7 @@ class ModelCallRecording {
           usage = part.usage;
           break;
         case 'error':
-          failure ??= part.error;
+          failure ??= { kind: 'failed', error: part.error };
           break;
       }
     };
@@ -159,11 +154,11 @@ class ModelCallRecording {
           try {
             next = await reader.read();
           } catch (error) {
-            record(`the stream failed: ${errorMessage(error)}`);
+            record({ kind: 'failed', error });
             throw error;
           }
           if (next.done) {
-            record(failure === undefined ? undefined : `the stream failed: ${errorMessage(failure)}`);
+            record(failure ?? { kind: 'complete' });
             controller.close();
             return;
           }
@@ -175,17 +170,13 @@ class ModelCallRecording {
           controller.enqueue(next.value);
         },
         cancel(reason) {
-          record('the stream was cancelled');
+          record({ kind: 'aborted' });
           return reader.cancel(reason);
         },
       },
       { highWaterMark: 0 },
     );
   }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Starts recording a model call, unless a telemetry integration records it. Never throws. */
@@ -210,10 +201,11 @@ function startModelCall(target: NebulyTarget, prompt: unknown, toolChoice: unkno
  * results as role `tool`), the answer's text (a tool-call-only answer as
  * `name(arguments)` lines), the model the provider reports and the token counts.
  * Given to `wrapEmbeddingModel`, it records each embedding call (`embed`, `embedMany`)
- * as embedding steps, one per embedded text.
+ * as an embedding step.
  *
  * Streams reach the caller part by part, unchanged; the step is recorded when the stream
- * ends, fails or is cancelled (then with what arrived, marked incomplete). With a
+ * ends, fails or is cancelled (then with what arrived, marked incomplete); a call that
+ * fails is a step that says so. With a
  * `{ conversation }` or standalone target each model call is an interaction of its own;
  * use {@link nebulyTelemetry} to record a whole multi-step `generateText` / `streamText`
  * as one interaction with its tool calls. Used together, each model call is recorded
@@ -269,19 +261,18 @@ export function nebulyMiddleware(target: NebulyTarget): NebulyMiddleware {
 }
 
 /**
- * An embedding call: one embedding step per text. The provider counts the call's tokens
- * as a whole, so `input_tokens` is set only when one text was embedded. With a turn of
- * its own (`{ conversation }` or standalone), the interaction's input is the texts, one
- * a line, and its output empty.
+ * An embedding call: one embedding step, as the provider integrations record one (the
+ * texts, one a line, and the call's token count). With a turn of its own
+ * (`{ conversation }` or standalone), the interaction's input is that text and its
+ * output empty.
  */
 function recordEmbedding(target: NebulyTarget, model: string, values: readonly string[], result: EmbedResult | undefined) {
   let call: ObservedCall | undefined;
   try {
-    const tokens = result?.usage?.tokens;
-    call = beginCall(target, { input: values.join('\n') });
-    for (const value of values) {
-      call.embedding(values.length === 1 && tokens !== undefined ? { model, input: value, input_tokens: tokens } : { model, input: value });
-    }
+    const input = values.join('\n');
+    const tokens = tokenCount(result?.usage?.tokens);
+    call = beginCall(target, { input });
+    call.embedding(tokens === undefined ? { model, input } : { model, input, input_tokens: tokens });
     call.end({ output: '' });
   } catch (error) {
     call?.fault(error, 'recording an embedding call');

@@ -1,8 +1,10 @@
 import type { TelemetryIntegration } from 'ai';
-import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
+import { llmFinished } from '../provider/step.js';
+import { lastUserText, markedOutput, tokenCount, toolCallText, type StepMessage } from '../provider/text.js';
 import { readableText } from '../readable.js';
+import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
 import { awaitModelCall, type AwaitedModelCall } from './handoff.js';
-import { answerText, eventMessages, lastUserText, type StepMessage } from './messages.js';
+import { eventMessages } from './messages.js';
 
 type EventOf<NAME extends keyof TelemetryIntegration> = Parameters<NonNullable<TelemetryIntegration[NAME]>>[0];
 
@@ -11,10 +13,6 @@ interface OpenStep {
   readonly slot: StepSlot;
   readonly messages: StepMessage[];
   readonly awaited: AwaitedModelCall;
-}
-
-function errorText(error: unknown): string {
-  return `error: ${error instanceof Error ? error.message : readableText(error)}`;
 }
 
 /** One `generateText` / `streamText` call observed through its telemetry events. */
@@ -61,7 +59,7 @@ class ObservedRun {
     slot.retrieval({
       source: toolName,
       input: readableText(input),
-      outputs: [event.success ? readableText(event.output) : errorText(event.error)],
+      outputs: [event.success ? readableText(event.output) : markedOutput('', { kind: 'call-failed', error: event.error })],
     });
   }
 
@@ -70,14 +68,15 @@ class ObservedRun {
     if (step === undefined) return;
     this.#steps.delete(event.stepNumber);
     step.awaited.settle();
-    const { inputTokens, outputTokens } = event.usage;
-    step.slot.llm({
+    const answer = {
       model: event.response.modelId || event.model.modelId,
-      messages: step.messages,
-      output: answerText(event.text, event.toolCalls),
-      ...(inputTokens === undefined ? {} : { input_tokens: inputTokens }),
-      ...(outputTokens === undefined ? {} : { output_tokens: outputTokens }),
-    });
+      text: event.text,
+      toolCalls: event.toolCalls.map((call) => toolCallText(call.toolName, call.input)),
+      inputTokens: tokenCount(event.usage.inputTokens),
+      outputTokens: tokenCount(event.usage.outputTokens),
+    };
+    const { llm } = llmFinished(step.messages, answer, { kind: 'complete' });
+    if (llm !== undefined) step.slot.llm(llm);
   }
 
   finished(event: EventOf<'onFinish'>): void {
@@ -107,7 +106,7 @@ class ObservedRun {
  * A telemetry integration for ai 6 (>= 6.0.111) that records a whole `generateText` /
  * `streamText` call: each model call as an LLM step, and each tool execution as a
  * retrieval step (`source`: the tool's name, `input`: its arguments as JSON, `outputs`:
- * its result as text, or `error: …` when it threw), in the order they happened, between
+ * its result as text, or `[nebuly: call failed (<error>)]`), in the order they happened, between
  * the LLM steps of a multi-step run. With a `{ conversation }` or standalone target the
  * call is one interaction: input = the last user message's text, output = the final
  * answer's text.

@@ -4,9 +4,11 @@ import type { Serialized } from '@langchain/core/load/serializable';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import type { ChainValues } from '@langchain/core/utils/types';
-import { incompleteText, lastUserText, readableText } from '../readable.js';
+import { failedCall, llmFinished, type Answer } from '../provider/step.js';
+import { contentText, lastUserText, markedOutput, tokenCount, type StepMessage } from '../provider/text.js';
+import { readableText } from '../readable.js';
 import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
-import { inputText, messageText, outputText, stepMessages, toolResultText, type StepMessage } from './messages.js';
+import { inputText, outputText, stepMessages, toolCallTexts, toolResultText } from './messages.js';
 
 /** The interaction a top-level run records into, with the last answer seen in it. */
 interface TopRun {
@@ -51,24 +53,28 @@ function requestedModel(llm: Serialized, extraParams: Record<string, unknown> | 
   );
 }
 
-/** A generation's answer, the model that gave it, and its token counts. */
-function generationStep(output: LLMResult) {
+/**
+ * A generation's answer: its message's text and tool calls, the model that gave it (the
+ * response's, else the one asked for), and its token counts (`usage_metadata`, else the
+ * LLM output's `tokenUsage`).
+ */
+function generationAnswer(output: LLMResult, requested: string): Answer {
   const generation: unknown = output.generations[0]?.[0];
   const message = isObject(generation) ? generation.message : undefined;
-  const text = message !== undefined ? messageText(message) : stringField(generation, 'text') ?? '';
-  const model = isObject(message) ? stringField(message.response_metadata, 'model_name', 'model') : undefined;
-  const tokens: { input_tokens?: number; output_tokens?: number } = {};
   const usage = isObject(message) && isObject(message.usage_metadata) ? message.usage_metadata : undefined;
   const legacy = isObject(output.llmOutput) && isObject(output.llmOutput.tokenUsage) ? output.llmOutput.tokenUsage : undefined;
-  const input = usage !== undefined ? usage.input_tokens : legacy?.promptTokens;
-  const produced = usage !== undefined ? usage.output_tokens : legacy?.completionTokens;
-  if (typeof input === 'number') tokens.input_tokens = input;
-  if (typeof produced === 'number') tokens.output_tokens = produced;
-  return { text, model, tokens };
+  return {
+    model: (isObject(message) ? stringField(message.response_metadata, 'model_name', 'model') : undefined) ?? requested,
+    text: isObject(message) ? contentText(message.content) : (stringField(generation, 'text') ?? ''),
+    toolCalls: toolCallTexts(message),
+    inputTokens: tokenCount(usage !== undefined ? usage.input_tokens : legacy?.promptTokens),
+    outputTokens: tokenCount(usage !== undefined ? usage.output_tokens : legacy?.completionTokens),
+  };
 }
 
-function errorText(error: unknown): string {
-  return `error: ${error instanceof Error ? error.message : readableText(error)}`;
+/** What a failed tool or retriever run returned: a mark that says so. */
+function failedOutputs(error: unknown): string[] {
+  return [markedOutput('', { kind: 'call-failed', error })];
 }
 
 /**
@@ -77,14 +83,15 @@ function errorText(error: unknown): string {
  * the LLM output's `tokenUsage`), each retriever run as a retrieval step (`source`: the
  * retriever's name, `input`: the query, `outputs`: the documents' `pageContent`), and each
  * tool run as a retrieval step (`source`: the tool's name, `input`: its arguments,
- * `outputs`: its result, or `error: …`). Steps keep the order their runs started in.
+ * `outputs`: its result, or `[nebuly: call failed (<error>)]`). Steps keep the order
+ * their runs started in.
  *
  * With a `{ conversation }` or standalone target, each top-level run (a chain, an agent,
  * or a model invoked alone) is one interaction: input = the run's user input (a string,
  * or the last user message), output = its final answer. Runs are told apart by
  * `runId` / `parentRunId`, so one handler serves concurrent runs without mixing them.
- * Streamed runs are recorded whole when they end; a run that fails keeps what it streamed,
- * marked incomplete.
+ * Streamed runs are recorded whole when they end; a model run that fails keeps what it
+ * streamed, marked incomplete, and the outputs follow the provider integrations' marks.
  *
  * LangChain's embedding classes call no callbacks, so embeddings are not seen here:
  * record them with `turn.embedding()`. The handler's callbacks are synchronous and
@@ -130,8 +137,8 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     this.#guarded(runId, 'a chain end', () => this.#finish(runId, () => outputText(outputs)));
   }
 
-  override handleChainError(_error: Error, runId: string): void {
-    this.#guarded(runId, 'a chain error', () => this.#finish(runId, () => undefined));
+  override handleChainError(error: Error, runId: string): void {
+    this.#guarded(runId, 'a chain error', () => this.#finish(runId, () => markedOutput('', { kind: 'call-failed', error })));
   }
 
   override handleChatModelStart(
@@ -173,10 +180,10 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     this.#guarded(runId, 'an LLM end', () => {
       const run = this.#runs.get(runId);
       if (run?.kind !== 'model') return;
-      const { text, model, tokens } = generationStep(output);
-      run.slot.llm({ model: model ?? run.model, messages: run.messages, output: text, ...tokens });
-      run.top.lastAnswer = text;
-      this.#finish(runId, () => text);
+      const { llm, output: answer } = llmFinished(run.messages, generationAnswer(output, run.model), { kind: 'complete' });
+      if (llm !== undefined) run.slot.llm(llm);
+      run.top.lastAnswer = answer;
+      this.#finish(runId, () => answer);
     });
   }
 
@@ -184,13 +191,13 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     this.#guarded(runId, 'an LLM error', () => {
       const run = this.#runs.get(runId);
       if (run?.kind !== 'model') return;
-      if (run.streamed === '') {
-        run.slot.cancel();
-      } else {
-        const output = incompleteText(run.streamed, `the run failed: ${error instanceof Error ? error.message : String(error)}`);
-        run.slot.llm({ model: run.model, messages: run.messages, output });
-      }
-      this.#finish(runId, () => undefined);
+      // What streamed before the failure is kept, marked; else the step says the call failed.
+      const { llm, output } =
+        run.streamed === ''
+          ? failedCall(run.messages, run.model, error)
+          : llmFinished(run.messages, { model: run.model, text: run.streamed, toolCalls: [], inputTokens: undefined, outputTokens: undefined }, { kind: 'failed', error });
+      if (llm !== undefined) run.slot.llm(llm);
+      this.#finish(runId, () => output);
     });
   }
 
@@ -207,7 +214,7 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
   }
 
   override handleRetrieverError(error: unknown, runId: string): void {
-    this.#guarded(runId, 'a retriever error', () => this.#endRetrieval(runId, [errorText(error)]));
+    this.#guarded(runId, 'a retriever error', () => this.#endRetrieval(runId, failedOutputs(error)));
   }
 
   override handleToolStart(tool: Serialized, input: string, runId: string, parentRunId?: string, _tags?: string[], _metadata?: Record<string, unknown>, runName?: string): void {
@@ -222,7 +229,7 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
   }
 
   override handleToolError(error: unknown, runId: string): void {
-    this.#guarded(runId, 'a tool error', () => this.#endRetrieval(runId, [errorText(error)]));
+    this.#guarded(runId, 'a tool error', () => this.#endRetrieval(runId, failedOutputs(error)));
   }
 
   /**

@@ -3,9 +3,8 @@
  * message is what has a `type` or `_getType()` and a `content`), so that a neighbouring
  * version of `@langchain/core` still works.
  */
-import { readableText, toolCallText, type StepMessage } from '../readable.js';
-
-export type { StepMessage } from '../readable.js';
+import { answerText, contentText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';
+import { readableText } from '../readable.js';
 
 type Role = StepMessage['role'];
 
@@ -35,16 +34,6 @@ function roleOf(message: unknown): Role | undefined {
   return typeof type === 'string' ? ROLES[type] : undefined;
 }
 
-/** The text of a message's content: a string as is, text parts joined by a new line. */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part: unknown) => (typeof part === 'string' ? part : isObject(part) && typeof part.text === 'string' ? part.text : undefined))
-    .filter((text): text is string => text !== undefined)
-    .join('\n');
-}
-
 interface ToolCallLike {
   readonly name?: unknown;
   readonly args?: unknown;
@@ -55,27 +44,26 @@ function toolCallsOf(message: Record<string, unknown>): ToolCallLike[] {
   return Array.isArray(message.tool_calls) ? (message.tool_calls as unknown[]).filter(isObject) : [];
 }
 
-/**
- * A message's text: its content's text, or, for an AI message that only calls tools,
- * the calls as `name(arguments)` lines.
- */
-export function messageText(message: unknown): string {
-  const content = Array.isArray(message) ? message[1] : isObject(message) ? message.content : undefined;
-  const text = contentText(content);
-  if (text !== '' || !isObject(message) || Array.isArray(message)) return text;
-  return toolCallsOf(message)
-    .map((call) => toolCallText(String(call.name), call.args))
-    .join('\n');
+/** The tool calls of an AI message, as `name(arguments)` texts. */
+export function toolCallTexts(message: unknown): string[] {
+  if (!isObject(message) || Array.isArray(message)) return [];
+  return toolCallsOf(message).map((call) => toolCallText(typeof call.name === 'string' ? call.name : undefined, call.args));
 }
 
-/** The messages as recorded; values that are no message are left out. */
+/** A message's text: its content's text (parts as the providers read them), then its tool calls, one a line. */
+export function messageText(message: unknown): string {
+  const content = Array.isArray(message) ? message[1] : isObject(message) ? message.content : undefined;
+  return answerText(contentText(content), toolCallTexts(message));
+}
+
+/** The messages as recorded, system first; values that are no message are left out. */
 export function stepMessages(messages: readonly unknown[]): StepMessage[] {
   const recorded: StepMessage[] = [];
   for (const message of messages) {
     const role = roleOf(message);
     if (role !== undefined) recorded.push({ role, content: messageText(message) });
   }
-  return recorded;
+  return systemFirst(recorded);
 }
 
 /** The text of the last message of `role` in a list, if any. */
