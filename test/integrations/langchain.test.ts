@@ -227,6 +227,33 @@ describe('NebulyCallbackHandler', () => {
     expect(errors).toEqual([]);
   });
 
+  it('a stream the run stops reading gets no callback from LangChain: its step is left out, the rest is sent', async () => {
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const handler = new NebulyCallbackHandler({ conversation });
+    const firstWords = RunnableLambda.from(async (question: string, config?: RunnableConfig) => {
+      const context = await new FakeRetriever({ output: [new Document({ pageContent: 'policy' })] }).invoke(question, config);
+      let text = '';
+      for await (const chunk of await new FakeListChatModel({ responses: ['It left on Monday.'] }).stream(question, config)) {
+        text += String(chunk.content);
+        if (text.length >= 3) break; // enough for a preview
+      }
+      return `${text} (${context.length} document)`;
+    });
+
+    expect(await firstWords.invoke(QUESTION, { callbacks: [handler] })).toBe('It  (1 document)');
+    await conversation.end();
+
+    expect(sent()[0]?.interactions).toEqual([
+      expect.objectContaining({
+        input: QUESTION,
+        output: 'It  (1 document)',
+        trace: [{ source: 'FakeRetriever', input: QUESTION, outputs: ['policy'] }],
+      }),
+    ]);
+    expect(errors).toEqual([]);
+  });
+
   it('{ turn }: runs are steps of the caller’s turn, with its manual steps in call order', async () => {
     const { nebuly, sent } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'user-1' });

@@ -14,6 +14,8 @@ import { inputText, outputText, stepMessages, toolCallTexts, toolResultText } fr
 interface TopRun {
   readonly call: ObservedCall;
   lastAnswer: string | undefined;
+  /** Its runs that have started and not ended, itself included. */
+  readonly open: Set<string>;
 }
 
 /** What is kept of a run from its start to its end. */
@@ -129,7 +131,7 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
   // metadata, runType, runName): the order its own tracers use, not its declaration's.
   override handleChainStart(_chain: Serialized, inputs: ChainValues, runId: string, parentRunId?: string): void {
     this.#guarded(runId, 'a chain start', () => {
-      this.#runs.set(runId, { kind: 'chain', ...this.#place(parentRunId, () => inputText(inputs)) });
+      this.#runs.set(runId, { kind: 'chain', ...this.#place(runId, parentRunId, () => inputText(inputs)) });
     });
   }
 
@@ -237,10 +239,14 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
    * parent this handler knows of, into an interaction of its own (input read lazily:
    * only top-level runs need it).
    */
-  #place(parentRunId: string | undefined, input: () => string | undefined): { top: TopRun; isTop: boolean } {
+  #place(runId: string, parentRunId: string | undefined, input: () => string | undefined): { top: TopRun; isTop: boolean } {
     const parent = parentRunId === undefined ? undefined : this.#runs.get(parentRunId);
-    if (parent !== undefined) return { top: parent.top, isTop: false };
-    return { top: { call: beginCall(this.#target, { input: input() }), lastAnswer: undefined }, isTop: true };
+    if (parent !== undefined) {
+      parent.top.open.add(runId);
+      return { top: parent.top, isTop: false };
+    }
+    const top = { call: beginCall(this.#target, { input: input() }), lastAnswer: undefined, open: new Set([runId]) };
+    return { top, isTop: true };
   }
 
   #startModel(
@@ -251,7 +257,7 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     extraParams: Record<string, unknown> | undefined,
     metadata: Record<string, unknown> | undefined,
   ): void {
-    const placed = this.#place(parentRunId, () => lastUserText(messages));
+    const placed = this.#place(runId, parentRunId, () => lastUserText(messages));
     this.#runs.set(runId, {
       kind: 'model',
       ...placed,
@@ -263,7 +269,7 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
   }
 
   #startRetrieval(source: string, input: string, runId: string, parentRunId: string | undefined): void {
-    const placed = this.#place(parentRunId, () => input);
+    const placed = this.#place(runId, parentRunId, () => input);
     this.#runs.set(runId, { kind: 'retrieval', ...placed, slot: placed.top.call.reserve(), source, input });
   }
 
@@ -279,7 +285,16 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     const run = this.#runs.get(runId);
     if (run === undefined) return;
     this.#runs.delete(runId);
-    if (run.isTop) run.top.call.end({ output: answer() ?? run.top.lastAnswer ?? '' });
+    run.top.open.delete(runId);
+    if (!run.isTop) return;
+    // Runs below it that never ended (a stream the caller stopped reading gets no end
+    // callback from LangChain) give their places up: they recorded nothing.
+    for (const openId of run.top.open) {
+      const open = this.#runs.get(openId);
+      this.#runs.delete(openId);
+      if (open !== undefined && open.kind !== 'chain') open.slot.cancel();
+    }
+    run.top.call.end({ output: answer() ?? run.top.lastAnswer ?? '' });
   }
 
   /** Runs a callback's recording; a fault goes to `onError`, never into LangChain's run. */
