@@ -203,6 +203,23 @@ describe('nebulyMiddleware', () => {
     ]);
   });
 
+  it('never in the way: a recording the recorder refuses goes to onError; the caller’s calls are unchanged', async () => {
+    const { nebuly, errors } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const turn = conversation.interaction({ input: QUESTION });
+    turn.end({ output: 'answered by hand' });
+    await conversation.end(); // the turn can no longer take steps
+    const model = wrapLanguageModel({
+      model: mockModel({ generate: [answer('Shipped.')], stream: [stream(streamedAnswer(['Ship', 'ped.']))] }),
+      middleware: nebulyMiddleware({ turn }),
+    });
+
+    expect((await generateText({ model, prompt: QUESTION })).text).toBe('Shipped.');
+    expect(await streamText({ model, prompt: QUESTION, experimental_telemetry: { integrations: [nebulyTelemetry({ turn })] } }).text).toBe('Shipped.');
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((error) => /after it ended|already ended|ended: not recorded/.test(error.message))).toBe(true);
+  });
+
   it('rejects a bad target at once, naming it', () => {
     expect(() => nebulyMiddleware({} as never)).toThrow(TypeError);
   });

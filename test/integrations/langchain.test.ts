@@ -271,6 +271,19 @@ describe('NebulyCallbackHandler', () => {
     ]);
   });
 
+  it('never in the way: a recording the recorder refuses goes to onError; the run is unchanged', async () => {
+    const { nebuly, errors } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const turn = conversation.interaction({ input: QUESTION });
+    turn.end({ output: 'answered by hand' });
+    await conversation.end(); // the turn can no longer take steps
+    const handler = new NebulyCallbackHandler({ turn });
+
+    expect(await supportAgent().invoke({ question: QUESTION }, { callbacks: [handler] })).toBe(ANSWER);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((error) => /after it ended|ended: not recorded/.test(error.message))).toBe(true);
+  });
+
   it('rejects a bad target at once, naming it', () => {
     expect(() => new NebulyCallbackHandler({ conversation: 'chat-1' } as never)).toThrow(/`target.conversation`/);
   });
