@@ -203,6 +203,19 @@ describe('nebulyMiddleware', () => {
     ]);
   });
 
+  it('a failed embedding call: the caller gets the error; no step, the interaction says it failed', async () => {
+    const { nebuly, sent } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const embedder = wrapEmbeddingModel({
+      model: new MockEmbeddingModelV3({ doEmbed: () => Promise.reject(new Error('quota exceeded')) }),
+      middleware: nebulyMiddleware({ conversation }),
+    });
+
+    await expect(embed({ model: embedder, value: QUESTION, maxRetries: 0 })).rejects.toThrow('quota exceeded');
+    await conversation.end();
+    expect(sent()[0]?.interactions).toMatchObject([{ input: QUESTION, output: '[nebuly: call failed (Error)]', trace: [] }]);
+  });
+
   it('never in the way: a recording the recorder refuses goes to onError; the caller’s calls are unchanged', async () => {
     const { nebuly, errors } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'user-1' });
@@ -325,6 +338,33 @@ describe('nebulyTelemetry', () => {
       input: '{"orderId":"42"}',
       outputs: ['[nebuly: call failed (Error)]'],
     });
+  });
+
+  it('a generation that throws: ai tells the integration nothing; the turn is sent as recorded when the conversation ends', async () => {
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const model = mockModel({ generate: [callTool('getOrder', { orderId: '42' })] });
+    const doGenerate = model.doGenerate.bind(model);
+    let calls = 0;
+    model.doGenerate = (options) => (++calls === 1 ? doGenerate(options) : Promise.reject(new Error('provider is down')));
+
+    await expect(
+      generateText({
+        model,
+        prompt: QUESTION,
+        tools: { getOrder },
+        stopWhen: stepCountIs(5),
+        maxRetries: 0,
+        experimental_telemetry: { integrations: [nebulyTelemetry({ conversation })] },
+      }),
+    ).rejects.toThrow('provider is down');
+    await conversation.end();
+
+    // The first step and its tool; the step that threw left no trace (no empty place either).
+    expect(sent()[0]?.interactions).toMatchObject([
+      { input: QUESTION, output: '', trace: [{ output: 'getOrder({"orderId":"42"})' }, { source: 'getOrder' }] },
+    ]);
+    expect(errors.map((error) => error.message)).toEqual([expect.stringMatching(/had not ended when conversation.end\(\) was called/)]);
   });
 
   it('concurrent runs with their own integrations never mix', async () => {

@@ -1,7 +1,7 @@
 import type { EmbeddingModelMiddleware, LanguageModelMiddleware } from 'ai';
 import type { Ending, Finished } from '../provider/observe.js';
 import { failedCall, llmFinished, type Answer } from '../provider/step.js';
-import { lastUserText, tokenCount, toolCallText, type StepMessage } from '../provider/text.js';
+import { lastUserText, markedOutput, tokenCount, toolCallText, type StepMessage } from '../provider/text.js';
 import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
 import { isAwaitedByTelemetry } from './handoff.js';
 import { stepMessages } from './messages.js';
@@ -50,24 +50,45 @@ function tokensOf(usage: Usage | undefined): Pick<Answer, 'inputTokens' | 'outpu
   return { inputTokens: tokenCount(usage?.inputTokens?.total), outputTokens: tokenCount(usage?.outputTokens?.total) };
 }
 
-/** One model call being recorded: its place in the trace is kept from its start. */
-class ModelCallRecording {
-  readonly #call: ObservedCall;
-  readonly #slot: StepSlot;
+/** One call to a model being recorded: its place in the trace is kept from its start. */
+abstract class Recording {
+  protected readonly call: ObservedCall;
+  protected readonly slot: StepSlot;
+
+  constructor(call: ObservedCall) {
+    this.call = call;
+    this.slot = call.reserve();
+  }
+
+  fault(error: unknown, context: string): void {
+    this.call.fault(error, context);
+  }
+
+  /** Runs a recording; a fault goes to `onError`, never into the caller's call. */
+  protected guard(context: string, record: () => void): void {
+    try {
+      record();
+    } catch (error) {
+      this.fault(error, context);
+    }
+  }
+}
+
+/** One language-model call being recorded. */
+class ModelCallRecording extends Recording {
   readonly #model: string;
   readonly #messages: StepMessage[];
 
   constructor(call: ObservedCall, model: string, messages: StepMessage[]) {
-    this.#call = call;
-    this.#slot = call.reserve();
+    super(call);
     this.#model = model;
     this.#messages = messages;
   }
 
   /** The call ended: its LLM step; the interaction (when it is the call's own) ends with its output. */
   #record(finished: Finished): void {
-    if (finished.llm !== undefined) this.#slot.llm(finished.llm);
-    this.#call.end({ output: finished.output });
+    if (finished.llm !== undefined) this.slot.llm(finished.llm);
+    this.call.end({ output: finished.output });
   }
 
   /**
@@ -78,25 +99,13 @@ class ModelCallRecording {
     try {
       return await modelCall();
     } catch (error) {
-      this.#guard('recording a failed model call', () => this.#record(failedCall(this.#messages, this.#model, error)));
+      this.guard('recording a failed model call', () => this.#record(failedCall(this.#messages, this.#model, error)));
       throw error;
     }
   }
 
-  fault(error: unknown, context: string) {
-    this.#call.fault(error, context);
-  }
-
-  #guard(context: string, record: () => void): void {
-    try {
-      record();
-    } catch (error) {
-      this.fault(error, context);
-    }
-  }
-
   generated(result: GenerateResult) {
-    this.#guard('recording a generated answer', () => {
+    this.guard('recording a generated answer', () => {
       let text = '';
       const toolCalls: string[] = [];
       for (const part of result.content) {
@@ -124,7 +133,7 @@ class ModelCallRecording {
     const record = (ending: Ending) => {
       if (recorded) return;
       recorded = true;
-      this.#guard('recording a streamed answer', () => {
+      this.guard('recording a streamed answer', () => {
         this.#record(llmFinished(this.#messages, { model, text, toolCalls, ...tokensOf(usage) }, ending));
       });
     };
@@ -198,15 +207,15 @@ function startModelCall(target: NebulyTarget, prompt: unknown, toolChoice: unkno
  * A middleware that records every call of the model it wraps: one LLM step per model
  * call, streamed or not (`generateText`, `streamText`, `generateObject`, `streamObject`,
  * and each step of a multi-step run), with the prompt's messages (system first, tool
- * results as role `tool`), the answer's text (a tool-call-only answer as
- * `name(arguments)` lines), the model the provider reports and the token counts.
+ * results as role `tool`), the answer's text followed by its tool calls as
+ * `name(arguments)` lines, the model the provider reports and the token counts.
  * Given to `wrapEmbeddingModel`, it records each embedding call (`embed`, `embedMany`)
  * as an embedding step.
  *
  * Streams reach the caller part by part, unchanged; the step is recorded when the stream
  * ends, fails or is cancelled (then with what arrived, marked incomplete); a call that
- * fails is a step that says so. With a
- * `{ conversation }` or standalone target each model call is an interaction of its own;
+ * fails is a step that says so. With a `{ conversation }` or standalone target each
+ * model call is an interaction of its own;
  * use {@link nebulyTelemetry} to record a whole multi-step `generateText` / `streamText`
  * as one interaction with its tool calls. Used together, each model call is recorded
  * once, by the telemetry integration. Recording never gets in the way: a fault goes to
@@ -253,8 +262,15 @@ export function nebulyMiddleware(target: NebulyTarget): NebulyMiddleware {
     },
 
     async wrapEmbed({ doEmbed, params, model }) {
-      const result = await doEmbed();
-      recordEmbedding(checked, model.modelId, params.values, result);
+      const recording = startEmbedding(checked, model.modelId, params.values);
+      let result: Awaited<ReturnType<typeof doEmbed>>;
+      try {
+        result = await doEmbed();
+      } catch (error) {
+        recording?.failed(error);
+        throw error;
+      }
+      recording?.embedded(result);
       return result;
     },
   };
@@ -262,19 +278,45 @@ export function nebulyMiddleware(target: NebulyTarget): NebulyMiddleware {
 
 /**
  * An embedding call: one embedding step, as the provider integrations record one (the
- * texts, one a line, and the call's token count). With a turn of its own
- * (`{ conversation }` or standalone), the interaction's input is that text and its
- * output empty.
+ * texts, one a line, and the call's token count), in the place the call had when it
+ * started. With a turn of its own (`{ conversation }` or standalone), the interaction's
+ * input is that text and its output empty; a failed call records no step, and its
+ * interaction's output says it failed.
  */
-function recordEmbedding(target: NebulyTarget, model: string, values: readonly string[], result: EmbedResult | undefined) {
-  let call: ObservedCall | undefined;
+class EmbeddingRecording extends Recording {
+  readonly #model: string;
+  readonly #input: string;
+
+  constructor(call: ObservedCall, model: string, input: string) {
+    super(call);
+    this.#model = model;
+    this.#input = input;
+  }
+
+  embedded(result: EmbedResult | undefined): void {
+    this.guard('recording an embedding call', () => {
+      const tokens = tokenCount(result?.usage?.tokens);
+      const input = this.#input;
+      this.slot.embedding(tokens === undefined ? { model: this.#model, input } : { model: this.#model, input, input_tokens: tokens });
+      this.call.end({ output: '' });
+    });
+  }
+
+  failed(error: unknown): void {
+    this.guard('recording a failed embedding call', () => {
+      this.slot.cancel();
+      this.call.end({ output: markedOutput('', { kind: 'call-failed', error }) });
+    });
+  }
+}
+
+/** Starts recording an embedding call. Never throws. */
+function startEmbedding(target: NebulyTarget, model: string, values: readonly string[]): EmbeddingRecording | undefined {
   try {
     const input = values.join('\n');
-    const tokens = tokenCount(result?.usage?.tokens);
-    call = beginCall(target, { input });
-    call.embedding(tokens === undefined ? { model, input } : { model, input, input_tokens: tokens });
-    call.end({ output: '' });
-  } catch (error) {
-    call?.fault(error, 'recording an embedding call');
+    return new EmbeddingRecording(beginCall(target, { input }), model, input);
+  } catch {
+    // Only a bug gets here; there is no call to report it through yet. The embedding call goes on.
+    return undefined;
   }
 }

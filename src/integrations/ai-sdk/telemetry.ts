@@ -10,9 +10,10 @@ type EventOf<NAME extends keyof TelemetryIntegration> = Parameters<NonNullable<T
 
 /** An LLM step between its start and its finish. */
 interface OpenStep {
-  readonly slot: StepSlot;
   readonly messages: StepMessage[];
   readonly awaited: AwaitedModelCall;
+  /** Its place in the trace, taken when its answer arrives. */
+  slot: StepSlot | undefined;
 }
 
 /** One `generateText` / `streamText` call observed through its telemetry events. */
@@ -32,8 +33,6 @@ class ObservedRun {
     this.#call.fault(error, context);
   }
 
-  // The step's place is kept from its start, so that the tools it calls, and manual
-  // steps recorded meanwhile, land after it.
   stepStarted(event: EventOf<'onStepStart'>): void {
     const messages = eventMessages(event.system, event.messages);
     const awaited = awaitModelCall(this.#target, {
@@ -42,13 +41,22 @@ class ObservedRun {
       input: lastUserText(messages),
       toolChoice: event.toolChoice,
     });
-    this.#steps.set(event.stepNumber, { slot: this.#call.reserve(), messages, awaited });
+    this.#steps.set(event.stepNumber, { messages, awaited, slot: undefined });
   }
 
-  // onToolCallFinish comes before the onStepFinish of the step that asked for the tool:
-  // the tool's place is kept from its start, after its step's, so it lands between the
-  // step and the next one whatever the order of the events.
+  // A step takes its place when its answer arrives: at its first tool call, else at its
+  // end. Taken at its start, the place of a model call that throws would stay empty (ai
+  // tells integrations nothing of it). A tool keeps the place it had when it started,
+  // after its step's: onToolCallFinish comes before the onStepFinish of the step that
+  // asked for the tool, and the order holds all the same.
+  #placeOf(step: OpenStep): StepSlot {
+    step.slot ??= this.#call.reserve();
+    return step.slot;
+  }
+
   toolStarted(event: EventOf<'onToolCallStart'>): void {
+    const step = event.stepNumber === undefined ? undefined : this.#steps.get(event.stepNumber);
+    if (step !== undefined) this.#placeOf(step);
     this.#tools.set(event.toolCall.toolCallId, this.#call.reserve());
   }
 
@@ -76,7 +84,7 @@ class ObservedRun {
       outputTokens: tokenCount(event.usage.outputTokens),
     };
     const { llm } = llmFinished(step.messages, answer, { kind: 'complete' });
-    if (llm !== undefined) step.slot.llm(llm);
+    if (llm !== undefined) this.#placeOf(step).llm(llm);
   }
 
   finished(event: EventOf<'onFinish'>): void {
@@ -94,7 +102,7 @@ class ObservedRun {
   #release(): void {
     for (const step of this.#steps.values()) {
       step.awaited.settle();
-      step.slot.cancel();
+      step.slot?.cancel();
     }
     for (const slot of this.#tools.values()) slot.cancel();
     this.#steps.clear();
@@ -106,18 +114,19 @@ class ObservedRun {
  * A telemetry integration for ai 6 (>= 6.0.111) that records a whole `generateText` /
  * `streamText` call: each model call as an LLM step, and each tool execution as a
  * retrieval step (`source`: the tool's name, `input`: its arguments as JSON, `outputs`:
- * its result as text, or `[nebuly: call failed (<error>)]`), in the order they happened, between
- * the LLM steps of a multi-step run. With a `{ conversation }` or standalone target the
+ * its result as text, or `[nebuly: call failed (<error>)]`), in the order they
+ * happened, between the LLM steps of a multi-step run. With a `{ conversation }` or standalone target the
  * call is one interaction: input = the last user message's text, output = the final
  * answer's text.
  *
  * Pass a new one to every call (it is cheap): ai's telemetry events carry no call id, so
  * an integration follows one call at a time. Its callbacks return at once (ai awaits them
  * in series) and never throw; faults go to the client's `onError`. ai 6 tells telemetry
- * integrations nothing when a generation throws: such a call's interaction ends, with
- * what was recorded, when the same integration sees its next call, else when its
- * conversation ends. `generateObject`, `streamObject`, `embed` and `embedMany` call no
- * telemetry integration: use {@link nebulyMiddleware} for them.
+ * integrations nothing when a generation throws: the model call that threw leaves no
+ * step, and the interaction ends, with what was recorded, when the same integration sees
+ * its next call, else when its conversation ends. `generateObject`, `streamObject`,
+ * `embed` and `embedMany` call no telemetry integration: use {@link nebulyMiddleware}
+ * for them.
  *
  * With {@link nebulyMiddleware} on the same model, each model call is recorded once,
  * by this integration.
