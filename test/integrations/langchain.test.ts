@@ -6,8 +6,10 @@ import { ChatPromptTemplate } from '@langchain/core/prompts';
 import { RunnableLambda, type RunnableConfig } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
 import { FakeListChatModel, FakeLLM, FakeRetriever, FakeStreamingChatModel } from '@langchain/core/utils/testing';
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { NebulyClient } from '../../src/index.js';
 import { NebulyCallbackHandler } from '../../src/integrations/langchain/index.js';
 import { nebulyWithReference } from './nebuly.js';
 
@@ -282,6 +284,13 @@ describe('NebulyCallbackHandler', () => {
     expect(await supportAgent().invoke({ question: QUESTION }, { callbacks: [handler] })).toBe(ANSWER);
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.every((error) => /after it ended|ended: not recorded/.test(error.message))).toBe(true);
+  });
+
+  it('never shows the API key: not in its JSON (LangChain serializes handlers) nor when inspected', () => {
+    const nebuly = new NebulyClient({ apiKey: 'sk-secret-123', baseUrl: 'http://127.0.0.1:9' });
+    const handler = new NebulyCallbackHandler({ nebuly, endUser: 'user-1' });
+    expect(JSON.stringify(handler)).not.toContain('sk-secret');
+    expect(inspect(handler, { depth: 10, showHidden: true })).not.toContain('sk-secret');
   });
 
   it('rejects a bad target at once, naming it', () => {
