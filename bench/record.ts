@@ -1,7 +1,6 @@
 import { Bench } from 'tinybench';
 import { interactionData } from './fixtures.js';
-import type { NebulyError } from '../src/core/errors.js';
-import { acceptingFetch, type Sdk } from './sdk.js';
+import { benchClient, type Sdk } from './sdk.js';
 
 /** Interactions recorded per timed sample; the sample is their mean. */
 const BATCH = 200;
@@ -22,14 +21,7 @@ export interface RecordResult {
  * are seen where they happen.
  */
 export async function benchRecording(sdk: Sdk): Promise<RecordResult> {
-  const errors: NebulyError[] = [];
-  const nebuly = new sdk.NebulyClient({
-    apiKey: 'bench-key',
-    baseUrl: 'http://127.0.0.1:9',
-    fetch: acceptingFetch,
-    onError: (error) => errors.push(error),
-    recorder: { idleTimeoutMs: 0 },
-  });
+  const { nebuly, errors } = benchClient(sdk);
   const data = Array.from({ length: BATCH }, (_, n) => interactionData(n));
   const endSamples: number[] = [];
   let conversation = nebuly.startConversation({ end_user: 'bench-user', tags: { plan: 'pro' } });

@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { benchBundle } from './bundle.js';
 import { benchDelivery } from './delivery.js';
+import { benchIntegrations } from './integrations.js';
 import { benchMemory } from './memory.js';
 import { benchRecording } from './record.js';
 import { loadReferenceServer, loadSdk } from './sdk.js';
@@ -15,6 +16,8 @@ const TARGETS = {
   deliveryRatioVsFetch: { min: 0.9, unit: '×' },
   heapBytesPerJsonByte: { max: 2, unit: 'B/B' },
   bundleGzipBytes: { max: 15_000, unit: 'B' },
+  openaiOverheadUsPerCall: { max: 20, unit: 'µs' },
+  openaiOverheadUsPerChunk: { max: 2, unit: 'µs' },
 } as const;
 
 type Metric = keyof typeof TARGETS;
@@ -29,6 +32,8 @@ console.log('measuring recording …');
 const recording = await benchRecording(sdk);
 console.log('measuring delivery against the reference server …');
 const delivery = await benchDelivery(sdk, reference);
+console.log('measuring observeOpenAI against the unwrapped client …');
+const integrations = await benchIntegrations(sdk);
 console.log('measuring the bundle …');
 const bundle = await benchBundle();
 
@@ -37,6 +42,8 @@ const figures: Record<Metric, number> = {
   deliveryRatioVsFetch: Number(delivery.deliveryRatioVsFetch.toFixed(3)),
   heapBytesPerJsonByte: Number(memory.heapBytesPerJsonByte.toFixed(3)),
   bundleGzipBytes: bundle.gzipBytes,
+  openaiOverheadUsPerCall: integrations.overheadUsPerCall,
+  openaiOverheadUsPerChunk: integrations.overheadUsPerChunk,
 };
 
 function meets(metric: Metric, value: number): boolean {
@@ -75,6 +82,12 @@ console.log(
   `bundle: ${bundle.minifiedBytes} B minified, ${bundle.gzipBytes} B gzipped; gzip bytes added by zod ≈ ${bundle.gzipBytesBy.zod}, ` +
     `ky ≈ ${bundle.gzipBytesBy.ky}, SDK code alone ${bundle.gzipBytesBy.sdk}`,
 );
+const quartiles = ({ p25, median }: { p25: number; median: number }) => `${p25} µs (median ${median})`;
+console.log(
+  `observeOpenAI, lower quartiles of ${integrations.calls} calls and ${integrations.streams} streams, one of each in turn: ` +
+    `chat.completions.create ${quartiles(integrations.plainCallUs)} unwrapped, ${quartiles(integrations.observedCallUs)} observed; ` +
+    `per chunk of a ${integrations.chunksPerStream}-chunk stream ${quartiles(integrations.plainChunkUs)} unwrapped, ${quartiles(integrations.observedChunkUs)} observed`,
+);
 if (!meets('bundleGzipBytes', bundle.gzipBytes)) {
   const groups = Object.entries(bundle.minifiedBytesBy).sort((a, b) => b[1] - a[1]);
   console.log(`minified bytes by origin: ${groups.map(([group, bytes]) => `${group} ${bytes}`).join(', ')}`);
@@ -90,7 +103,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, memory, bundle },
+  details: { recording, delivery, memory, bundle, integrations },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');

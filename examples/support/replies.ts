@@ -19,7 +19,13 @@ export interface FakeAnswer {
   outputTokens?: number;
 }
 
-/** OpenAI `POST /chat/completions`, not streamed. */
+/**
+ * OpenAI `POST /chat/completions`, not streamed.
+ * @example
+ * ```ts
+ * provider.answer(() => openAIChatCompletion({ model: 'gpt-4o', text: 'Hi!' }));
+ * ```
+ */
 export function openAIChatCompletion(answer: FakeAnswer): ProviderReply {
   const toolCalls = (answer.toolCalls ?? []).map((call, index) => ({
     id: `call_${index}`,
@@ -53,6 +59,10 @@ export function openAIChatCompletion(answer: FakeAnswer): ProviderReply {
  * OpenAI `POST /chat/completions` with `stream: true`: the text in `pieces`, tool calls
  * with their arguments split in two deltas, then (when `withUsage`) the usage chunk
  * with empty `choices`, then `[DONE]`.
+ * @example
+ * ```ts
+ * provider.answer(() => ({ events: openAIChatChunks({ model: 'gpt-4o', text: 'Hi!' }, { withUsage: true }) }));
+ * ```
  */
 export function openAIChatChunks(answer: FakeAnswer, options: { pieces?: string[]; withUsage?: boolean } = {}): ServerEvent[] {
   const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model: answer.model };
@@ -85,7 +95,13 @@ export function openAIChatChunks(answer: FakeAnswer, options: { pieces?: string[
   return events;
 }
 
-/** Anthropic `POST /v1/messages`, not streamed. */
+/**
+ * Anthropic `POST /v1/messages`, not streamed.
+ * @example
+ * ```ts
+ * provider.answer(() => anthropicMessage({ model: 'claude-test', text: 'Hi!' }));
+ * ```
+ */
 export function anthropicMessage(answer: FakeAnswer): ProviderReply {
   const content: Record<string, unknown>[] = [];
   if (answer.text !== undefined) content.push({ type: 'text', text: answer.text, citations: null });
@@ -104,7 +120,13 @@ export function anthropicMessage(answer: FakeAnswer): ProviderReply {
   };
 }
 
-/** Anthropic `POST /v1/messages` with `stream: true`: the events of one message. */
+/**
+ * Anthropic `POST /v1/messages` with `stream: true`: the events of one message.
+ * @example
+ * ```ts
+ * provider.answer(() => ({ events: anthropicEvents({ model: 'claude-test', text: 'Hi!' }) }));
+ * ```
+ */
 export function anthropicEvents(answer: FakeAnswer, options: { pieces?: string[] } = {}): ServerEvent[] {
   const event = (type: string, data: Record<string, unknown>): ServerEvent => ({ event: type, data: { type, ...data } });
   const events: ServerEvent[] = [

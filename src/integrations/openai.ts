@@ -10,7 +10,13 @@ import { checkTarget, type NebulyTarget } from './target.js';
 
 export { endConversation, type NebulyTarget } from './target.js';
 
-/** Options of {@link observeOpenAI}. */
+/**
+ * Options of {@link observeOpenAI}.
+ * @example
+ * ```ts
+ * const openai = observeOpenAI(new OpenAI(), target, { includeUsage: true });
+ * ```
+ */
 export interface ObserveOpenAIOptions {
   /**
    * Ask for token usage on streamed chat completions: sets

@@ -49,10 +49,25 @@ export type NebulyTarget =
       tags?: Record<string, string> | undefined;
     };
 
-/** @internal A place kept in the trace for a step known only later; see {@link ObservedCall.reserve}. */
+/**
+ * @internal A place kept in the trace for a step known only later; see {@link ObservedCall.reserve}.
+ * @example
+ * ```ts
+ * const slot = call.reserve(); // the stream starts
+ * slot.llm({ model, messages, output }); // the stream ended
+ * ```
+ */
 export type StepSlot = ReservedStep;
 
-/** @internal One observed model call or framework run, from its start to its end. */
+/**
+ * @internal One observed model call or framework run, from its start to its end.
+ * @example
+ * ```ts
+ * const call = beginCall(target, { input: 'Where is my order?' });
+ * call.llm({ model: 'gpt-4o', messages, output: answer });
+ * call.end({ output: answer });
+ * ```
+ */
 export interface ObservedCall {
   /**
    * Records a step. Steps keep the order of the calls that produced them: reserve a slot
@@ -288,6 +303,16 @@ function ownTurn(conversation: Conversation, input: string, afterEnd?: () => voi
  * @internal Starts recording one observed call into `target`. `start.input` is the
  * interaction's input when the call is a turn of its own (the last user message's text);
  * `end()` may replace it. Never throws.
+ * @example
+ * ```ts
+ * const call = beginCall(checkTarget(target), { input: lastUserText });
+ * try {
+ *   call.llm(mapStep(result));
+ * } catch (error) {
+ *   call.fault(error, 'mapping the result');
+ * }
+ * call.end({ output: answerText });
+ * ```
  */
 export function beginCall(target: NebulyTarget, start: { input?: string | undefined }): ObservedCall {
   try {

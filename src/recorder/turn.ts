@@ -68,6 +68,12 @@ function embeddingRecord(step: EmbeddingStepInput): Record<string, unknown> {
 /**
  * @internal A place in a turn's trace kept for a step only known later (a streamed model
  * call), so that steps recorded meanwhile land after it. Filled once, or cancelled.
+ * @example
+ * ```ts
+ * const place = turnInternals(turn).reserve();
+ * turn.retrieval(step); // lands after the reserved place
+ * place.llm(streamedStep);
+ * ```
  */
 export interface ReservedStep {
   llm(step: LLMStepInput): void;
@@ -77,7 +83,13 @@ export interface ReservedStep {
   cancel(): void;
 }
 
-/** @internal What the integrations (src/integrations/target.ts) need of a turn beyond its public methods. */
+/**
+ * @internal What the integrations (src/integrations/target.ts) need of a turn beyond its public methods.
+ * @example
+ * ```ts
+ * turnInternals(turn).report(new NebulyError('integration fault'));
+ * ```
+ */
 export interface TurnInternals {
   /** The client's `onError`, made safe: never throws. */
   report(error: NebulyError): void;
@@ -89,7 +101,13 @@ export interface TurnInternals {
 
 let internalsOf: (turn: Turn) => TurnInternals;
 
-/** @internal Not part of the public API: used by the integrations only. */
+/**
+ * @internal Not part of the public API: used by the integrations only.
+ * @example
+ * ```ts
+ * const { reserve, report, setInput } = turnInternals(turn);
+ * ```
+ */
 export function turnInternals(turn: Turn): TurnInternals {
   return internalsOf(turn);
 }

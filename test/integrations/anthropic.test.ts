@@ -183,6 +183,20 @@ describe('streams', () => {
     });
   });
 
+  it('leaving a create({ stream: true }) loop early records the partial output, marked', async () => {
+    provider.answer(() => ({ events: anthropicEvents(ANSWER, { pieces: ['Order 7 ', 'ship', 'ped.'] }), hangAfter: 4 }));
+    const { nebuly, sent } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const turn = conversation.interaction({ input: 'Where is order 7?' });
+    const observed = observeAnthropic(anthropic(), { turn });
+    for await (const event of await observed.messages.create({ ...PARAMS, stream: true })) {
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta' && event.delta.text === 'ship') break;
+    }
+    turn.end({ output: 'Order 7 ship…' });
+    await conversation.end();
+    expect(sent()[0]?.interactions[0]?.trace).toMatchObject([{ output: 'Order 7 ship\n[nebuly: stream aborted, output incomplete]', input_tokens: 25 }]);
+  });
+
   it('an error event in the stream reaches the caller as the SDK’s error; the partial output is marked failed', async () => {
     const events = anthropicEvents(ANSWER, { pieces: ['Order 7 '] }).slice(0, 3);
     events.push({ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } });

@@ -219,6 +219,30 @@ describe('chat.completions.create, streamed', () => {
     expect(step).not.toHaveProperty('input_tokens');
   });
 
+  it('includeUsage keeps an include_usage the caller set, even false', async () => {
+    provider.answer(() => ({ events: openAIChatChunks(ANSWER) }));
+    const { nebuly } = nebulyWithReference();
+    const observed = observeOpenAI(openai(), { nebuly, endUser: 'user-1' }, { includeUsage: true });
+    await collect(
+      await observed.chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES, stream: true, stream_options: { include_usage: false } }),
+    );
+    expect(provider.requests[0]?.body).toMatchObject({ stream_options: { include_usage: false } });
+    await nebuly.shutdown();
+  });
+
+  it('a tee()d stream gives both branches every chunk and is recorded once', async () => {
+    provider.answer(() => ({ events: openAIChatChunks(ANSWER, { pieces: ['Order 7 ', 'shipped.'] }) }));
+    const { nebuly, sent } = nebulyWithReference();
+    const observed = observeOpenAI(openai(), { nebuly, endUser: 'user-1' });
+    const [left, right] = (await observed.chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES, stream: true })).tee();
+    const [a, b] = await Promise.all([collect(left), collect(right)]);
+    expect(a).toEqual(b);
+    expect(a.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('Order 7 shipped.');
+    await nebuly.flush();
+    expect(sent()).toHaveLength(1);
+    expect(sent()[0]?.interactions[0]).toMatchObject({ output: 'Order 7 shipped.' });
+  });
+
   it('merges tool-call deltas by index', async () => {
     provider.answer(() => ({
       events: openAIChatChunks({
@@ -390,6 +414,14 @@ describe('embeddings.create', () => {
     turn.end({ output: 'Found.' });
     await conversation.end();
     expect(sent()[0]?.interactions[0]?.trace).toEqual([{ model: 'text-embedding-3-small', input: 'order 7\nshipping', input_tokens: 8 }]);
+  });
+  it('a failed embedding call records no step; its turn says why', async () => {
+    provider.answer(() => ({ status: 400, json: { error: { message: 'input too long', type: 'invalid_request_error' } } }));
+    const { nebuly, sent } = nebulyWithReference();
+    const observed = observeOpenAI(openai(), { nebuly, endUser: 'user-1' });
+    await expect(observed.embeddings.create({ model: 'text-embedding-3-small', input: 'x' })).rejects.toMatchObject({ status: 400 });
+    await nebuly.flush();
+    expect(sent()[0]?.interactions[0]).toMatchObject({ input: 'x', output: '[nebuly: call failed (400 BadRequestError)]', trace: [] });
   });
 });
 

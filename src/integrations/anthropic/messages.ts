@@ -44,7 +44,7 @@ function stepMessages(message: unknown): StepMessage[] {
 }
 
 /** The request as recorded messages: `system` first, then the messages in order. */
-export function anthropicMessages(params: unknown): StepMessage[] {
+function anthropicMessages(params: unknown): StepMessage[] {
   const messages: StepMessage[] = [];
   const system = contentText(field(params, 'system'));
   if (system !== '') messages.push({ role: 'system', content: system });
@@ -153,7 +153,13 @@ class EventCollector implements StreamRecording {
   }
 }
 
-/** Observes `messages.create`. */
+/**
+ * Observes `messages.create`.
+ * @example
+ * ```ts
+ * new Map([['messages.create', messagesObserver]]);
+ * ```
+ */
 export const messagesObserver: MethodObserver = {
   begin(params): CallRecording {
     const messages = anthropicMessages(params);

@@ -51,7 +51,7 @@ function stepMessage(message: unknown): StepMessage {
 }
 
 /** The request's messages as recorded: system messages first, each as text. */
-export function chatMessages(params: unknown): StepMessage[] {
+function chatMessages(params: unknown): StepMessage[] {
   return systemFirst(arrayField(params, 'messages').map(stepMessage));
 }
 
@@ -121,7 +121,13 @@ class ChunkCollector implements StreamRecording {
   }
 }
 
-/** Observes `chat.completions.create`; with `includeUsage`, asks for usage on streams. */
+/**
+ * Observes `chat.completions.create`; with `includeUsage`, asks for usage on streams.
+ * @example
+ * ```ts
+ * new Map([['chat.completions.create', chatCompletionsObserver(true)]]);
+ * ```
+ */
 export function chatCompletionsObserver(includeUsage: boolean): MethodObserver {
   return {
     prepare(args) {

@@ -9,14 +9,20 @@ import { field, markedOutput, stringField, tokenCount } from '../provider/text.j
  * The embedded text: one input as it is; several joined by newlines, in order. Token
  * arrays (pre-tokenized input) read as `[N tokens]`.
  */
-export function embeddingInput(input: unknown): string {
+function embeddingInput(input: unknown): string {
   if (typeof input === 'string') return input;
   if (!Array.isArray(input)) return '';
   if (input.every((item) => typeof item === 'number')) return `[${input.length} tokens]`;
   return input.map((item) => embeddingInput(item)).join('\n');
 }
 
-/** Observes `embeddings.create`: one step for the call, with the tokens of all its inputs. */
+/**
+ * Observes `embeddings.create`: one step for the call, with the tokens of all its inputs.
+ * @example
+ * ```ts
+ * new Map([['embeddings.create', embeddingsObserver]]);
+ * ```
+ */
 export const embeddingsObserver: MethodObserver = {
   begin(params): CallRecording {
     const input = embeddingInput(field(params, 'input'));

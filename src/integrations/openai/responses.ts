@@ -41,7 +41,7 @@ function itemMessage(item: unknown): StepMessage | undefined {
 }
 
 /** The request as recorded messages: `instructions` first, then the input items. */
-export function responseMessages(params: unknown): StepMessage[] {
+function responseMessages(params: unknown): StepMessage[] {
   const messages: StepMessage[] = [];
   const instructions = stringField(params, 'instructions');
   if (instructions !== undefined && instructions !== '') messages.push({ role: 'system', content: instructions });
@@ -127,7 +127,13 @@ class EventCollector implements StreamRecording {
   }
 }
 
-/** Observes `responses.create`. */
+/**
+ * Observes `responses.create`.
+ * @example
+ * ```ts
+ * new Map([['responses.create', responsesObserver]]);
+ * ```
+ */
 export const responsesObserver: MethodObserver = {
   begin(params): CallRecording {
     const messages = responseMessages(params);

@@ -10,7 +10,13 @@
 import type { EmbeddingStepInput, LLMStepInput } from '../../schemas/index.js';
 import { beginCall, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
 
-/** What one observed call recorded when it finished. */
+/**
+ * What one observed call recorded when it finished.
+ * @example
+ * ```ts
+ * const finished: Finished = { llm: { model, messages, output: 'Hi!' }, output: 'Hi!' };
+ * ```
+ */
 export interface Finished {
   /** The step, if the call produced one. */
   llm?: LLMStepInput | undefined;
@@ -19,20 +25,41 @@ export interface Finished {
   output: string;
 }
 
-/** How a stream ended. */
+/**
+ * How a stream ended.
+ * @example
+ * ```ts
+ * recording.finish({ kind: 'failed', error });
+ * ```
+ */
 export type Ending =
   | { kind: 'complete' }
   /** The caller stopped reading (`break`, `return()`) or aborted the request. */
   | { kind: 'aborted' }
   | { kind: 'failed'; error: unknown };
 
-/** Collects a stream's chunks into what is recorded when it ends. */
+/**
+ * Collects a stream's chunks into what is recorded when it ends.
+ * @example
+ * ```ts
+ * const recording = call.stream();
+ * for (const chunk of chunks) recording.add(chunk);
+ * const finished = recording.finish({ kind: 'complete' });
+ * ```
+ */
 export interface StreamRecording {
   add(chunk: unknown): void;
   finish(ending: Ending): Finished;
 }
 
-/** What an observed method knows of one call, from its request parameters. */
+/**
+ * What an observed method knows of one call, from its request parameters.
+ * @example
+ * ```ts
+ * const recording = observer.begin(params);
+ * const finished = recording.streams ? recording.stream().finish(ending) : recording.complete(result);
+ * ```
+ */
 export interface CallRecording {
   /** The interaction's input when the call is a turn of its own. */
   input: string | undefined;
@@ -46,7 +73,13 @@ export interface CallRecording {
   failed(error: unknown): Finished;
 }
 
-/** Reads one call's request parameters; may change the request (returns the arguments to use). */
+/**
+ * Reads one call's request parameters; may change the request (returns the arguments to use).
+ * @example
+ * ```ts
+ * const methods = new Map<string, MethodObserver>([['messages.create', messagesObserver]]);
+ * ```
+ */
 export interface MethodObserver {
   /** The arguments to call the original method with: the caller's, or a changed copy. */
   prepare?(args: unknown[]): unknown[];
@@ -236,6 +269,10 @@ function observeApiPromise(promise: ApiPromiseShape, recording: CallRecording, e
 /**
  * Calls `original` as the caller asked and observes the call into `target`. Returns
  * exactly what the SDK returned (or throws what it threw).
+ * @example
+ * ```ts
+ * const observed = (...args: unknown[]) => observeCall(target, observer, resource.create, resource, args);
+ * ```
  */
 export function observeCall(
   target: NebulyTarget,
@@ -295,7 +332,13 @@ export function observeCall(
   return result;
 }
 
-/** Which methods of a client are observed, by their path (`chat.completions.create`). */
+/**
+ * Which methods of a client are observed, by their path (`chat.completions.create`).
+ * @example
+ * ```ts
+ * const methods: ObservedMethods = new Map([['embeddings.create', embeddingsObserver]]);
+ * ```
+ */
 export type ObservedMethods = ReadonlyMap<string, MethodObserver>;
 
 /**
@@ -304,6 +347,11 @@ export type ObservedMethods = ReadonlyMap<string, MethodObserver>;
  * proxy: the SDK's helpers (`chat.completions.stream()`, `messages.stream()`, `parse()`)
  * call `create` through it, so they are observed the same way. Proxies are made once per
  * object, so `proxy.chat === proxy.chat`.
+ * @example
+ * ```ts
+ * const observe = (next: object): object => observeClient(next, target, methods, observe);
+ * const openai = observeClient(new OpenAI(), target, methods, observe);
+ * ```
  */
 export function observeClient<Client extends object>(
   client: Client,

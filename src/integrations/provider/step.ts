@@ -2,7 +2,13 @@ import type { LLMStepInput } from '../../schemas/index.js';
 import type { Ending, Finished } from './observe.js';
 import { answerText, markedOutput, type StepMessage } from './text.js';
 
-/** What a model call answered, whole or in part. */
+/**
+ * What a model call answered, whole or in part.
+ * @example
+ * ```ts
+ * const answer: Answer = { model: 'gpt-4o', text: 'Hi!', toolCalls: [], inputTokens: 9, outputTokens: 2 };
+ * ```
+ */
 export interface Answer {
   /** The model that answered (the response's), else the one asked for. */
   model: string | undefined;
@@ -13,7 +19,13 @@ export interface Answer {
   outputTokens: number | undefined;
 }
 
-/** An LLM step and the interaction's output, from the request's messages and the answer. */
+/**
+ * An LLM step and the interaction's output, from the request's messages and the answer.
+ * @example
+ * ```ts
+ * llmFinished(messages, answer, { kind: 'aborted' }).output; // 'Hi\n[nebuly: stream aborted, output incomplete]'
+ * ```
+ */
 export function llmFinished(
   messages: StepMessage[],
   answer: Answer,
@@ -26,7 +38,13 @@ export function llmFinished(
   return { llm, output };
 }
 
-/** A call that failed before any answer: the step says so, with what was asked. */
+/**
+ * A call that failed before any answer: the step says so, with what was asked.
+ * @example
+ * ```ts
+ * failedCall(messages, 'gpt-4o', rateLimitError).output; // '[nebuly: call failed (429 RateLimitError)]'
+ * ```
+ */
 export function failedCall(messages: StepMessage[], model: string | undefined, error: unknown): Finished {
   return llmFinished(
     messages,

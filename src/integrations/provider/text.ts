@@ -4,29 +4,59 @@
  */
 import type { Ending } from './observe.js';
 
-/** A message as recorded in an LLM step. */
+/**
+ * A message as recorded in an LLM step.
+ * @example
+ * ```ts
+ * const message: StepMessage = { role: 'tool', content: 'order 7: shipped' };
+ * ```
+ */
 export interface StepMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
 }
 
-/** Reads a field of a value that may be anything, without throwing. */
+/**
+ * Reads a field of a value that may be anything (a getter may still throw).
+ * @example
+ * ```ts
+ * field(null, 'usage'); // undefined
+ * ```
+ */
 export function field(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 }
 
-/** A string field, or `undefined`. */
+/**
+ * A string field, or `undefined`.
+ * @example
+ * ```ts
+ * stringField({ model: 'gpt-4o' }, 'model'); // 'gpt-4o'
+ * ```
+ */
 export function stringField(value: unknown, name: string): string | undefined {
   const found = field(value, name);
   return typeof found === 'string' ? found : undefined;
 }
 
-/** A token count the wire takes: a non-negative integer, or `undefined`. */
+/**
+ * A token count the wire takes: a non-negative integer, or `undefined`.
+ * @example
+ * ```ts
+ * tokenCount(-1); // undefined
+ * ```
+ */
 export function tokenCount(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
-/** An array field, or `[]`. */
+/**
+ * An array field, or `[]`.
+ * @example
+ * ```ts
+ * arrayField({ choices: null }, 'choices'); // []
+ * ```
+ */
 export function arrayField(value: unknown, name: string): readonly unknown[] {
   const found = field(value, name);
   return Array.isArray(found) ? found : [];
@@ -48,6 +78,10 @@ const PLACEHOLDERS: Readonly<Record<string, string>> = {
  * The text of one content part: its `text` (or `refusal`), else a placeholder naming its
  * type (`[image]`, `[file]`, `[audio]`, `[document]`, `[<type>]`); `''` for parts that
  * carry nothing to read (reasoning).
+ * @example
+ * ```ts
+ * partText({ type: 'image_url', image_url: { url } }); // '[image]'
+ * ```
  */
 export function partText(part: unknown): string {
   if (typeof part === 'string') return part;
@@ -58,7 +92,13 @@ export function partText(part: unknown): string {
   return PLACEHOLDERS[type] ?? `[${type}]`;
 }
 
-/** Message content as one string: a string as it is, parts' texts joined by newlines. */
+/**
+ * Message content as one string: a string as it is, parts' texts joined by newlines.
+ * @example
+ * ```ts
+ * contentText([{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url } }]); // 'What is this?\n[image]'
+ * ```
+ */
 export function contentText(content: unknown, separator = '\n'): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -70,26 +110,50 @@ export function contentText(content: unknown, separator = '\n'): string {
   return texts.join(separator);
 }
 
-/** A tool call as text: `name(arguments)`, the arguments as the model wrote them (JSON). */
+/**
+ * A tool call as text: `name(arguments)`, the arguments as the model wrote them (JSON).
+ * @example
+ * ```ts
+ * toolCallText('get_order', '{"id":7}'); // 'get_order({"id":7})'
+ * ```
+ */
 export function toolCallText(name: string | undefined, args: unknown): string {
   const written = typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args);
   return `${name ?? 'tool'}(${written})`;
 }
 
-/** An assistant turn as text: its text, then one line per tool call. */
+/**
+ * An assistant turn as text: its text, then one line per tool call.
+ * @example
+ * ```ts
+ * answerText('Let me look.', ['get_order({"id":7})']); // 'Let me look.\nget_order({"id":7})'
+ * ```
+ */
 export function answerText(text: string, toolCalls: readonly string[]): string {
   if (toolCalls.length === 0) return text;
   return text === '' ? toolCalls.join('\n') : `${text}\n${toolCalls.join('\n')}`;
 }
 
-/** System messages first, each group in request order. */
+/**
+ * System messages first, each group in request order.
+ * @example
+ * ```ts
+ * systemFirst([user, system]); // [system, user]
+ * ```
+ */
 export function systemFirst(messages: StepMessage[]): StepMessage[] {
   const system = messages.filter((message) => message.role === 'system');
   if (system.length === 0 || system.length === messages.length) return messages;
   return [...system, ...messages.filter((message) => message.role !== 'system')];
 }
 
-/** The text of the last user message that has any: the interaction's input. */
+/**
+ * The text of the last user message that has any: the interaction's input.
+ * @example
+ * ```ts
+ * lastUserText([{ role: 'user', content: 'Hi' }, { role: 'tool', content: '42' }]); // 'Hi'
+ * ```
+ */
 export function lastUserText(messages: readonly StepMessage[]): string | undefined {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
@@ -111,6 +175,10 @@ function errorName(error: unknown): string {
  * whole one: the partial text, then a line `[nebuly: stream aborted, output incomplete]`,
  * `[nebuly: stream failed (<error>), output incomplete]` or `[nebuly: call failed (<error>)]`.
  * The error's message is left out: it may quote the request.
+ * @example
+ * ```ts
+ * markedOutput('Order 7 ship', { kind: 'aborted' }); // 'Order 7 ship\n[nebuly: stream aborted, output incomplete]'
+ * ```
  */
 export function markedOutput(text: string, ending: Ending | { kind: 'call-failed'; error: unknown }): string {
   let mark: string;
