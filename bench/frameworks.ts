@@ -4,8 +4,9 @@
  * (which one first alternating), models answering from memory (the frameworks' own test
  * models), overhead taken between lower quartiles.
  *
- * - AI SDK: `generateText` and a 50-part `streamText` through the bare model and through
- *   `wrapLanguageModel(…, nebulyMiddleware)`.
+ * - AI SDK: `generateText` and a 50-part `streamText` through the model wrapped with a
+ *   no-op middleware and with `nebulyMiddleware`: `wrapLanguageModel`'s own layer costs
+ *   the same for any middleware, so the difference is the middleware's own work.
  * - LangChain: `invoke` of a chat model with a no-op callback handler and with
  *   `NebulyCallbackHandler`: LangChain's own callback machinery (run ids, serializing the
  *   model for `handleChatModelStart`) costs the same for any handler, so the difference
@@ -27,11 +28,11 @@ const PER_CONVERSATION = 50;
 const PARTS = 50;
 
 export interface FrameworkResult {
-  /** µs per `generateText`, bare model and wrapped with `nebulyMiddleware`. */
+  /** µs per `generateText`, the model wrapped with a no-op middleware and with `nebulyMiddleware`. */
   aiSdkPlainCallUs: Timing;
   aiSdkObservedCallUs: Timing;
   aiSdkOverheadUsPerCall: number;
-  /** µs per text part of a `streamText` of `PARTS` parts, bare and wrapped. */
+  /** µs per text part of a `streamText` of `PARTS` parts, the same two ways. */
   aiSdkPlainPartUs: Timing;
   aiSdkObservedPartUs: Timing;
   aiSdkOverheadUsPerPart: number;
@@ -94,15 +95,15 @@ export async function benchFrameworks(sdk: Sdk): Promise<FrameworkResult> {
 
   // Each observed call is an interaction of its own; the conversation is replaced (and
   // sent) between samples, as in bench/integrations.ts.
-  const bare = mockModel();
+  const noopWrapped = wrapLanguageModel({ model: mockModel(), middleware: { specificationVersion: 'v3' } });
   let conversation = nebuly.startConversation({ end_user: 'bench-user' });
-  let wrapped = wrapLanguageModel({ model: bare, middleware: nebulyMiddleware({ conversation }) });
+  let wrapped = wrapLanguageModel({ model: mockModel(), middleware: nebulyMiddleware({ conversation }) });
   let handler = new NebulyCallbackHandler({ conversation });
   const nextConversation = async () => {
     await conversation.end();
     await nebuly.flush();
     conversation = nebuly.startConversation({ end_user: 'bench-user' });
-    wrapped = wrapLanguageModel({ model: bare, middleware: nebulyMiddleware({ conversation }) });
+    wrapped = wrapLanguageModel({ model: mockModel(), middleware: nebulyMiddleware({ conversation }) });
     handler = new NebulyCallbackHandler({ conversation });
   };
 
@@ -117,12 +118,12 @@ export async function benchFrameworks(sdk: Sdk): Promise<FrameworkResult> {
   const invoke = (callback: BaseCallbackHandler) => chat.invoke(PROMPT, { callbacks: [callback] });
 
   for (let i = 0; i < 200; i += 1) {
-    await generate(bare);
+    await generate(noopWrapped);
     await generate(wrapped);
     await invoke(noop);
     await invoke(handler);
     if (i % 4 === 0) {
-      await stream(bare);
+      await stream(noopWrapped);
       await stream(wrapped);
     }
   }
@@ -141,12 +142,12 @@ export async function benchFrameworks(sdk: Sdk): Promise<FrameworkResult> {
   };
   const samples = { plainCalls: [] as number[], observedCalls: [] as number[], plainStreams: [] as number[], observedStreams: [] as number[], noopInvokes: [] as number[], observedInvokes: [] as number[] };
   for (let i = 0; i < CALLS; i += 1) {
-    await pair(i, () => generate(bare), () => generate(wrapped), samples.plainCalls, samples.observedCalls);
+    await pair(i, () => generate(noopWrapped), () => generate(wrapped), samples.plainCalls, samples.observedCalls);
     await pair(i, () => invoke(noop), () => invoke(handler), samples.noopInvokes, samples.observedInvokes);
     if ((i + 1) % PER_CONVERSATION === 0) await nextConversation();
   }
   for (let i = 0; i < STREAMS; i += 1) {
-    await pair(i, () => stream(bare), () => stream(wrapped), samples.plainStreams, samples.observedStreams);
+    await pair(i, () => stream(noopWrapped), () => stream(wrapped), samples.plainStreams, samples.observedStreams);
     if ((i + 1) % PER_CONVERSATION === 0) await nextConversation();
   }
   await conversation.end();

@@ -35,7 +35,7 @@ console.log('measuring delivery against the reference server …');
 const delivery = await benchDelivery(sdk, reference);
 console.log('measuring observeOpenAI against the unwrapped client …');
 const integrations = await benchIntegrations(sdk);
-console.log('measuring nebulyMiddleware and NebulyCallbackHandler against the bare frameworks …');
+console.log('measuring nebulyMiddleware and NebulyCallbackHandler against no-op ones …');
 const frameworks = await benchFrameworks(sdk);
 console.log('measuring the bundle …');
 const bundle = await benchBundle();
@@ -93,8 +93,8 @@ console.log(
 );
 console.log(
   `nebulyMiddleware, lower quartiles of ${frameworks.calls} calls and ${frameworks.streams} streams: ` +
-    `generateText ${quartiles(frameworks.aiSdkPlainCallUs)} bare, ${quartiles(frameworks.aiSdkObservedCallUs)} wrapped; ` +
-    `per part of a ${frameworks.partsPerStream}-part streamText ${quartiles(frameworks.aiSdkPlainPartUs)} bare, ${quartiles(frameworks.aiSdkObservedPartUs)} wrapped. ` +
+    `generateText ${quartiles(frameworks.aiSdkPlainCallUs)} with a no-op middleware, ${quartiles(frameworks.aiSdkObservedCallUs)} with it; ` +
+    `per part of a ${frameworks.partsPerStream}-part streamText ${quartiles(frameworks.aiSdkPlainPartUs)} and ${quartiles(frameworks.aiSdkObservedPartUs)}. ` +
     `NebulyCallbackHandler: chat model invoke ${quartiles(frameworks.langchainNoopCallUs)} with a no-op handler, ${quartiles(frameworks.langchainObservedCallUs)} with it`,
 );
 if (!meets('bundleGzipBytes', bundle.gzipBytes)) {
