@@ -17,13 +17,28 @@
  */
 import type { NebulyTarget } from '../target.js';
 
-/** A telemetry step waiting for its model call. */
+/**
+ * A telemetry step waiting for its model call.
+ *
+ * @example
+ * ```ts
+ * const awaited = awaitModelCall(target, identity); // onStepStart
+ * awaited.settle();                                 // onStepFinish
+ * ```
+ */
 export interface AwaitedModelCall {
   /** The step finished (or was given up): model calls no longer match it. */
   settle(): void;
 }
 
-/** What identifies a model call, from either side. */
+/**
+ * What identifies a model call, from either side.
+ *
+ * @example
+ * ```ts
+ * const identity: ModelCallIdentity = { provider: 'openai.chat', modelId: 'gpt-4o', input: 'Hi', toolChoice: { type: 'auto' } };
+ * ```
+ */
 export interface ModelCallIdentity {
   readonly provider: string;
   readonly modelId: string;
@@ -47,7 +62,14 @@ function keyOf(scope: string, identity: ModelCallIdentity): string {
   return [scope, identity.provider, identity.modelId, identity.input ?? ''].join('\u0000');
 }
 
-/** The telemetry side: a step started and its model call is coming. */
+/**
+ * The telemetry side: a step started and its model call is coming.
+ *
+ * @example
+ * ```ts
+ * const awaited = awaitModelCall(target, { provider, modelId, input: lastUserText(messages), toolChoice: event.toolChoice });
+ * ```
+ */
 export function awaitModelCall(target: NebulyTarget, identity: ModelCallIdentity): AwaitedModelCall {
   const { holder, scope } = destinationOf(target);
   const key = keyOf(scope, identity);
@@ -74,7 +96,16 @@ export function awaitModelCall(target: NebulyTarget, identity: ModelCallIdentity
   };
 }
 
-/** The middleware side: whether a telemetry integration records this model call. */
+/**
+ * The middleware side: whether a telemetry integration records this model call.
+ *
+ * @example
+ * ```ts
+ * if (isAwaitedByTelemetry(target, { provider: model.provider, modelId: model.modelId, input, toolChoice: params.toolChoice })) {
+ *   return doGenerate(); // recorded by the telemetry integration
+ * }
+ * ```
+ */
 export function isAwaitedByTelemetry(target: NebulyTarget, identity: ModelCallIdentity): boolean {
   const toolChoice = identity.toolChoice;
   if (typeof toolChoice === 'object' && toolChoice !== null && awaitedToolChoices.has(toolChoice)) return true;

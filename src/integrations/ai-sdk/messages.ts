@@ -18,6 +18,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * The text of a tool result: the AI SDK's typed output (`{ type: 'text' | 'json' |
  * 'error-text' | 'error-json' | 'content' | 'execution-denied', value }`) read by its type,
  * anything else (a tool's raw return value) as JSON.
+ *
+ * @example
+ * ```ts
+ * toolOutputText({ type: 'json', value: { status: 'shipped' } }); // '{"status":"shipped"}'
+ * ```
  */
 export function toolOutputText(output: unknown): string {
   if (!isObject(output) || typeof output.type !== 'string') return readableText(output);
@@ -36,13 +41,15 @@ export function toolOutputText(output: unknown): string {
   }
 }
 
-/** A part's text: a tool call as `name(arguments)`, a tool result as its text, others as the providers read them. */
+/** A part's text: a tool call as `name(arguments)`, a tool result as its text, reasoning none, others as the providers read them. */
 function aiPartText(part: Record<string, unknown>): string {
   switch (part.type) {
     case 'tool-call':
       return toolCallText(typeof part.toolName === 'string' ? part.toolName : undefined, part.input);
     case 'tool-result':
       return toolOutputText(part.output);
+    case 'reasoning':
+      return ''; // left out, as the provider integrations leave thinking out
     default:
       return partText(part);
   }
@@ -60,7 +67,14 @@ function contentText(content: unknown): string {
   return texts.join('\n');
 }
 
-/** The messages as recorded, system first; messages of an unknown role are left out. */
+/**
+ * The messages as recorded, system first; messages of an unknown role are left out.
+ *
+ * @example
+ * ```ts
+ * stepMessages([{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]); // [{ role: 'user', content: 'Hi' }]
+ * ```
+ */
 export function stepMessages(messages: readonly unknown[]): StepMessage[] {
   const recorded: StepMessage[] = [];
   for (const message of messages) {
@@ -73,6 +87,11 @@ export function stepMessages(messages: readonly unknown[]): StepMessage[] {
 /**
  * The telemetry events' prompt as recorded: `system` (a string, a system message or
  * several) first, then the messages.
+ *
+ * @example
+ * ```ts
+ * eventMessages(event.system, event.messages); // onStepStart
+ * ```
  */
 export function eventMessages(system: unknown, messages: unknown): StepMessage[] {
   const systems: unknown[] =

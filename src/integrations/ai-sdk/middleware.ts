@@ -9,6 +9,13 @@ import { stepMessages } from './messages.js';
 /**
  * What {@link nebulyMiddleware} returns: a language-model middleware for
  * `wrapLanguageModel` that is also an embedding-model middleware for `wrapEmbeddingModel`.
+ *
+ * @example
+ * ```ts
+ * const middleware: NebulyMiddleware = nebulyMiddleware({ turn });
+ * const model = wrapLanguageModel({ model: openai('gpt-4o'), middleware });
+ * const embedder = wrapEmbeddingModel({ model: openai.embedding('text-embedding-3-small'), middleware });
+ * ```
  */
 export type NebulyMiddleware = LanguageModelMiddleware & EmbeddingModelMiddleware;
 

@@ -44,19 +44,34 @@ function toolCallsOf(message: Record<string, unknown>): ToolCallLike[] {
   return Array.isArray(message.tool_calls) ? (message.tool_calls as unknown[]).filter(isObject) : [];
 }
 
-/** The tool calls of an AI message, as `name(arguments)` texts. */
+/**
+ * The tool calls of an AI message, as `name(arguments)` texts.
+ *
+ * @example
+ * ```ts
+ * toolCallTexts(new AIMessage({ content: '', tool_calls: [{ name: 'get_order', args: { id: 7 } }] })); // ['get_order({"id":7})']
+ * ```
+ */
 export function toolCallTexts(message: unknown): string[] {
   if (!isObject(message) || Array.isArray(message)) return [];
   return toolCallsOf(message).map((call) => toolCallText(typeof call.name === 'string' ? call.name : undefined, call.args));
 }
 
 /** A message's text: its content's text (parts as the providers read them), then its tool calls, one a line. */
-export function messageText(message: unknown): string {
+function messageText(message: unknown): string {
   const content = Array.isArray(message) ? message[1] : isObject(message) ? message.content : undefined;
   return answerText(contentText(content), toolCallTexts(message));
 }
 
-/** The messages as recorded, system first; values that are no message are left out. */
+/**
+ * The messages as recorded, system first; values that are no message are left out.
+ *
+ * @example
+ * ```ts
+ * stepMessages([new HumanMessage('Hi'), new SystemMessage('Be brief.')]);
+ * // [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]
+ * ```
+ */
 export function stepMessages(messages: readonly unknown[]): StepMessage[] {
   const recorded: StepMessage[] = [];
   for (const message of messages) {
@@ -98,6 +113,11 @@ function textOf(value: unknown, role: Role, keys: readonly string[], depth = 0):
 /**
  * The user's input in a run's input: a string; a message or the last user message of a
  * list; under `input`, `question`, `query`, `messages` or `prompt`, or the only key.
+ *
+ * @example
+ * ```ts
+ * inputText({ messages: [new HumanMessage('Where is my order?')] }); // 'Where is my order?'
+ * ```
  */
 export function inputText(value: unknown): string | undefined {
   return textOf(value, 'user', INPUT_KEYS);
@@ -106,12 +126,24 @@ export function inputText(value: unknown): string | undefined {
 /**
  * The answer in a run's output: a string; a message or the last AI message of a list;
  * under `output`, `answer`, `text`, `content`, `messages` or `result`, or the only key.
+ *
+ * @example
+ * ```ts
+ * outputText({ output: 'It shipped on Monday.' }); // 'It shipped on Monday.'
+ * ```
  */
 export function outputText(value: unknown): string | undefined {
   return textOf(value, 'assistant', OUTPUT_KEYS);
 }
 
-/** What a tool returned, as text: a message's content, a string, anything else as JSON. */
+/**
+ * What a tool returned, as text: a message's content, a string, anything else as JSON.
+ *
+ * @example
+ * ```ts
+ * toolResultText(new ToolMessage({ content: 'shipped', tool_call_id: 'call-1' })); // 'shipped'
+ * ```
+ */
 export function toolResultText(output: unknown): string {
   return isObject(output) && roleOf(output) !== undefined ? messageText(output) : readableText(output);
 }
