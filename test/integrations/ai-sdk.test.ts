@@ -448,6 +448,37 @@ describe('nebulyMiddleware and nebulyTelemetry together', () => {
   });
 });
 
+describe('nebulyMiddleware and nebulyTelemetry together, a message with an image', () => {
+  it('recorded once: calls are told apart by the words of the user message, which both sides read alike', async () => {
+    const { nebuly, sent } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const model = wrapLanguageModel({ model: mockModel({ generate: [answer('A receipt.')] }), middleware: nebulyMiddleware({ conversation }) });
+
+    await generateText({
+      model,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image', image: new Uint8Array([137, 80, 78, 71]), mediaType: 'image/png' },
+          ],
+        },
+      ],
+      experimental_telemetry: { integrations: [nebulyTelemetry({ conversation })] },
+    });
+    await conversation.end();
+
+    expect(sent()[0]?.interactions).toEqual([
+      expect.objectContaining({
+        input: 'What is this?\n[image]',
+        output: 'A receipt.',
+        trace: [expect.objectContaining({ messages: [{ role: 'user', content: 'What is this?\n[image]' }], output: 'A receipt.' })],
+      }),
+    ]);
+  });
+});
+
 describe('serverless', () => {
   it('waitUntil(nebuly.flush()): what the function recorded is delivered before it is frozen', async () => {
     const { nebuly, reference, sent } = nebulyWithReference();

@@ -9,8 +9,8 @@
  * - its `toolChoice` is the very object of a step the telemetry saw start (ai builds a
  *   new one for every step of a call with tools), or
  * - a step of a telemetry-observed call with the same destination (turn, conversation,
- *   or client and end user), the same model and the same last user message is waiting
- *   for its model call.
+ *   or client and end user), the same model and the same words in the last user message
+ *   is waiting for its model call.
  *
  * A step waits from its `onStepStart` to its `onStepFinish`; a generation that throws
  * never finishes its step, so its wait ends when its integration sees its next call.
@@ -42,7 +42,7 @@ export interface AwaitedModelCall {
 export interface ModelCallIdentity {
   readonly provider: string;
   readonly modelId: string;
-  /** The last user message's text. */
+  /** The words of the last user message (its text parts). */
   readonly input: string | undefined;
   /** The step's `toolChoice` as given to the model: an object when the call has tools. */
   readonly toolChoice: unknown;

@@ -104,3 +104,30 @@ export function eventMessages(system: unknown, messages: unknown): StepMessage[]
           : [system];
   return stepMessages([...systems, ...(Array.isArray(messages) ? messages : [])]);
 }
+
+/**
+ * The words of the last user message, its text parts only: how the middleware and the
+ * telemetry integration tell calls apart (handoff.ts). Files and images read differently
+ * in the two shapes (an image part in a `ModelMessage` is a file part in the model's
+ * prompt); the words are the same.
+ *
+ * @example
+ * ```ts
+ * lastUserWords([{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', image: url }] }]); // 'What is this?'
+ * ```
+ */
+export function lastUserWords(messages: unknown): string | undefined {
+  if (!Array.isArray(messages)) return undefined;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message: unknown = messages[index];
+    if (!isObject(message) || message.role !== 'user') continue;
+    const { content } = message;
+    if (typeof content === 'string') return content;
+    if (!Array.isArray(content)) return undefined;
+    return (content as unknown[])
+      .filter((part): part is { text: string } => isObject(part) && part.type === 'text' && typeof part.text === 'string')
+      .map((part) => part.text)
+      .join('\n');
+  }
+  return undefined;
+}

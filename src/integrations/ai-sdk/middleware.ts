@@ -4,7 +4,7 @@ import { failedCall, llmFinished, type Answer } from '../provider/step.js';
 import { lastUserText, markedOutput, tokenCount, toolCallText, type StepMessage } from '../provider/text.js';
 import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
 import { isAwaitedByTelemetry } from './handoff.js';
-import { stepMessages } from './messages.js';
+import { lastUserWords, stepMessages } from './messages.js';
 
 /**
  * What {@link nebulyMiddleware} returns: a language-model middleware for
@@ -198,12 +198,10 @@ class ModelCallRecording extends Recording {
 /** Starts recording a model call, unless a telemetry integration records it. Never throws. */
 function startModelCall(target: NebulyTarget, prompt: unknown, toolChoice: unknown, model: ModelInfo) {
   try {
+    const identity = { provider: model.provider, modelId: model.modelId, input: lastUserWords(prompt), toolChoice };
+    if (isAwaitedByTelemetry(target, identity)) return undefined;
     const messages = stepMessages(Array.isArray(prompt) ? prompt : []);
-    const input = lastUserText(messages);
-    if (isAwaitedByTelemetry(target, { provider: model.provider, modelId: model.modelId, input, toolChoice })) {
-      return undefined;
-    }
-    return new ModelCallRecording(beginCall(target, { input }), model.modelId, messages);
+    return new ModelCallRecording(beginCall(target, { input: lastUserText(messages) }), model.modelId, messages);
   } catch {
     // Only a bug gets here; there is no call to report it through yet. The model call goes on.
     return undefined;

@@ -4,7 +4,7 @@ import { lastUserText, markedOutput, tokenCount, toolCallText, type StepMessage 
 import { readableText } from '../readable.js';
 import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
 import { awaitModelCall, type AwaitedModelCall } from './handoff.js';
-import { eventMessages } from './messages.js';
+import { eventMessages, lastUserWords } from './messages.js';
 
 type EventOf<NAME extends keyof TelemetryIntegration> = Parameters<NonNullable<TelemetryIntegration[NAME]>>[0];
 
@@ -38,7 +38,7 @@ class ObservedRun {
     const awaited = awaitModelCall(this.#target, {
       provider: event.model.provider,
       modelId: event.model.modelId,
-      input: lastUserText(messages),
+      input: lastUserWords(event.messages),
       toolChoice: event.toolChoice,
     });
     this.#steps.set(event.stepNumber, { messages, awaited, slot: undefined });
