@@ -10,7 +10,8 @@ import { NebulyClient } from '../client.js';
 import { NebulyError } from '../core/errors.js';
 import { Conversation } from '../recorder/conversation.js';
 import type { ConversationOutcome } from '../recorder/outcome.js';
-import { type ReservedStep, Turn, turnInternals, type TurnInternals } from '../recorder/turn.js';
+import { Turn } from '../recorder/turn.js';
+import { type ReservedStep, turnInternals, type TurnInternals } from './turn-access.js';
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
 
 /**
@@ -158,31 +159,60 @@ export function checkTarget(target: unknown): NebulyTarget {
 
 type StandaloneTarget = Extract<NebulyTarget, { nebuly: NebulyClient }>;
 
-// The conversations of standalone targets with a `conversationId`, per client, by end
-// user and id: two users who happen to use the same id never share a conversation.
-const sessions = new WeakMap<NebulyClient, Map<string, Conversation>>();
+/**
+ * The conversations of one client's standalone targets with a `conversationId`, by end
+ * user and id: two users who happen to use the same id never share a conversation.
+ * Conversations that ended (idle time-out, shutdown) are forgotten in sweeps, each when
+ * the map has doubled since the last, so that a server seeing many sessions stays bounded.
+ */
+class Sessions {
+  readonly byKey = new Map<string, Conversation>();
+  #sweepAt = 64;
 
-function sessionKey(endUser: string, conversationId: string): string {
-  return `${endUser}\u0000${conversationId}`;
+  static key(endUser: string, conversationId: string): string {
+    return `${endUser}\u0000${conversationId}`;
+  }
+
+  /** The open conversation of a session, started (again) when there is none. */
+  conversation(target: StandaloneTarget, conversationId: string): Conversation {
+    const key = Sessions.key(target.endUser, conversationId);
+    const current = this.byKey.get(key);
+    if (current !== undefined && !current.ended) return current;
+    if (this.byKey.size >= this.#sweepAt) {
+      for (const [known, conversation] of this.byKey) if (conversation.ended) this.byKey.delete(known);
+      this.#sweepAt = Math.max(64, this.byKey.size * 2);
+    }
+    const started = target.nebuly.startConversation({
+      end_user: target.endUser,
+      conversation_id: conversationId,
+      tags: target.tags,
+    });
+    this.byKey.set(key, started);
+    return started;
+  }
 }
 
-/** The open conversation of a standalone session, started (again) when there is none. */
+const sessions = new WeakMap<NebulyClient, Sessions>();
+
+/**
+ * @internal How many standalone sessions of `nebuly` are remembered (ended ones until the
+ * next sweep): for tests of the bound.
+ * @example
+ * ```ts
+ * expect(sessionCount(nebuly)).toBe(1);
+ * ```
+ */
+export function sessionCount(nebuly: NebulyClient): number {
+  return sessions.get(nebuly)?.byKey.size ?? 0;
+}
+
 function sessionConversation(target: StandaloneTarget, conversationId: string): Conversation {
-  let byKey = sessions.get(target.nebuly);
-  if (byKey === undefined) {
-    byKey = new Map();
-    sessions.set(target.nebuly, byKey);
+  let known = sessions.get(target.nebuly);
+  if (known === undefined) {
+    known = new Sessions();
+    sessions.set(target.nebuly, known);
   }
-  const key = sessionKey(target.endUser, conversationId);
-  const current = byKey.get(key);
-  if (current !== undefined && !current.ended) return current;
-  const started = target.nebuly.startConversation({
-    end_user: target.endUser,
-    conversation_id: conversationId,
-    tags: target.tags,
-  });
-  byKey.set(key, started);
-  return started;
+  return known.conversation(target, conversationId);
 }
 
 /**
@@ -200,8 +230,8 @@ function sessionConversation(target: StandaloneTarget, conversationId: string): 
  */
 export function endConversation(target: NebulyTarget): Promise<ConversationOutcome | undefined> {
   if (!('nebuly' in target) || target.conversationId === undefined) return Promise.resolve(undefined);
-  const byKey = sessions.get(target.nebuly);
-  const key = sessionKey(target.endUser, target.conversationId);
+  const byKey = sessions.get(target.nebuly)?.byKey;
+  const key = Sessions.key(target.endUser, target.conversationId);
   const conversation = byKey?.get(key);
   if (conversation === undefined) return Promise.resolve(undefined);
   byKey?.delete(key);

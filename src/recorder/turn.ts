@@ -6,7 +6,6 @@ import type {
 } from '../schemas/index.js';
 import { RecordingError } from './errors.js';
 import { fieldsOf } from './fields.js';
-import type { NebulyError } from '../core/errors.js';
 import type { InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';
 
@@ -41,8 +40,15 @@ function copyMessages(value: unknown): unknown {
   return copy;
 }
 
-// A step as recorded: only the fields of its kind, values kept as given.
-function llmRecord(step: LLMStepInput): Record<string, unknown> {
+/**
+ * @internal A step as recorded: only the fields of its kind, values kept as given. Shared
+ * by the turn's methods and the integrations' reserved places.
+ * @example
+ * ```ts
+ * trace.push(llmRecord({ model, messages, output }));
+ * ```
+ */
+export function llmRecord(step: LLMStepInput): Record<string, unknown> {
   const { model, messages, output, input_tokens, output_tokens, cost } = fieldsOf(step);
   // The `messages` key is always set, even when missing: the wire tells steps apart by
   // their keys, and a missing one is then reported as the LLM step's.
@@ -53,12 +59,26 @@ function llmRecord(step: LLMStepInput): Record<string, unknown> {
   return recorded;
 }
 
-function retrievalRecord(step: RetrievalStepInput): Record<string, unknown> {
+/**
+ * @internal See {@link llmRecord}.
+ * @example
+ * ```ts
+ * trace.push(retrievalRecord({ source, input, outputs }));
+ * ```
+ */
+export function retrievalRecord(step: RetrievalStepInput): Record<string, unknown> {
   const { source, input, outputs } = fieldsOf(step);
   return { source, input, outputs: copyArray(outputs) };
 }
 
-function embeddingRecord(step: EmbeddingStepInput): Record<string, unknown> {
+/**
+ * @internal See {@link llmRecord}.
+ * @example
+ * ```ts
+ * trace.push(embeddingRecord({ model, input }));
+ * ```
+ */
+export function embeddingRecord(step: EmbeddingStepInput): Record<string, unknown> {
   const { model, input, input_tokens } = fieldsOf(step);
   const recorded: Record<string, unknown> = { model, input };
   if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
@@ -66,50 +86,30 @@ function embeddingRecord(step: EmbeddingStepInput): Record<string, unknown> {
 }
 
 /**
- * @internal A place in a turn's trace kept for a step only known later (a streamed model
- * call), so that steps recorded meanwhile land after it. Filled once, or cancelled.
+ * @internal What a turn records into, for the integrations (src/integrations/turn-access.ts),
+ * which keep places in the trace for streamed steps: the conversation's shared state and
+ * the interaction's record.
  * @example
  * ```ts
- * const place = turnInternals(turn).reserve();
- * turn.retrieval(step); // lands after the reserved place
- * place.llm(streamedStep);
+ * const { record } = turnParts(turn);
  * ```
  */
-export interface ReservedStep {
-  llm(step: LLMStepInput): void;
-  retrieval(step: RetrievalStepInput): void;
-  embedding(step: EmbeddingStepInput): void;
-  /** Gives the place up: nothing is recorded there. */
-  cancel(): void;
+export interface TurnParts {
+  state: ConversationState;
+  record: InteractionRecord;
 }
 
-/**
- * @internal What the integrations (src/integrations/target.ts) need of a turn beyond its public methods.
- * @example
- * ```ts
- * turnInternals(turn).report(new NebulyError('integration fault'));
- * ```
- */
-export interface TurnInternals {
-  /** The client's `onError`, made safe: never throws. */
-  report(error: NebulyError): void;
-  /** Keeps the next place in the trace for a step recorded later. */
-  reserve(): ReservedStep;
-  /** Replaces the turn's input, while it is open: an integration may learn it only at the end. */
-  setInput(input: string): void;
-}
-
-let internalsOf: (turn: Turn) => TurnInternals;
+let partsOf: (turn: Turn) => TurnParts;
 
 /**
  * @internal Not part of the public API: used by the integrations only.
  * @example
  * ```ts
- * const { reserve, report, setInput } = turnInternals(turn);
+ * const { state, record } = turnParts(turn);
  * ```
  */
-export function turnInternals(turn: Turn): TurnInternals {
-  return internalsOf(turn);
+export function turnParts(turn: Turn): TurnParts {
+  return partsOf(turn);
 }
 
 /**
@@ -195,56 +195,7 @@ export class Turn {
   }
 
   static {
-    internalsOf = (turn) => ({
-      report: turn.#state.report,
-      reserve: () => turn.#reserve(),
-      setInput: (input) => {
-        if (!turn.#record.ended && turn.#state.open) turn.#record.input = input;
-      },
-    });
-  }
-
-  #reserve(): ReservedStep {
-    const state = this.#state;
-    const trace = this.#record.trace;
-    // The placeholder holds the place; filling it later keeps the order of the calls. A
-    // reservation on a closed turn records nothing when filled, and says so then.
-    const refused = this.#refuses('llm', true);
-    const placeholder: Record<string, unknown> = {};
-    if (!refused) trace.push(placeholder);
-    let settled = refused;
-    const fill = (recorded: Record<string, unknown>, kind: string) => {
-      if (settled) return;
-      settled = true;
-      // The turn may have ended meanwhile (its step was reserved while it was open); only
-      // a conversation already sent can no longer take it.
-      if (!state.open) {
-        if (!state.refused) {
-          state.report(
-            new RecordingError(
-              'conversation_ended',
-              `a ${kind} step finished after conversation ${state.conversationId} ended: not recorded`,
-              state.conversationId,
-            ),
-          );
-        }
-        return;
-      }
-      Object.assign(placeholder, recorded);
-      state.lastActivityAt = state.now();
-    };
-    return {
-      llm: (step) => fill(llmRecord(step), 'llm'),
-      retrieval: (step) => fill(retrievalRecord(step), 'retrieval'),
-      embedding: (step) => fill(embeddingRecord(step), 'embedding'),
-      cancel: () => {
-        if (settled) return;
-        settled = true;
-        if (!state.open) return;
-        const index = trace.indexOf(placeholder);
-        if (index >= 0) trace.splice(index, 1);
-      },
-    };
+    partsOf = (turn) => ({ state: turn.#state, record: turn.#record });
   }
 
   #add(step: Record<string, unknown>): this {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NebulyError } from '../../src/core/errors.js';
-import { beginCall, checkTarget, endConversation, type NebulyTarget } from '../../src/integrations/target.js';
+import { beginCall, checkTarget, endConversation, type NebulyTarget, sessionCount } from '../../src/integrations/target.js';
 import { nebulyWithReference } from './nebuly.js';
 
 const LLM = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'Hi' }], output: 'Hello!' };
@@ -148,6 +148,27 @@ describe('standalone { nebuly, endUser, conversationId?, tags? }', () => {
       ['bob', ['b1']],
       ['alice', ['a3']],
     ]);
+  });
+});
+
+describe('standalone sessions stay bounded', () => {
+  it('forgets conversations that ended on their own (shutdown, idle) as new sessions start', async () => {
+    const { nebuly } = nebulyWithReference();
+    const ended: ReturnType<typeof nebuly.startConversation>[] = [];
+    const spy = nebuly.startConversation.bind(nebuly);
+    nebuly.startConversation = (params) => {
+      const conversation = spy(params);
+      ended.push(conversation);
+      return conversation;
+    };
+    for (let n = 0; n < 64; n += 1) beginCall({ nebuly, endUser: 'u', conversationId: `chat-${n}` }, { input: 'Hi' }).end({ output: 'x' });
+    expect(sessionCount(nebuly)).toBe(64);
+    await Promise.all(ended.map((conversation) => conversation.end())); // as the idle time-out would
+    // The 65th session sweeps the 64 ended ones.
+    beginCall({ nebuly, endUser: 'u', conversationId: 'chat-64' }, { input: 'Hi' }).end({ output: 'x' });
+    expect(sessionCount(nebuly)).toBe(1);
+    expect(await endConversation({ nebuly, endUser: 'u', conversationId: 'chat-0' })).toBeUndefined();
+    expect(await endConversation({ nebuly, endUser: 'u', conversationId: 'chat-64' })).toMatchObject({ status: 'delivered' });
   });
 });
 

@@ -235,7 +235,19 @@ function observeApiPromise(promise: ApiPromiseShape, recording: CallRecording, e
         const stream = data;
         const iterate = stream.iterator;
         const signal = stream.controller?.signal;
-        stream.iterator = () => observeIterator(iterate.call(stream), recording.stream(), end, signal);
+        stream.iterator = () => {
+          const inner = iterate.call(stream);
+          let collector: StreamRecording;
+          try {
+            collector = recording.stream();
+          } catch (error) {
+            // Runs when the caller starts reading: a fault here must not reach them.
+            end.call.fault(error, 'observing a stream');
+            end.drop();
+            return inner;
+          }
+          return observeIterator(inner, collector, end, signal);
+        };
       } else {
         end.finish(() => recording.complete(data));
       }
