@@ -14,7 +14,7 @@ import { RunnableLambda, type RunnableConfig } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
 import { FakeListChatModel, FakeRetriever, FakeStreamingChatModel } from '@langchain/core/utils/testing';
 import { hashEndUser, NebulyClient } from 'nebuly-client';
-import { NebulyCallbackHandler, endConversation } from 'nebuly-client/langchain';
+import { NebulyCallbackHandler } from 'nebuly-client/langchain';
 import { createReferenceServer } from 'nebuly-client/reference-server';
 import * as z from 'zod';
 
@@ -55,11 +55,13 @@ const agent = RunnableLambda.from(async (input: { question: string }, config?: R
 }).withConfig({ runName: 'support-agent' });
 
 // --- A request handler, as in a serverless function. ---
-const target = { nebuly, endUser: await hashEndUser('alice@example.com', { salt: 'my-app' }), conversationId: 'chat-7' };
 const background: Promise<unknown>[] = [];
 const waitUntil = (promise: Promise<unknown>) => void background.push(promise); // your platform's
 
-async function handle(question: string): Promise<string> {
+async function handle(userId: string, question: string): Promise<string> {
+  // Each request a conversation of its own, sent when the run ends: a function instance
+  // may not live to see the next request.
+  const target = { nebuly, endUser: await hashEndUser(userId, { salt: 'my-app' }) };
   const answer = await agent.invoke({ question }, { callbacks: [new NebulyCallbackHandler(target)] });
   // LangChain may run other callback handlers in the background: let them finish, then
   // let the platform keep the function alive until what was recorded is delivered.
@@ -69,12 +71,11 @@ async function handle(question: string): Promise<string> {
 }
 
 console.log('Q: Where is my order 42?');
-console.log(`A: ${await handle('Where is my order 42?')}`);
+console.log(`A: ${await handle('alice@example.com', 'Where is my order 42?')}`);
 
-// The user closed the chat: its conversation is sent.
-const outcome = await endConversation(target);
-console.log(`endConversation(): ${outcome?.status}`);
+// The platform keeps the function alive until what it was handed is done.
 await Promise.all(background);
+console.log(`delivered before the function was frozen: ${server.store.listInteractions('support-bot').length} interaction(s)`);
 await nebuly.shutdown();
 
 console.log('\nWhat the Nebuly API received:');

@@ -44,7 +44,7 @@ describe('the framework examples run, offline, and the reference server gets wha
 
   it('examples/langchain.ts', async () => {
     const stdout = await runExample('examples/langchain.ts');
-    expect(stdout).toContain('endConversation(): delivered');
+    expect(stdout).toContain('delivered before the function was frozen: 1 interaction(s)');
     expect(stdout).toMatch(
       /interaction "Where is my order 42\?" → "Your order 42 has shipped and arrives on Tuesday\."\n\s+retrieval FakeRetriever.*\n\s+llm\s+FakeStreamingChatModel: "get_order.*\n\s+retrieval get_order.*\n\s+llm\s+FakeListChatModel/,
     );
