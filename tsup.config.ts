@@ -11,6 +11,8 @@ const entry = {
   node: 'src/node/index.ts',
   openai: 'src/integrations/openai.ts',
   anthropic: 'src/integrations/anthropic.ts',
+  'ai-sdk': 'src/integrations/ai-sdk/index.ts',
+  langchain: 'src/integrations/langchain/index.ts',
 };
 
 /** The bins, Node programs built apart: `nebuly-reference-server` and `nebuly`. */

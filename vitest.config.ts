@@ -13,6 +13,8 @@ export default defineConfig({
       { find: /^nebuly-client\/node$/, replacement: source('./src/node/index.ts') },
       { find: /^nebuly-client\/reference-server\/web$/, replacement: source('./src/reference-server/web.ts') },
       { find: /^nebuly-client\/schemas$/, replacement: source('./src/schemas/public.ts') },
+      { find: /^nebuly-client\/ai-sdk$/, replacement: source('./src/integrations/ai-sdk/index.ts') },
+      { find: /^nebuly-client\/langchain$/, replacement: source('./src/integrations/langchain/index.ts') },
       { find: /^nebuly-client\/openai$/, replacement: source('./src/integrations/openai.ts') },
       { find: /^nebuly-client\/anthropic$/, replacement: source('./src/integrations/anthropic.ts') },
     ],

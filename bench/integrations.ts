@@ -102,13 +102,13 @@ const MESSAGES = [
 ];
 
 /** Quartiles of durations in ms, as µs per `per` (call or chunk). */
-function timing(valuesMs: number[], per = 1): Timing {
+export function timing(valuesMs: number[], per = 1): Timing {
   const sorted = [...valuesMs].sort((a, b) => a - b);
   const at = (q: number) => Number((((sorted[Math.floor(sorted.length * q)] ?? Number.NaN) * 1000) / per).toFixed(2));
   return { p25: at(0.25), median: at(0.5), p75: at(0.75) };
 }
 
-async function time(run: () => Promise<unknown>): Promise<number> {
+export async function time(run: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await run();
   return performance.now() - started;

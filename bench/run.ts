@@ -7,6 +7,7 @@ import os from 'node:os';
 import { benchBundle } from './bundle.js';
 import { benchDelivery } from './delivery.js';
 import { benchImport } from './import.js';
+import { benchFrameworks } from './frameworks.js';
 import { benchIntegrations } from './integrations.js';
 import { benchMemory } from './memory.js';
 import { benchRecording } from './record.js';
@@ -38,6 +39,8 @@ console.log('measuring import time against langfuse, fresh processes …');
 const cold = await benchImport();
 console.log('measuring observeOpenAI against the unwrapped client …');
 const integrations = await benchIntegrations(sdk);
+console.log('measuring nebulyMiddleware and NebulyCallbackHandler against no-op ones …');
+const frameworks = await benchFrameworks(sdk);
 console.log('measuring the bundle …');
 const bundle = await benchBundle();
 
@@ -99,6 +102,12 @@ console.log(
     `chat.completions.create ${quartiles(integrations.plainCallUs)} unwrapped, ${quartiles(integrations.observedCallUs)} observed; ` +
     `per chunk of a ${integrations.chunksPerStream}-chunk stream ${quartiles(integrations.plainChunkUs)} unwrapped, ${quartiles(integrations.observedChunkUs)} observed`,
 );
+console.log(
+  `nebulyMiddleware, lower quartiles of ${frameworks.calls} calls and ${frameworks.streams} streams: ` +
+    `generateText ${quartiles(frameworks.aiSdkPlainCallUs)} with a no-op middleware, ${quartiles(frameworks.aiSdkObservedCallUs)} with it; ` +
+    `per part of a ${frameworks.partsPerStream}-part streamText ${quartiles(frameworks.aiSdkPlainPartUs)} and ${quartiles(frameworks.aiSdkObservedPartUs)}. ` +
+    `NebulyCallbackHandler: chat model invoke ${quartiles(frameworks.langchainNoopCallUs)} with a no-op handler, ${quartiles(frameworks.langchainObservedCallUs)} with it`,
+);
 if (!meets('bundleGzipBytes', bundle.gzipBytes)) {
   const groups = Object.entries(bundle.minifiedBytesBy).sort((a, b) => b[1] - a[1]);
   console.log(`minified bytes by origin: ${groups.map(([group, bytes]) => `${group} ${bytes}`).join(', ')}`);
@@ -114,7 +123,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, bundle, integrations },
+  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');

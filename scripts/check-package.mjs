@@ -35,13 +35,18 @@ for (const entry of ['dist/index.js', 'dist/index.cjs']) {
 const crossEntry = `
   const nebuly = new main.NebulyClient({ apiKey: 'k', baseUrl: 'http://127.0.0.1:9' });
   const turn = nebuly.startConversation({ end_user: 'u' }).interaction({ input: 'i' });
+  const conversation = nebuly.startConversation({ end_user: 'u' });
   openai.observeOpenAI({}, { turn });
-  anthropic.observeAnthropic({}, { turn });`;
-const esm = `const [main, openai, anthropic] = await Promise.all(['index', 'openai', 'anthropic'].map((name) => import('./dist/' + name + '.js')));`;
-const cjs = `const [main, openai, anthropic] = ['index', 'openai', 'anthropic'].map((name) => require('./dist/' + name + '.cjs'));`;
+  anthropic.observeAnthropic({}, { turn });
+  aiSdk.nebulyMiddleware({ nebuly, endUser: 'u' });
+  aiSdk.nebulyTelemetry({ conversation });
+  new langchain.NebulyCallbackHandler({ turn });`;
+const ENTRIES = "['index', 'openai', 'anthropic', 'ai-sdk', 'langchain']";
+const esm = `const [main, openai, anthropic, aiSdk, langchain] = await Promise.all(${ENTRIES}.map((name) => import('./dist/' + name + '.js')));`;
+const cjs = `const [main, openai, anthropic, aiSdk, langchain] = ${ENTRIES}.map((name) => require('./dist/' + name + '.cjs'));`;
 execFileSync(process.execPath, ['--input-type=module', '-e', esm + crossEntry], { stdio: 'inherit' });
 execFileSync(process.execPath, ['--input-type=commonjs', '-e', cjs + crossEntry], { stdio: 'inherit' });
-console.log('== the integration entries take turns made by the main entry (ESM and CommonJS)');
+console.log('== the integration entries take targets made by the main entry (ESM and CommonJS)');
 
 const dir = mkdtempSync(join(tmpdir(), 'nebuly-pack-'));
 const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' });

@@ -29,3 +29,24 @@ describe('the integration examples run against the local fakes and exit 0', () =
     expect(stdout).toContain('stored: "Where is order A-17?" -> "Your order shipped on Monday." (3 messages, 120 tokens in)');
   });
 });
+
+describe('the framework examples run, offline, and the reference server gets what they say', () => {
+  it('examples/ai-sdk.ts', async () => {
+    const stdout = await runExample('examples/ai-sdk.ts');
+    expect(stdout).toContain('A: Your order 42 has shipped and arrives on Tuesday.');
+    expect(stdout).toContain('conversation.end(): delivered');
+    // One turn with every call it took, in order; the streamed one-call question a turn of its own.
+    expect(stdout).toMatch(
+      /interaction "Where is my order 42\?" → "Your order 42 has shipped and arrives on Tuesday\."\n\s+embedding text-embedding-3-small.*\n\s+llm .*topic.*\n\s+llm .*getOrder.*\n\s+tool\s+getOrder.*\n\s+llm .*arrives on Tuesday/,
+    );
+    expect(stdout).toMatch(/interaction "Can I change the delivery address\?" → "You can change it until it ships\."\n\s+llm/);
+  });
+
+  it('examples/langchain.ts', async () => {
+    const stdout = await runExample('examples/langchain.ts');
+    expect(stdout).toContain('delivered before the function was frozen: 1 interaction(s)');
+    expect(stdout).toMatch(
+      /interaction "Where is my order 42\?" → "Your order 42 has shipped and arrives on Tuesday\."\n\s+retrieval FakeRetriever.*\n\s+llm\s+FakeStreamingChatModel: "get_order.*\n\s+retrieval get_order.*\n\s+llm\s+FakeListChatModel/,
+    );
+  });
+});

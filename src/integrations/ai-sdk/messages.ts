@@ -1,0 +1,133 @@
+/**
+ * The AI SDK's messages as an LLM step's `messages`. Two shapes arrive here, read
+ * structurally so that a neighbouring version of `ai` still works: the prompt a model
+ * receives (`LanguageModelV3Prompt`, seen by the middleware) and the `ModelMessage`s of
+ * the telemetry events. Both are `{ role, content }` with `content` a string or parts.
+ * Texts read as the provider integrations read them (docs/integrations.md, "Mapping").
+ */
+import { readableText } from '../readable.js';
+import { partText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';
+
+const ROLES = new Set<string>(['system', 'user', 'assistant', 'tool']);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * The text of a tool result: the AI SDK's typed output (`{ type: 'text' | 'json' |
+ * 'error-text' | 'error-json' | 'content' | 'execution-denied', value }`) read by its type,
+ * anything else (a tool's raw return value) as JSON.
+ *
+ * @example
+ * ```ts
+ * toolOutputText({ type: 'json', value: { status: 'shipped' } }); // '{"status":"shipped"}'
+ * ```
+ */
+export function toolOutputText(output: unknown): string {
+  if (!isObject(output) || typeof output.type !== 'string') return readableText(output);
+  switch (output.type) {
+    case 'text':
+    case 'error-text':
+    case 'json':
+    case 'error-json':
+      return readableText(output.value);
+    case 'content':
+      return Array.isArray(output.value) ? contentText(output.value) : '';
+    case 'execution-denied':
+      return typeof output.reason === 'string' ? `execution denied: ${output.reason}` : 'execution denied';
+    default:
+      return readableText(output);
+  }
+}
+
+/** A part's text: a tool call as `name(arguments)`, a tool result as its text, reasoning none, others as the providers read them. */
+function aiPartText(part: Record<string, unknown>): string {
+  switch (part.type) {
+    case 'tool-call':
+      return toolCallText(typeof part.toolName === 'string' ? part.toolName : undefined, part.input);
+    case 'tool-result':
+      return toolOutputText(part.output);
+    case 'reasoning':
+      return ''; // left out, as the provider integrations leave thinking out
+    default:
+      return partText(part);
+  }
+}
+
+/** The text of a message's content: a string as is, parts' texts joined by a new line. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const texts: string[] = [];
+  for (const part of content as unknown[]) {
+    const text = isObject(part) ? aiPartText(part) : '';
+    if (text !== '') texts.push(text);
+  }
+  return texts.join('\n');
+}
+
+/**
+ * The messages as recorded, system first; messages of an unknown role are left out.
+ *
+ * @example
+ * ```ts
+ * stepMessages([{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]); // [{ role: 'user', content: 'Hi' }]
+ * ```
+ */
+export function stepMessages(messages: readonly unknown[]): StepMessage[] {
+  const recorded: StepMessage[] = [];
+  for (const message of messages) {
+    if (!isObject(message) || typeof message.role !== 'string' || !ROLES.has(message.role)) continue;
+    recorded.push({ role: message.role as StepMessage['role'], content: contentText(message.content) });
+  }
+  return systemFirst(recorded);
+}
+
+/**
+ * The telemetry events' prompt as recorded: `system` (a string, a system message or
+ * several) first, then the messages.
+ *
+ * @example
+ * ```ts
+ * eventMessages(event.system, event.messages); // onStepStart
+ * ```
+ */
+export function eventMessages(system: unknown, messages: unknown): StepMessage[] {
+  const systems: unknown[] =
+    system === undefined || system === null
+      ? []
+      : typeof system === 'string'
+        ? [{ role: 'system', content: system }]
+        : Array.isArray(system)
+          ? system
+          : [system];
+  return stepMessages([...systems, ...(Array.isArray(messages) ? messages : [])]);
+}
+
+/**
+ * The words of the last user message, its text parts only: how the middleware and the
+ * telemetry integration tell calls apart (handoff.ts). Files and images read differently
+ * in the two shapes (an image part in a `ModelMessage` is a file part in the model's
+ * prompt); the words are the same.
+ *
+ * @example
+ * ```ts
+ * lastUserWords([{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', image: url }] }]); // 'What is this?'
+ * ```
+ */
+export function lastUserWords(messages: unknown): string | undefined {
+  if (!Array.isArray(messages)) return undefined;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message: unknown = messages[index];
+    if (!isObject(message) || message.role !== 'user') continue;
+    const { content } = message;
+    if (typeof content === 'string') return content;
+    if (!Array.isArray(content)) return undefined;
+    return (content as unknown[])
+      .filter((part): part is { text: string } => isObject(part) && part.type === 'text' && typeof part.text === 'string')
+      .map((part) => part.text)
+      .join('\n');
+  }
+  return undefined;
+}

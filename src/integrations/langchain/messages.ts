@@ -1,0 +1,149 @@
+/**
+ * LangChain's values as the texts and messages of Nebuly steps, read structurally (a
+ * message is what has a `type` or `_getType()` and a `content`), so that a neighbouring
+ * version of `@langchain/core` still works.
+ */
+import { answerText, contentText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';
+import { readableText } from '../readable.js';
+
+type Role = StepMessage['role'];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+// LangChain's message types and OpenAI-style roles (dict messages, `['human', 'Hi']` tuples).
+const ROLES: Record<string, Role> = {
+  human: 'user',
+  user: 'user',
+  ai: 'assistant',
+  assistant: 'assistant',
+  system: 'system',
+  developer: 'system',
+  tool: 'tool',
+  function: 'tool',
+};
+
+/** A message's role, or undefined when the value is no message. */
+function roleOf(message: unknown): Role | undefined {
+  if (Array.isArray(message) && message.length === 2 && typeof message[0] === 'string') return ROLES[message[0]];
+  if (!isObject(message) || !('content' in message)) return undefined;
+  let type: unknown = message.type ?? message.role;
+  if (typeof type !== 'string' && typeof message._getType === 'function') type = (message._getType as () => unknown)();
+  if (type === 'generic' || type === 'chat') type = message.role;
+  return typeof type === 'string' ? ROLES[type] : undefined;
+}
+
+interface ToolCallLike {
+  readonly name?: unknown;
+  readonly args?: unknown;
+}
+
+/** The tool calls an AI message asked for. */
+function toolCallsOf(message: Record<string, unknown>): ToolCallLike[] {
+  return Array.isArray(message.tool_calls) ? (message.tool_calls as unknown[]).filter(isObject) : [];
+}
+
+/**
+ * The tool calls of an AI message, as `name(arguments)` texts.
+ *
+ * @example
+ * ```ts
+ * toolCallTexts(new AIMessage({ content: '', tool_calls: [{ name: 'get_order', args: { id: 7 } }] })); // ['get_order({"id":7})']
+ * ```
+ */
+export function toolCallTexts(message: unknown): string[] {
+  if (!isObject(message) || Array.isArray(message)) return [];
+  return toolCallsOf(message).map((call) => toolCallText(typeof call.name === 'string' ? call.name : undefined, call.args));
+}
+
+/** A message's text: its content's text (parts as the providers read them), then its tool calls, one a line. */
+function messageText(message: unknown): string {
+  const content = Array.isArray(message) ? message[1] : isObject(message) ? message.content : undefined;
+  return answerText(contentText(content), toolCallTexts(message));
+}
+
+/**
+ * The messages as recorded, system first; values that are no message are left out.
+ *
+ * @example
+ * ```ts
+ * stepMessages([new HumanMessage('Hi'), new SystemMessage('Be brief.')]);
+ * // [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]
+ * ```
+ */
+export function stepMessages(messages: readonly unknown[]): StepMessage[] {
+  const recorded: StepMessage[] = [];
+  for (const message of messages) {
+    const role = roleOf(message);
+    if (role !== undefined) recorded.push({ role, content: messageText(message) });
+  }
+  return systemFirst(recorded);
+}
+
+/** The text of the last message of `role` in a list, if any. */
+function lastText(messages: readonly unknown[], role: Role): string | undefined {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    if (roleOf(messages[index]) === role) return messageText(messages[index]);
+  }
+  return undefined;
+}
+
+// The keys chains and agents commonly carry the user's input and the answer under.
+const INPUT_KEYS = ['input', 'question', 'query', 'messages', 'prompt'];
+const OUTPUT_KEYS = ['output', 'answer', 'text', 'content', 'messages', 'result'];
+
+/** A run's value as text: a string, a message, or a list of messages' last of `role`. */
+function textOf(value: unknown, role: Role, keys: readonly string[], depth = 0): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return roleOf(value) === undefined ? lastText(value, role) : messageText(value);
+  if (!isObject(value)) return undefined;
+  if (roleOf(value) !== undefined) return messageText(value);
+  if (depth > 0) return undefined;
+  for (const key of keys) {
+    if (key in value) {
+      const text = textOf(value[key], role, keys, depth + 1);
+      if (text !== undefined) return text;
+    }
+  }
+  const entries = Object.values(value);
+  return entries.length === 1 ? textOf(entries[0], role, keys, depth + 1) : undefined;
+}
+
+/**
+ * The user's input in a run's input: a string; a message or the last user message of a
+ * list; under `input`, `question`, `query`, `messages` or `prompt`, or the only key.
+ *
+ * @example
+ * ```ts
+ * inputText({ messages: [new HumanMessage('Where is my order?')] }); // 'Where is my order?'
+ * ```
+ */
+export function inputText(value: unknown): string | undefined {
+  return textOf(value, 'user', INPUT_KEYS);
+}
+
+/**
+ * The answer in a run's output: a string; a message or the last AI message of a list;
+ * under `output`, `answer`, `text`, `content`, `messages` or `result`, or the only key.
+ *
+ * @example
+ * ```ts
+ * outputText({ output: 'It shipped on Monday.' }); // 'It shipped on Monday.'
+ * ```
+ */
+export function outputText(value: unknown): string | undefined {
+  return textOf(value, 'assistant', OUTPUT_KEYS);
+}
+
+/**
+ * What a tool returned, as text: a message's content, a string, anything else as JSON.
+ *
+ * @example
+ * ```ts
+ * toolResultText(new ToolMessage({ content: 'shipped', tool_call_id: 'call-1' })); // 'shipped'
+ * ```
+ */
+export function toolResultText(output: unknown): string {
+  return isObject(output) && roleOf(output) !== undefined ? messageText(output) : readableText(output);
+}

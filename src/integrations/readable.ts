@@ -1,0 +1,24 @@
+/**
+ * A framework value as the text a Nebuly step carries: step fields are strings, while
+ * frameworks hand over tool arguments, tool results and documents of any shape.
+ */
+
+/**
+ * A value as text: a string as it is, anything else as JSON, and what JSON cannot write
+ * (a cycle, a BigInt, `undefined`) through `String()`.
+ *
+ * @example
+ * ```ts
+ * readableText({ city: 'Paris' }); // '{"city":"Paris"}'
+ * ```
+ */
+export function readableText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined) return json;
+  } catch {
+    // A cycle or a BigInt: String() below still says something.
+  }
+  return String(value);
+}
