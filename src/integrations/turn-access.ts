@@ -4,12 +4,15 @@
  */
 import type { NebulyError } from '../core/errors.js';
 import { RecordingError } from '../recorder/errors.js';
+import { UNFINISHED_STEP } from '../recorder/record.js';
 import { embeddingRecord, llmRecord, retrievalRecord, type Turn, turnParts } from '../recorder/turn.js';
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
 
 /**
  * @internal A place in a turn's trace kept for a step only known later (a streamed model
- * call), so that steps recorded meanwhile land after it. Filled once, or cancelled.
+ * call), so that steps recorded meanwhile land after it. Filled once, or cancelled; a place
+ * still empty when the conversation is sent (the framework never reported the call's end)
+ * is left out then, and reported once (`step_unfinished`).
  * @example
  * ```ts
  * const place = turnInternals(turn).reserve();
@@ -63,7 +66,7 @@ export function turnInternals(turn: Turn): TurnInternals {
           : new RecordingError('conversation_ended', `a step on conversation ${id} after it ended: not recorded`, id),
       );
     }
-    const placeholder: Record<string, unknown> = {};
+    const placeholder: Record<PropertyKey, unknown> = { [UNFINISHED_STEP]: true };
     if (open) record.trace.push(placeholder);
     let settled = !open;
     const fill = (recorded: Record<string, unknown>, kind: string) => {
@@ -83,6 +86,7 @@ export function turnInternals(turn: Turn): TurnInternals {
         }
         return;
       }
+      delete placeholder[UNFINISHED_STEP];
       Object.assign(placeholder, recorded);
       state.lastActivityAt = state.now();
     };

@@ -8,6 +8,11 @@ export type RecordingErrorCode =
   | 'interaction_ended'
   /** Turns were still open when their conversation ended; they were sent with output `''`. */
   | 'interaction_open'
+  /**
+   * Steps an integration had kept a place for never finished (a stream abandoned unread,
+   * a framework run whose end was never reported): left out of the conversation sent.
+   */
+  | 'step_unfinished'
   /** `startConversation()` after `shutdown()`. */
   | 'recorder_shut_down'
   /** The conversation was over `maxConversationBytes`; its longest strings were cropped. */

@@ -3,8 +3,9 @@ import { safeParseInput } from '../core/validate.js';
 import { conversationInteractionSchema } from '../schemas/conversations.js';
 import type { ConversationInteraction, SendConversationBody } from '../schemas/index.js';
 import type { Issue } from '../utils/issues.js';
+import { RecordingError } from './errors.js';
 import { isPlainObject } from './plain-object.js';
-import type { ConversationRecord, InteractionRecord } from './record.js';
+import { type ConversationRecord, type InteractionRecord, UNFINISHED_STEP } from './record.js';
 
 /** The wire body of a conversation, and the problems of what had to be left out. */
 export interface ConversationPayload {
@@ -12,6 +13,8 @@ export interface ConversationPayload {
   body: SendConversationBody | undefined;
   /** Every problem found, by its path in the conversation (`interactions[0].trace[1].messages[0].role`). */
   issues: Issue[];
+  /** What was left out that is no invalid data: steps that never finished (`step_unfinished`). */
+  notes: RecordingError[];
 }
 
 /** What to leave out of one interaction, by recorded position. */
@@ -159,20 +162,45 @@ function wireInteraction(
   return undefined;
 }
 
+function isUnfinished(step: Record<string, unknown>): boolean {
+  return UNFINISHED_STEP in step;
+}
+
+/** The interaction without the places kept for steps that never came; itself when there are none. */
+function withoutUnfinishedSteps(record: InteractionRecord): InteractionRecord {
+  return record.trace.some(isUnfinished) ? { ...record, trace: record.trace.filter((step) => !isUnfinished(step)) } : record;
+}
+
 /**
  * Builds and validates the wire body of an ended conversation: conversation tags merged
  * under each turn's own, timestamps as ISO 8601, optional fields left out. Only what the
  * caller recorded is validated, each interaction once. What is invalid is left out piece
  * by piece, so one bad step does not cost the whole conversation; the issues say what
- * and where, by recorded position.
+ * and where, by recorded position. A place an integration kept for a step that never
+ * came ({@link UNFINISHED_STEP}) is left out first, and said once in `notes`.
  */
 export function buildConversationPayload(record: ConversationRecord): ConversationPayload {
   const issues: Issue[] = [];
   const interactions: ConversationInteraction[] = [];
-  record.interactions.forEach((interaction, index) => {
+  let unfinished = 0;
+  record.interactions.forEach((recorded, index) => {
+    const interaction = withoutUnfinishedSteps(recorded);
+    unfinished += recorded.trace.length - interaction.trace.length;
     const wire = wireInteraction(interaction, index, record.tags, issues);
     if (wire !== undefined) interactions.push(wire);
   });
   const body = interactions.length === 0 && issues.length > 0 ? undefined : { conversation: { end_user: record.endUser, interactions } };
-  return { body, issues };
+  const notes: RecordingError[] = [];
+  if (unfinished > 0) {
+    const id = record.conversationId;
+    notes.push(
+      new RecordingError(
+        'step_unfinished',
+        `${unfinished} step(s) of conversation ${id} never finished (a stream or run whose end was never reported, ` +
+          'such as a stream abandoned unread): left out',
+        id,
+      ),
+    );
+  }
+  return { body, issues, notes };
 }

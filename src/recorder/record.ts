@@ -17,7 +17,10 @@ export interface InteractionRecord {
   ended: boolean;
   /** The turn's own tags (a copy), without the conversation's. */
   tags: unknown;
-  /** The trace steps, in the order recorded, each with only the fields of its kind. */
+  /**
+   * The trace steps, in the order recorded, each with only the fields of its kind; an
+   * entry marked {@link UNFINISHED_STEP} is a place kept for a step not known yet.
+   */
   trace: Record<string, unknown>[];
   /** The feedback actions, created on the first one: most turns have none. */
   feedback: Record<string, unknown>[] | undefined;
@@ -31,3 +34,11 @@ export interface ConversationRecord {
   tags: Readonly<Record<string, string>> | undefined;
   interactions: readonly InteractionRecord[];
 }
+
+/**
+ * Marks a trace entry kept for a step known only later (an integration's reserved place
+ * for a streamed call, src/integrations/turn-access.ts) until the step fills it. An entry
+ * still marked when the conversation is sent is a call whose end was never reported (a
+ * stream abandoned unread): payload.ts leaves it out and says so once (`step_unfinished`).
+ */
+export const UNFINISHED_STEP: unique symbol = Symbol('nebuly.unfinishedStep');

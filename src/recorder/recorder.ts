@@ -236,7 +236,8 @@ export class Recorder {
     const { conversationId } = record;
     const errors = notes.slice();
     try {
-      const { body, issues } = buildConversationPayload(record);
+      const { body, issues, notes: payloadNotes } = buildConversationPayload(record);
+      errors.push(...payloadNotes);
       let invalid: ValidationError | undefined;
       if (issues.length > 0) {
         invalid = new ValidationError(

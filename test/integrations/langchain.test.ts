@@ -9,7 +9,7 @@ import { FakeListChatModel, FakeLLM, FakeRetriever, FakeStreamingChatModel } fro
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { NebulyClient } from '../../src/index.js';
+import { NebulyClient, type RecordingError } from '../../src/index.js';
 import { NebulyCallbackHandler } from '../../src/integrations/langchain/index.js';
 import { nebulyWithReference } from './nebuly.js';
 
@@ -254,6 +254,19 @@ describe('NebulyCallbackHandler', () => {
       }),
     ]);
     expect(errors).toEqual([]);
+  });
+
+  it('a model streamed alone and abandoned: its place is left out when the conversation is sent, said once', async () => {
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const model = new FakeListChatModel({ responses: ['It left on Monday.'] });
+    for await (const chunk of await model.stream(QUESTION, { callbacks: [new NebulyCallbackHandler({ conversation })] })) {
+      if (String(chunk.content) !== '') break; // LangChain reports no end for this run
+    }
+    await conversation.end();
+
+    expect(sent()[0]?.interactions).toEqual([expect.objectContaining({ input: QUESTION, output: '', trace: [] })]);
+    expect(errors.map((error) => (error as RecordingError).code)).toEqual(['interaction_open', 'step_unfinished']);
   });
 
   it('{ turn }: runs are steps of the caller’s turn, with its manual steps in call order', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NebulyError } from '../../src/core/errors.js';
+import { RecordingError } from '../../src/recorder/errors.js';
 import { beginCall, checkTarget, endConversation, type NebulyTarget, sessionCount } from '../../src/integrations/target.js';
 import { nebulyWithReference } from './nebuly.js';
 
@@ -70,6 +71,35 @@ describe('{ turn }: steps of the caller’s turn', () => {
     await conversation.end();
     expect(sent()[0]?.interactions[0]?.trace).toEqual([{ ...LLM, messages: [{ role: 'user', content: 'Hi' }] }]);
     expect(errors).toEqual([]);
+  });
+
+  it('a slot never filled nor cancelled is left out when the conversation is sent, said once', async () => {
+    // A framework that never reports a call's end (a stream abandoned unread) leaves its
+    // reserved place empty: it must not be sent as an empty, invalid step.
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const first = conversation.interaction({ input: 'Hi' });
+    beginCall({ turn: first }, {}).reserve(); // never filled
+    first.retrieval({ source: 'kb', input: 'Hi', outputs: ['a passage'] });
+    first.end({ output: 'Hello!' });
+    const second = conversation.interaction({ input: 'Again' });
+    const call = beginCall({ turn: second }, {});
+    call.reserve(); // never filled
+    call.reserve().llm(LLM);
+    second.end({ output: 'Hello again!' });
+    expect(await conversation.end()).toMatchObject({ status: 'delivered' });
+
+    expect(sent()[0]?.interactions.map((interaction) => interaction.trace)).toEqual([
+      [{ source: 'kb', input: 'Hi', outputs: ['a passage'] }],
+      [LLM],
+    ]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(RecordingError);
+    expect(errors[0]).toMatchObject({ code: 'step_unfinished', conversationId: conversation.id });
+    expect(errors[0]?.message).toBe(
+      `2 step(s) of conversation ${conversation.id} never finished (a stream or run whose end was never reported, ` +
+        'such as a stream abandoned unread): left out',
+    );
   });
 
   it('a slot filled after the conversation was sent is reported, not thrown', async () => {
