@@ -19,8 +19,21 @@ describe('resolveHost', () => {
 
   it('names the setting that is wrong', () => {
     expect(() => resolveHost({ region: 'asia' }, {})).toThrow('--region: unknown region "asia"; use us or eu');
-    expect(() => resolveHost({}, { NEBULY_BASE_URL: 'backend.nebuly.com' })).toThrow(/^NEBULY_BASE_URL: "backend.nebuly.com" is not a URL/);
+    expect(() => resolveHost({}, { NEBULY_BASE_URL: 'backend.nebuly.com' })).toThrow(/^NEBULY_BASE_URL: not a URL/);
     expect(() => resolveHost({ 'base-url': 'ftp://x' }, {})).toThrow('--base-url: the URL must start with https:// or http://');
+  });
+
+  it('never quotes a value that may be a key pasted into the wrong variable', () => {
+    const key = 'nb-0123456789abcdef0123456789abcdef';
+    for (const environment of [{ NEBULY_REGION: key }, { NEBULY_BASE_URL: key }]) {
+      expect(() => resolveHost({}, environment)).toThrow(/^NEBULY_(REGION|BASE_URL): /);
+      try {
+        resolveHost({}, environment);
+      } catch (error) {
+        expect((error as Error).message).not.toContain(key);
+      }
+    }
+    expect(() => resolveHost({}, { NEBULY_REGION: key })).toThrow('NEBULY_REGION: unknown region (a 35-character value, not shown); use us or eu');
   });
 });
 

@@ -44,10 +44,15 @@ function setting(env: Env, name: string): string | undefined {
   return value === '' ? undefined : value;
 }
 
+// A setting may hold a key pasted into the wrong variable (NEBULY_REGION for
+// NEBULY_API_KEY): a bad value is quoted only when short and word-like, as the client does.
+const QUOTABLE_REGION = /^[A-Za-z][A-Za-z0-9_-]{0,15}$/;
+
 function regionUrl(region: string, where: string): string {
   const normalized = region.trim().toLowerCase();
   if (!Object.hasOwn(REGION_BASE_URLS, normalized)) {
-    throw new CliError(`${where}: unknown region ${JSON.stringify(region)}; use us or eu`);
+    const shown = QUOTABLE_REGION.test(region) ? JSON.stringify(region) : `(a ${region.length}-character value, not shown)`;
+    throw new CliError(`${where}: unknown region ${shown}; use us or eu`);
   }
   return REGION_BASE_URLS[normalized as Region];
 }
@@ -57,7 +62,7 @@ function checkedUrl(url: string, where: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new CliError(`${where}: ${JSON.stringify(url)} is not a URL (e.g. https://backend.nebuly.com)`);
+    throw new CliError(`${where}: not a URL; give an absolute one, such as https://backend.nebuly.com`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new CliError(`${where}: the URL must start with https:// or http://`);
