@@ -3,7 +3,7 @@
  * structurally so that a neighbouring version of `ai` still works: the prompt a model
  * receives (`LanguageModelV3Prompt`, seen by the middleware) and the `ModelMessage`s of
  * the telemetry events. Both are `{ role, content }` with `content` a string or parts.
- * Texts read as the provider integrations read them (docs/integrations.md, "Mapping").
+ * Texts read as the provider integrations read them (docs/integrations.md, "How messages and answers read").
  */
 import { readableText } from '../readable.js';
 import { partText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';

@@ -1,5 +1,5 @@
 /**
- * The text forms shared by the provider mappings (docs/integrations.md, "Mapping"): how a
+ * The text forms shared by the provider mappings (docs/integrations.md, "How messages and answers read"): how a
  * content part, a tool call and an unfinished answer read in a recorded step.
  */
 import type { Ending } from './observe.js';
