@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,24 +97,29 @@ describe('writeDeadLetters', () => {
   it('hands other errors on, reports a failed write without throwing, and keeps appending after it', async () => {
     const others: NebulyError[] = [];
     const failures: string[] = [];
-    const broken = writeDeadLetters(join(dir, 'no-such-dir', 'x.jsonl'), {
-      onOtherError: (error) => others.push(error),
+    const missing = join(dir, 'created-later');
+    const path = join(missing, 'x.jsonl');
+    const deadLetters = writeDeadLetters(path, {
+      onOtherError: (error) => {
+        others.push(error);
+        throw new Error('a throwing onOtherError is not thrown on');
+      },
       onWriteError: (error, conversationId) => {
         failures.push(`${conversationId}: ${(error as NodeJS.ErrnoException).code}`);
         throw new Error('a throwing onWriteError breaks nothing');
       },
     });
     const recording = new RecordingError('conversation_ended', 'ended');
-    expect(() => broken(recording)).not.toThrow();
-    expect(() => broken(new DeliveryError({ conversationId: 'c-1', payload: payload(1) }, new NebulyError('x')))).not.toThrow();
-    await broken.flush();
+    expect(() => deadLetters(recording)).not.toThrow();
+    expect(() => deadLetters(new DeliveryError({ conversationId: 'c-1', payload: payload(1) }, new NebulyError('x')))).not.toThrow();
+    await deadLetters.flush();
     expect(others).toEqual([recording]);
     expect(failures).toEqual(['c-1: ENOENT']);
 
-    const path = join(dir, 'after-failure.jsonl');
-    const working = writeDeadLetters(path);
-    working(new DeliveryError({ conversationId: 'c-2', payload: payload(2) }, new NebulyError('x')));
-    await working.flush();
+    // The same file's queue goes on after the failed write (and the throwing onWriteError).
+    await mkdir(missing);
+    deadLetters(new DeliveryError({ conversationId: 'c-2', payload: payload(2) }, new NebulyError('x')));
+    await deadLetters.flush();
     expect(await lines(path)).toEqual([payload(2)]);
   });
 });

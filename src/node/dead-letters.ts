@@ -84,7 +84,11 @@ export function writeDeadLetters(path: string, options: WriteDeadLettersOptions 
   const handler = (error: NebulyError): void => {
     const conversations = undelivered(error);
     if (conversations === undefined) {
-      onOtherError(error);
+      try {
+        onOtherError(error);
+      } catch {
+        // An onError handler never throws; neither does what it hands errors on to.
+      }
       return;
     }
     for (const conversation of conversations) append(conversation);
