@@ -87,6 +87,11 @@ export interface ObservedCall {
   end(result: { input?: string | undefined; output?: string | undefined }): void;
   /** An instrumentation fault: goes to the client's `onError` (as a NebulyError), never thrown. */
   fault(error: unknown, context?: string): void;
+  /**
+   * Whether the call's conversation ended, so that nothing more can be recorded: what an
+   * integration keeps for a call its framework never ended can then be let go.
+   */
+  readonly closed: boolean;
 }
 
 /** The message of a fault, without anything but the error's own message. */
@@ -286,6 +291,10 @@ class TurnCall implements ObservedCall {
     if (finish !== undefined) this.#guard(() => finish(result.input, result.output ?? ''));
   }
 
+  get closed(): boolean {
+    return this.#internals.closed();
+  }
+
   fault(error: unknown, context?: string): void {
     try {
       this.#internals.report(faultError(error, context));
@@ -313,6 +322,7 @@ const NO_CALL: ObservedCall = {
   reserve: () => NO_SLOT,
   end() {},
   fault() {},
+  closed: true,
 };
 
 function endTurn(turn: Turn, internals: TurnInternals, input: string | undefined, output: string): void {

@@ -42,6 +42,8 @@ export interface TurnInternals {
   reserve(): ReservedStep;
   /** Replaces the turn's input, while it is open: an integration may learn it only at the end. */
   setInput(input: string): void;
+  /** Whether the turn's conversation ended: nothing more can be recorded in the turn. */
+  closed(): boolean;
 }
 
 /**
@@ -110,5 +112,6 @@ export function turnInternals(turn: Turn): TurnInternals {
     setInput: (input) => {
       if (!record.ended && state.open) record.input = input;
     },
+    closed: () => !state.open,
   };
 }

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { NebulyClient, type RecordingError } from '../../src/index.js';
 import { NebulyCallbackHandler } from '../../src/integrations/langchain/index.js';
+import { trackedRunCount } from '../../src/integrations/langchain/handler.js';
 import { nebulyWithReference } from './nebuly.js';
 
 const SYSTEM = 'You are the support assistant of an online shop.';
@@ -267,6 +268,22 @@ describe('NebulyCallbackHandler', () => {
 
     expect(sent()[0]?.interactions).toEqual([expect.objectContaining({ input: QUESTION, output: '', trace: [] })]);
     expect(errors.map((error) => (error as RecordingError).code)).toEqual(['interaction_open', 'step_unfinished']);
+  });
+
+  it('one handler for every request: runs abandoned in conversations that ended are forgotten', async () => {
+    // A client that disconnects mid-stream leaves a model run LangChain never ends; a
+    // long-lived handler must not keep each one forever.
+    const { nebuly } = nebulyWithReference();
+    const handler = new NebulyCallbackHandler({ nebuly, endUser: 'user-1' });
+    const abandon = async () => {
+      const model = new FakeListChatModel({ responses: ['It left on Monday.'] });
+      for await (const chunk of await model.stream(QUESTION, { callbacks: [handler] })) if (String(chunk.content) !== '') break;
+    };
+    for (let n = 0; n < 64; n += 1) await abandon();
+    expect(trackedRunCount(handler)).toBe(64);
+    await nebuly.shutdown(); // ends their conversations: nothing more can be recorded there
+    await abandon(); // the next top-level run sweeps them
+    expect(trackedRunCount(handler)).toBe(1);
   });
 
   it('{ turn }: runs are steps of the caller’s turn, with its manual steps in call order', async () => {

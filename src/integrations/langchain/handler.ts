@@ -18,6 +18,22 @@ interface TopRun {
   readonly open: Set<string>;
 }
 
+/** Below this many runs kept, a handler does not look for forgotten ones. */
+const SWEEP_FROM = 64;
+
+let runsOf: (handler: NebulyCallbackHandler) => ReadonlyMap<string, unknown>;
+
+/**
+ * @internal How many runs `handler` keeps (started, not ended, not swept): for tests of the bound.
+ * @example
+ * ```ts
+ * expect(trackedRunCount(handler)).toBe(0);
+ * ```
+ */
+export function trackedRunCount(handler: NebulyCallbackHandler): number {
+  return runsOf(handler).size;
+}
+
 /** What is kept of a run from its start to its end. */
 type RunState = { readonly top: TopRun; readonly isTop: boolean } & (
   | { readonly kind: 'chain' }
@@ -114,6 +130,8 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
 
   readonly #target: NebulyTarget;
   readonly #runs = new Map<string, RunState>();
+  /** How many runs are kept when the next top-level run sweeps out the forgotten ones. */
+  #sweepAt = SWEEP_FROM;
 
   /** @throws TypeError when `target` is not a valid target. */
   constructor(target: NebulyTarget) {
@@ -245,8 +263,25 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
       parent.top.open.add(runId);
       return { top: parent.top, isTop: false };
     }
+    this.#sweep();
     const top = { call: beginCall(this.#target, { input: input() }), lastAnswer: undefined, open: new Set([runId]) };
     return { top, isTop: true };
+  }
+
+  /**
+   * LangChain never ends a model run whose stream was left (a client that disconnects
+   * mid-answer): a handler serving every request would keep each such run for ever.
+   * Runs whose conversation ended can record nothing more: they are let go, in sweeps,
+   * each when the map has doubled since the last, so that the cost stays constant per run.
+   */
+  #sweep(): void {
+    if (this.#runs.size < this.#sweepAt) return;
+    for (const [runId, run] of this.#runs) if (run.top.call.closed) this.#runs.delete(runId);
+    this.#sweepAt = Math.max(SWEEP_FROM, this.#runs.size * 2);
+  }
+
+  static {
+    runsOf = (handler) => handler.#runs;
   }
 
   #startModel(
