@@ -2,14 +2,13 @@
  * Anthropic `messages.create` (plain and `stream: true`, which `messages.stream()` uses
  * too) as an LLM step. Read structurally: only the fields used here, each checked.
  */
-import type { CallRecording, Ending, MethodObserver, StreamRecording } from '../provider/observe.js';
-import { type Answer, failedCall, llmFinished } from '../provider/step.js';
+import type { MethodObserver } from '../provider/observe.js';
+import { type Answer, type AnswerCollector, llmCallObserver } from '../provider/step.js';
 import {
   answerText,
   arrayField,
   contentText,
   field,
-  lastUserText,
   partText,
   type StepMessage,
   stringField,
@@ -89,15 +88,13 @@ interface StreamedBlock {
 }
 
 /** Collects a streamed message: blocks by `index`, usage from the start and delta events. */
-class EventCollector implements StreamRecording {
-  readonly #messages: StepMessage[];
+class EventCollector implements AnswerCollector {
   #model: string | undefined;
   readonly #blocks: StreamedBlock[] = [];
   #inputTokens: number | undefined;
   #outputTokens: number | undefined;
 
-  constructor(messages: StepMessage[], model: string | undefined) {
-    this.#messages = messages;
+  constructor(model: string | undefined) {
     this.#model = model;
   }
 
@@ -140,7 +137,7 @@ class EventCollector implements StreamRecording {
     this.#outputTokens = tokenCount(field(usage, 'output_tokens')) ?? this.#outputTokens;
   }
 
-  finish(ending: Ending) {
+  answer(): Answer {
     let text = '';
     const toolCalls: string[] = [];
     for (const block of this.#blocks) {
@@ -148,8 +145,7 @@ class EventCollector implements StreamRecording {
       if (block.type === 'text') text += block.text;
       else if (TOOL_USES.has(block.type)) toolCalls.push(toolCallText(block.name, block.text === '' ? '{}' : block.text));
     }
-    const answer: Answer = { model: this.#model, text, toolCalls, inputTokens: this.#inputTokens, outputTokens: this.#outputTokens };
-    return llmFinished(this.#messages, answer, ending);
+    return { model: this.#model, text, toolCalls, inputTokens: this.#inputTokens, outputTokens: this.#outputTokens };
   }
 }
 
@@ -160,16 +156,8 @@ class EventCollector implements StreamRecording {
  * new Map([['messages.create', messagesObserver]]);
  * ```
  */
-export const messagesObserver: MethodObserver = {
-  begin(params): CallRecording {
-    const messages = anthropicMessages(params);
-    const model = stringField(params, 'model');
-    return {
-      input: lastUserText(messages),
-      streams: field(params, 'stream') === true,
-      complete: (message) => llmFinished(messages, messageAnswer(message, model), { kind: 'complete' }),
-      stream: () => new EventCollector(messages, model),
-      failed: (error) => failedCall(messages, model, error),
-    };
-  },
-};
+export const messagesObserver: MethodObserver = llmCallObserver({
+  messages: anthropicMessages,
+  answer: messageAnswer,
+  collector: (model) => new EventCollector(model),
+});

@@ -3,14 +3,13 @@
  * `chat.completions.stream()` helper uses too) as an LLM step. Read structurally: only the
  * fields used here, each checked, so that a neighbouring major still maps.
  */
-import type { CallRecording, MethodObserver, StreamRecording } from '../provider/observe.js';
-import { type Answer, failedCall, llmFinished } from '../provider/step.js';
+import type { MethodObserver } from '../provider/observe.js';
+import { type Answer, type AnswerCollector, llmCallObserver } from '../provider/step.js';
 import {
   answerText,
   arrayField,
   contentText,
   field,
-  lastUserText,
   type StepMessage,
   stringField,
   systemFirst,
@@ -69,8 +68,7 @@ function completionAnswer(completion: unknown, requested: string | undefined): A
 }
 
 /** Collects the chunks of a streamed completion: the first choice's deltas, merged. */
-class ChunkCollector implements StreamRecording {
-  readonly #messages: StepMessage[];
+class ChunkCollector implements AnswerCollector {
   #model: string | undefined;
   #text = '';
   /** Tool calls by their `index`: the name arrives once, the arguments in pieces. */
@@ -78,8 +76,7 @@ class ChunkCollector implements StreamRecording {
   #inputTokens: number | undefined;
   #outputTokens: number | undefined;
 
-  constructor(messages: StepMessage[], model: string | undefined) {
-    this.#messages = messages;
+  constructor(model: string | undefined) {
     this.#model = model;
   }
 
@@ -108,8 +105,8 @@ class ChunkCollector implements StreamRecording {
     }
   }
 
-  finish(ending: Parameters<StreamRecording['finish']>[0]) {
-    const answer: Answer = {
+  answer(): Answer {
+    return {
       model: this.#model,
       text: this.#text,
       // Sparse when a call's index was skipped: only the calls that arrived.
@@ -117,8 +114,20 @@ class ChunkCollector implements StreamRecording {
       inputTokens: this.#inputTokens,
       outputTokens: this.#outputTokens,
     };
-    return llmFinished(this.#messages, answer, ending);
   }
+}
+
+/** A streamed request that did not set `include_usage` itself, with it set. */
+function askingForUsage(args: unknown[]): unknown[] {
+  const [params, ...rest] = args;
+  if (field(params, 'stream') !== true) return args;
+  const streamOptions = field(params, 'stream_options');
+  if (field(streamOptions, 'include_usage') !== undefined) return args;
+  const asked = {
+    ...(params as Record<string, unknown>),
+    stream_options: { ...(streamOptions as Record<string, unknown> | undefined), include_usage: true },
+  };
+  return [asked, ...rest];
 }
 
 /**
@@ -129,28 +138,10 @@ class ChunkCollector implements StreamRecording {
  * ```
  */
 export function chatCompletionsObserver(includeUsage: boolean): MethodObserver {
-  return {
-    prepare(args) {
-      const [params, ...rest] = args;
-      if (!includeUsage || field(params, 'stream') !== true) return args;
-      const streamOptions = field(params, 'stream_options');
-      if (field(streamOptions, 'include_usage') !== undefined) return args;
-      const asked = {
-        ...(params as Record<string, unknown>),
-        stream_options: { ...(streamOptions as Record<string, unknown> | undefined), include_usage: true },
-      };
-      return [asked, ...rest];
-    },
-    begin(params): CallRecording {
-      const messages = chatMessages(params);
-      const model = stringField(params, 'model');
-      return {
-        input: lastUserText(messages),
-        streams: field(params, 'stream') === true,
-        complete: (completion) => llmFinished(messages, completionAnswer(completion, model), { kind: 'complete' }),
-        stream: () => new ChunkCollector(messages, model),
-        failed: (error) => failedCall(messages, model, error),
-      };
-    },
-  };
+  return llmCallObserver({
+    messages: chatMessages,
+    answer: completionAnswer,
+    collector: (model) => new ChunkCollector(model),
+    ...(includeUsage ? { prepare: askingForUsage } : {}),
+  });
 }

@@ -2,13 +2,12 @@
  * OpenAI `responses.create` (plain and `stream: true`, which `responses.stream()` uses
  * too) as an LLM step. Read structurally, like the chat mapping.
  */
-import type { CallRecording, Ending, MethodObserver, StreamRecording } from '../provider/observe.js';
-import { type Answer, failedCall, llmFinished } from '../provider/step.js';
+import type { MethodObserver } from '../provider/observe.js';
+import { type Answer, type AnswerCollector, llmCallObserver } from '../provider/step.js';
 import {
   arrayField,
   contentText,
   field,
-  lastUserText,
   type StepMessage,
   stringField,
   systemFirst,
@@ -81,16 +80,14 @@ function responseAnswer(response: unknown, requested: string | undefined): Answe
 }
 
 /** Collects a streamed response: text deltas and finished tool calls until the final event. */
-class EventCollector implements StreamRecording {
-  readonly #messages: StepMessage[];
+class EventCollector implements AnswerCollector {
   #model: string | undefined;
   #text = '';
   readonly #toolCalls: string[] = [];
   /** The whole response, from `response.completed` (or `.incomplete`, `.failed`). */
   #final: unknown;
 
-  constructor(messages: StepMessage[], model: string | undefined) {
-    this.#messages = messages;
+  constructor(model: string | undefined) {
     this.#model = model;
   }
 
@@ -118,12 +115,10 @@ class EventCollector implements StreamRecording {
     }
   }
 
-  finish(ending: Ending) {
-    const answer: Answer =
-      this.#final !== undefined
-        ? responseAnswer(this.#final, this.#model)
-        : { model: this.#model, text: this.#text, toolCalls: this.#toolCalls, inputTokens: undefined, outputTokens: undefined };
-    return llmFinished(this.#messages, answer, ending);
+  answer(): Answer {
+    return this.#final !== undefined
+      ? responseAnswer(this.#final, this.#model)
+      : { model: this.#model, text: this.#text, toolCalls: this.#toolCalls, inputTokens: undefined, outputTokens: undefined };
   }
 }
 
@@ -134,17 +129,8 @@ class EventCollector implements StreamRecording {
  * new Map([['responses.create', responsesObserver]]);
  * ```
  */
-export const responsesObserver: MethodObserver = {
-  begin(params): CallRecording {
-    const messages = responseMessages(params);
-    const model = stringField(params, 'model');
-    return {
-      input: lastUserText(messages),
-      streams: field(params, 'stream') === true,
-      complete: (response) => llmFinished(messages, responseAnswer(response, model), { kind: 'complete' }),
-      stream: () => new EventCollector(messages, model),
-      failed: (error) => failedCall(messages, model, error),
-    };
-  },
-};
-
+export const responsesObserver: MethodObserver = llmCallObserver({
+  messages: responseMessages,
+  answer: responseAnswer,
+  collector: (model) => new EventCollector(model),
+});
