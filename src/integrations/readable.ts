@@ -22,3 +22,15 @@ export function readableText(value: unknown): string {
   }
   return String(value);
 }
+
+/**
+ * Whether a framework value is an object whose fields can be read (arrays included).
+ *
+ * @example
+ * ```ts
+ * isObject(null); // false
+ * ```
+ */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}

@@ -11,6 +11,7 @@ import { NebulyError } from '../core/errors.js';
 import { Conversation } from '../recorder/conversation.js';
 import type { ConversationOutcome } from '../recorder/outcome.js';
 import { Turn } from '../recorder/turn.js';
+import { isObject } from './readable.js';
 import { type ReservedStep, turnInternals, type TurnInternals } from './turn-access.js';
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
 
@@ -101,10 +102,6 @@ function faultError(error: unknown, context: string | undefined): NebulyError {
     `nebuly-client integration: ${context ?? 'instrumentation failed'}: ${what} (the observed call itself was not affected)`,
     { cause: error },
   );
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 /**

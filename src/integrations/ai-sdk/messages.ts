@@ -5,14 +5,10 @@
  * the telemetry events. Both are `{ role, content }` with `content` a string or parts.
  * Texts read as the provider integrations read them (docs/integrations.md, "How messages and answers read").
  */
-import { readableText } from '../readable.js';
-import { partText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';
+import { isObject, readableText } from '../readable.js';
+import { contentText, partText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';
 
 const ROLES = new Set<string>(['system', 'user', 'assistant', 'tool']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 /**
  * The text of a tool result: the AI SDK's typed output (`{ type: 'text' | 'json' |
@@ -33,7 +29,7 @@ export function toolOutputText(output: unknown): string {
     case 'error-json':
       return readableText(output.value);
     case 'content':
-      return Array.isArray(output.value) ? contentText(output.value) : '';
+      return Array.isArray(output.value) ? aiContentText(output.value) : '';
     case 'execution-denied':
       return typeof output.reason === 'string' ? `execution denied: ${output.reason}` : 'execution denied';
     default:
@@ -56,15 +52,8 @@ function aiPartText(part: Record<string, unknown>): string {
 }
 
 /** The text of a message's content: a string as is, parts' texts joined by a new line. */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const texts: string[] = [];
-  for (const part of content as unknown[]) {
-    const text = isObject(part) ? aiPartText(part) : '';
-    if (text !== '') texts.push(text);
-  }
-  return texts.join('\n');
+function aiContentText(content: unknown): string {
+  return contentText(content, '\n', (part) => (isObject(part) ? aiPartText(part) : ''));
 }
 
 /**
@@ -79,7 +68,7 @@ export function stepMessages(messages: readonly unknown[]): StepMessage[] {
   const recorded: StepMessage[] = [];
   for (const message of messages) {
     if (!isObject(message) || typeof message.role !== 'string' || !ROLES.has(message.role)) continue;
-    recorded.push({ role: message.role as StepMessage['role'], content: contentText(message.content) });
+    recorded.push({ role: message.role as StepMessage['role'], content: aiContentText(message.content) });
   }
   return systemFirst(recorded);
 }

@@ -6,7 +6,7 @@ import type { LLMResult } from '@langchain/core/outputs';
 import type { ChainValues } from '@langchain/core/utils/types';
 import { failedCall, llmFinished, type Answer } from '../provider/step.js';
 import { contentText, lastUserText, markedOutput, tokenCount, type StepMessage } from '../provider/text.js';
-import { readableText } from '../readable.js';
+import { isObject, readableText } from '../readable.js';
 import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
 import { inputText, outputText, stepMessages, toolCallTexts, toolResultText } from './messages.js';
 
@@ -41,17 +41,14 @@ type RunState = { readonly top: TopRun; readonly isTop: boolean } & (
   | { readonly kind: 'retrieval'; readonly slot: StepSlot; readonly source: string; readonly input: string }
 );
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
 /** The last part of a serialized runnable's id: its class name (`ChatOpenAI`). */
 function classNameOf(serialized: Serialized | undefined): string | undefined {
   const id: unknown = serialized?.id;
   return Array.isArray(id) && typeof id.at(-1) === 'string' ? (id.at(-1) as string) : undefined;
 }
 
-function stringField(source: unknown, ...keys: string[]): string | undefined {
+/** The first of `keys` that holds a non-empty string. */
+function firstString(source: unknown, ...keys: string[]): string | undefined {
   if (!isObject(source)) return undefined;
   for (const key of keys) {
     const value = source[key];
@@ -63,9 +60,9 @@ function stringField(source: unknown, ...keys: string[]): string | undefined {
 /** The model a run asked for: its invocation parameters, LangChain's tracing metadata, its settings, else its class. */
 function requestedModel(llm: Serialized, extraParams: Record<string, unknown> | undefined, metadata: Record<string, unknown> | undefined) {
   return (
-    stringField(extraParams?.invocation_params, 'model', 'model_name', 'modelName') ??
-    stringField(metadata, 'ls_model_name') ??
-    stringField((llm as { kwargs?: unknown }).kwargs, 'model', 'model_name', 'modelName') ??
+    firstString(extraParams?.invocation_params, 'model', 'model_name', 'modelName') ??
+    firstString(metadata, 'ls_model_name') ??
+    firstString((llm as { kwargs?: unknown }).kwargs, 'model', 'model_name', 'modelName') ??
     classNameOf(llm) ??
     'unknown'
   );
@@ -82,8 +79,8 @@ function generationAnswer(output: LLMResult, requested: string): Answer {
   const usage = isObject(message) && isObject(message.usage_metadata) ? message.usage_metadata : undefined;
   const legacy = isObject(output.llmOutput) && isObject(output.llmOutput.tokenUsage) ? output.llmOutput.tokenUsage : undefined;
   return {
-    model: (isObject(message) ? stringField(message.response_metadata, 'model_name', 'model') : undefined) ?? requested,
-    text: isObject(message) ? contentText(message.content) : (stringField(generation, 'text') ?? ''),
+    model: (isObject(message) ? firstString(message.response_metadata, 'model_name', 'model') : undefined) ?? requested,
+    text: isObject(message) ? contentText(message.content) : (firstString(generation, 'text') ?? ''),
     toolCalls: toolCallTexts(message),
     inputTokens: tokenCount(usage !== undefined ? usage.input_tokens : legacy?.promptTokens),
     outputTokens: tokenCount(usage !== undefined ? usage.output_tokens : legacy?.completionTokens),
@@ -239,7 +236,7 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
 
   override handleToolStart(tool: Serialized, input: string, runId: string, parentRunId?: string, _tags?: string[], _metadata?: Record<string, unknown>, runName?: string): void {
     this.#guarded(runId, 'a tool start', () => {
-      const name = runName ?? stringField(tool, 'name') ?? classNameOf(tool) ?? 'tool';
+      const name = runName ?? firstString(tool, 'name') ?? classNameOf(tool) ?? 'tool';
       this.#startRetrieval(name, readableText(input), runId, parentRunId);
     });
   }

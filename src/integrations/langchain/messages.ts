@@ -4,13 +4,9 @@
  * version of `@langchain/core` still works.
  */
 import { answerText, contentText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';
-import { readableText } from '../readable.js';
+import { isObject, readableText } from '../readable.js';
 
 type Role = StepMessage['role'];
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 // LangChain's message types and OpenAI-style roles (dict messages, `['human', 'Hi']` tuples).
 const ROLES: Record<string, Role> = {

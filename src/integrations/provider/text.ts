@@ -93,18 +93,19 @@ export function partText(part: unknown): string {
 }
 
 /**
- * Message content as one string: a string as it is, parts' texts joined by newlines.
+ * Message content as one string: a string as it is, parts' texts joined by newlines;
+ * `readPart` reads a framework's own parts (the AI SDK's tool calls and results).
  * @example
  * ```ts
  * contentText([{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url } }]); // 'What is this?\n[image]'
  * ```
  */
-export function contentText(content: unknown, separator = '\n'): string {
+export function contentText(content: unknown, separator = '\n', readPart: (part: unknown) => string = partText): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   const texts: string[] = [];
   for (const part of content) {
-    const text = partText(part);
+    const text = readPart(part);
     if (text !== '') texts.push(text);
   }
   return texts.join(separator);
