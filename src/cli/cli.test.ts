@@ -362,14 +362,19 @@ async function closedPort(): Promise<number> {
 describe.concurrent('nebuly doctor (bin)', { timeout: TIMEOUT_MS }, () => {
   it('prints the host and its source, that the key is accepted, and the round trip', async () => {
     const { server, nebuly } = await world();
+    server.store.insertUsers(
+      PROJECT,
+      Array.from({ length: 1_204 }, (_, index) => ({ end_user: `u-${index}`, tags: {}, active_from: '2026-01-01T00:00:00Z' })),
+    );
     // The flag beats the environment, which points nowhere.
     const run = await nebuly(['doctor', '--base-url', server.url], { NEBULY_BASE_URL: 'http://127.0.0.1:1' });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`host:       ${server.url} (from --base-url)`);
     expect(run.stdout).toContain('API key:    from NEBULY_API_KEY (never printed)');
-    expect(run.stdout).toContain('key check:  accepted (GET /api/external/eligible-users answered with 0 users)');
+    // As docs/cli.md shows it: the count written as every other count of the command.
+    expect(run.stdout).toContain('key check:  accepted (GET /api/external/eligible-users answered with 1,204 users)');
     expect(run.stdout).toMatch(/round trip: \d+ ms/);
-  });;
+  });
 
   it('a key the service refuses: 401 explained, exit 1, the key not printed', async () => {
     const { nebuly } = await world();

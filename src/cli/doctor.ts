@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { parseCommand } from './args.js';
 import { connect, CONNECTION_USAGE, resolveHost, resolveKey, type Env } from './connection.js';
 import { CliError, describeError, EXIT } from './failure.js';
-import type { Io } from './io.js';
+import { plural, type Io } from './io.js';
 
 /** Doctor's time-out for its one request, unless `--timeout` says otherwise. */
 const DOCTOR_TIMEOUT_MS = 10_000;
@@ -50,7 +50,7 @@ export async function doctor(argv: readonly string[], env: Env, io: Io): Promise
   const rtt = () => (roundTripMs === undefined ? '' : `round trip: ${roundTripMs.toFixed(0)} ms (to the answer's headers)\n`);
   try {
     const { users } = await client.eligibleUsers.list();
-    io.out(`key check:  accepted (${path} answered with ${users.length} user${users.length === 1 ? '' : 's'})\n`);
+    io.out(`key check:  accepted (${path} answered with ${plural(users.length, 'user')})\n`);
     io.out(rtt());
   } catch (error) {
     io.out(`key check:  failed\n${rtt()}`);
