@@ -14,7 +14,8 @@
  * @module nebuly-client/anthropic
  */
 import { messagesObserver } from './anthropic/messages.js';
-import { type MethodObserver, observeClient } from './provider/observe.js';
+import { observeClient } from './provider/client-proxy.js';
+import type { MethodObserver } from './provider/recording.js';
 import { checkTarget, type NebulyTarget } from './target.js';
 
 export { endConversation, type NebulyTarget } from './target.js';

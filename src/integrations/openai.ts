@@ -16,7 +16,8 @@
 import { chatCompletionsObserver } from './openai/chat.js';
 import { embeddingsObserver } from './openai/embeddings.js';
 import { responsesObserver } from './openai/responses.js';
-import { type MethodObserver, observeClient } from './provider/observe.js';
+import { observeClient } from './provider/client-proxy.js';
+import type { MethodObserver } from './provider/recording.js';
 import { checkTarget, type NebulyTarget } from './target.js';
 
 export { endConversation, type NebulyTarget } from './target.js';

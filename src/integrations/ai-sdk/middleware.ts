@@ -1,5 +1,5 @@
 import type { EmbeddingModelMiddleware, LanguageModelMiddleware } from 'ai';
-import type { Ending, Finished } from '../provider/observe.js';
+import type { Ending, Finished } from '../provider/recording.js';
 import { failedCall, llmFinished, type Answer } from '../provider/step.js';
 import { lastUserText, markedOutput, tokenCount, toolCallText, type StepMessage } from '../provider/text.js';
 import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';

@@ -2,7 +2,7 @@
  * Anthropic `messages.create` (plain and `stream: true`, which `messages.stream()` uses
  * too) as an LLM step. Read structurally: only the fields used here, each checked.
  */
-import type { MethodObserver } from '../provider/observe.js';
+import type { MethodObserver } from '../provider/recording.js';
 import { type Answer, type AnswerCollector, llmCallObserver } from '../provider/step.js';
 import {
   answerText,

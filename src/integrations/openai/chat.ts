@@ -3,7 +3,7 @@
  * `chat.completions.stream()` helper uses too) as an LLM step. Read structurally: only the
  * fields used here, each checked, so that a neighbouring major still maps.
  */
-import type { MethodObserver } from '../provider/observe.js';
+import type { MethodObserver } from '../provider/recording.js';
 import { type Answer, type AnswerCollector, llmCallObserver } from '../provider/step.js';
 import {
   answerText,

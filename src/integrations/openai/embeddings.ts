@@ -2,7 +2,7 @@
  * OpenAI `embeddings.create` as one embedding step. The SDK asks for base64 by default
  * and decodes it itself: the result is observed after that decoding, and left as it is.
  */
-import type { CallRecording, MethodObserver } from '../provider/observe.js';
+import type { CallRecording, MethodObserver } from '../provider/recording.js';
 import { field, markedOutput, stringField, tokenCount } from '../provider/text.js';
 
 /**

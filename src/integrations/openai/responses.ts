@@ -2,7 +2,7 @@
  * OpenAI `responses.create` (plain and `stream: true`, which `responses.stream()` uses
  * too) as an LLM step. Read structurally, like the chat mapping.
  */
-import type { MethodObserver } from '../provider/observe.js';
+import type { MethodObserver } from '../provider/recording.js';
 import { type Answer, type AnswerCollector, llmCallObserver } from '../provider/step.js';
 import {
   arrayField,

@@ -1,5 +1,5 @@
 import type { LLMStepInput } from '../../schemas/index.js';
-import type { CallRecording, Ending, Finished, MethodObserver } from './observe.js';
+import type { CallRecording, Ending, Finished, MethodObserver } from './recording.js';
 import { answerText, field, lastUserText, markedOutput, type StepMessage, stringField } from './text.js';
 
 /**

@@ -2,7 +2,7 @@
  * The text forms shared by the provider mappings (docs/integrations.md, "How messages and answers read"): how a
  * content part, a tool call and an unfinished answer read in a recorded step.
  */
-import type { Ending } from './observe.js';
+import type { Ending } from './recording.js';
 
 /**
  * A message as recorded in an LLM step.

@@ -1,0 +1,81 @@
+/**
+ * What the provider mappings (openai/, anthropic/) give the observation of a call
+ * (observe.ts): how a method's request reads, and what a finished call records.
+ */
+import type { EmbeddingStepInput, LLMStepInput } from '../../schemas/index.js';
+
+/**
+ * What one observed call recorded when it finished.
+ * @example
+ * ```ts
+ * const finished: Finished = { llm: { model, messages, output: 'Hi!' }, output: 'Hi!' };
+ * ```
+ */
+export interface Finished {
+  /** The step, if the call produced one. */
+  llm?: LLMStepInput | undefined;
+  embedding?: EmbeddingStepInput | undefined;
+  /** The interaction's output, when the call is a turn of its own. */
+  output: string;
+}
+
+/**
+ * How a stream ended.
+ * @example
+ * ```ts
+ * recording.finish({ kind: 'failed', error });
+ * ```
+ */
+export type Ending =
+  | { kind: 'complete' }
+  /** The caller stopped reading (`break`, `return()`) or aborted the request. */
+  | { kind: 'aborted' }
+  | { kind: 'failed'; error: unknown };
+
+/**
+ * Collects a stream's chunks into what is recorded when it ends.
+ * @example
+ * ```ts
+ * const recording = call.stream();
+ * for (const chunk of chunks) recording.add(chunk);
+ * const finished = recording.finish({ kind: 'complete' });
+ * ```
+ */
+export interface StreamRecording {
+  add(chunk: unknown): void;
+  finish(ending: Ending): Finished;
+}
+
+/**
+ * What an observed method knows of one call, from its request parameters.
+ * @example
+ * ```ts
+ * const recording = observer.begin(params);
+ * const finished = recording.streams ? recording.stream().finish(ending) : recording.complete(result);
+ * ```
+ */
+export interface CallRecording {
+  /** The interaction's input when the call is a turn of its own. */
+  input: string | undefined;
+  /** Whether the call streams its answer. */
+  streams: boolean;
+  /** The parsed result of a call that does not stream. */
+  complete(result: unknown): Finished;
+  /** A new collector for a streamed answer. */
+  stream(): StreamRecording;
+  /** The call failed before a result (the provider's error, a network error). */
+  failed(error: unknown): Finished;
+}
+
+/**
+ * Reads one call's request parameters; may change the request (returns the arguments to use).
+ * @example
+ * ```ts
+ * const methods = new Map<string, MethodObserver>([['messages.create', messagesObserver]]);
+ * ```
+ */
+export interface MethodObserver {
+  /** The arguments to call the original method with: the caller's, or a changed copy. */
+  prepare?(args: unknown[]): unknown[];
+  begin(params: unknown): CallRecording;
+}
