@@ -18,7 +18,8 @@ import { observeClient } from './provider/client-proxy.js';
 import type { MethodObserver } from './provider/recording.js';
 import { checkTarget, type NebulyTarget } from './target.js';
 
-export { endConversation, type NebulyTarget } from './target.js';
+export { endConversation } from './sessions.js';
+export type { NebulyTarget } from './target.js';
 
 /**
  * Returns `client`, observed: the same type and behaviour (results, errors, retries,

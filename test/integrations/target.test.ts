@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NebulyError } from '../../src/core/errors.js';
 import { RecordingError } from '../../src/recorder/errors.js';
-import { beginCall, checkTarget, endConversation, type NebulyTarget, sessionCount } from '../../src/integrations/target.js';
+import { endConversation, sessionCount } from '../../src/integrations/sessions.js';
+import { beginCall, checkTarget, type NebulyTarget } from '../../src/integrations/target.js';
 import { nebulyWithReference } from './nebuly.js';
 
 const LLM = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'Hi' }], output: 'Hello!' };

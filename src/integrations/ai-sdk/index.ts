@@ -20,4 +20,5 @@
  */
 export { nebulyMiddleware, type NebulyMiddleware } from './middleware.js';
 export { nebulyTelemetry } from './telemetry.js';
-export { endConversation, type NebulyTarget } from '../target.js';
+export { endConversation } from '../sessions.js';
+export type { NebulyTarget } from '../target.js';

@@ -12,4 +12,5 @@
  * @module nebuly-client/langchain
  */
 export { NebulyCallbackHandler } from './handler.js';
-export { endConversation, type NebulyTarget } from '../target.js';
+export { endConversation } from '../sessions.js';
+export type { NebulyTarget } from '../target.js';
