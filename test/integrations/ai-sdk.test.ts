@@ -234,7 +234,8 @@ describe('nebulyMiddleware', () => {
   });
 
   it('rejects a bad target at once, naming it', () => {
-    expect(() => nebulyMiddleware({} as never)).toThrow(TypeError);
+    expect(() => nebulyMiddleware({} as never)).toThrow(/the target has none of `turn`, `conversation`, `nebuly`/);
+    expect(() => nebulyTelemetry({ turn: 'turn-1' } as never)).toThrow(/`target.turn` is not a Turn/);
   });
 });
 
