@@ -5,6 +5,7 @@ import {
   NebulyError,
   PermissionDeniedError,
   TimeoutError,
+  ValidationError,
 } from '../core/errors.js';
 
 /** The exit codes of `nebuly`: 0 done, 1 something failed, 2 bad usage or input (nothing sent). */
@@ -60,4 +61,14 @@ export function describeError(error: unknown, host: string): string {
 /** The exit code for an error: 2 for bad usage or input, 1 for the rest. */
 export function exitCodeOf(error: unknown): number {
   return error instanceof CliError ? error.exitCode : EXIT.failed;
+}
+
+/**
+ * Whether a failed request was refused for what it held (invalid, conflicting, too
+ * large), so that the other requests of a sync or a replay may go on. Anything else (a
+ * bad key, a rate limit or a failing service after the retries, no answer) would fail
+ * every request alike: the command stops sending.
+ */
+export function concernsThisRequestOnly(error: unknown): boolean {
+  return error instanceof ValidationError || (error instanceof APIError && [400, 409, 413, 422].includes(error.status));
 }

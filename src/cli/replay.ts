@@ -1,9 +1,8 @@
 import { open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { APIError, ValidationError } from '../core/errors.js';
 import type { SendConversationParams } from '../schemas/index.js';
 import { parseCommand } from './args.js';
 import { connect, CONNECTION_USAGE, readWholeNumber, type Env } from './connection.js';
-import { CliError, describeError, EXIT } from './failure.js';
+import { CliError, concernsThisRequestOnly, describeError, EXIT } from './failure.js';
 import { count, plural, type Io } from './io.js';
 import { Progress } from './progress.js';
 
@@ -33,12 +32,6 @@ interface Letter {
   text: string;
   /** Why it is kept: it failed, or was not sent. `undefined` once delivered. */
   kept?: string;
-}
-
-// A refusal of one conversation does not stop the others; a bad key or an unreachable
-// service would refuse them all, so the rest are kept unsent.
-function concernsOneOnly(error: unknown): boolean {
-  return error instanceof ValidationError || (error instanceof APIError && [400, 409, 413, 422].includes(error.status));
 }
 
 async function readLetters(file: string): Promise<{ letters: Letter[]; bytes: number }> {
@@ -115,7 +108,7 @@ export async function replay(argv: readonly string[], env: Env, io: Io): Promise
           await client.conversations.send(JSON.parse(letter.text) as SendConversationParams);
         } catch (error) {
           letter.kept = error instanceof SyntaxError ? `not JSON (${error.message})` : describeError(error, host.baseUrl);
-          if (!(error instanceof SyntaxError) && !concernsOneOnly(error)) stopped = true;
+          if (!(error instanceof SyntaxError) && !concernsThisRequestOnly(error)) stopped = true;
         }
       }
       if (letter.kept !== undefined) failed += 1;

@@ -1,8 +1,7 @@
-import { APIError } from '../../core/errors.js';
 import type { UserRecord, UsersResponse } from '../../schemas/index.js';
 import { parseCommand } from '../args.js';
 import { connect, CONNECTION_USAGE, readWholeNumber, type Env } from '../connection.js';
-import { CliError, describeError, EXIT } from '../failure.js';
+import { CliError, concernsThisRequestOnly, describeError, EXIT } from '../failure.js';
 import { count, plural, type Io } from '../io.js';
 import { Progress } from '../progress.js';
 import { usersApi, type UsersApi } from './api.js';
@@ -73,12 +72,6 @@ function printDiff(io: Io, diff: UsersDiff, deleteMissing: boolean, verbose: boo
   if (deleteMissing) io.out(listed(diff.missing, verbose, (endUser) => `- ${endUser}`));
 }
 
-// A batch refused for what it holds does not stop the others; anything else (a bad key,
-// an unreachable or failing service) would fail every batch alike, so the sync stops.
-function concernsBatchOnly(error: unknown): boolean {
-  return error instanceof APIError && [400, 409, 413, 422].includes(error.status);
-}
-
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];
   for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
@@ -131,7 +124,7 @@ async function apply<T>(
     } catch (error) {
       failed += batch.length;
       outcome.notApplied.push({ count: batch.length, reason: `${label}: ${describeError(error, context.host)}` });
-      if (!concernsBatchOnly(error)) context.stopped = true;
+      if (!concernsThisRequestOnly(error)) context.stopped = true;
     }
     progress.advance(batch.length, failed === 0 ? '' : `${count(failed)} not applied`);
   }
