@@ -166,9 +166,31 @@ function isUnfinished(step: Record<string, unknown>): boolean {
   return UNFINISHED_STEP in step;
 }
 
-/** The interaction without the places kept for steps that never came; itself when there are none. */
-function withoutUnfinishedSteps(record: InteractionRecord): InteractionRecord {
-  return record.trace.some(isUnfinished) ? { ...record, trace: record.trace.filter((step) => !isUnfinished(step)) } : record;
+/**
+ * The interaction without the places kept for steps that never came, and the recorded
+ * position of each step left (`undefined` when none was left out: the record itself).
+ */
+function withoutUnfinishedSteps(record: InteractionRecord): { record: InteractionRecord; positions: number[] | undefined } {
+  if (!record.trace.some(isUnfinished)) return { record, positions: undefined };
+  const trace: Record<string, unknown>[] = [];
+  const positions: number[] = [];
+  record.trace.forEach((step, position) => {
+    if (isUnfinished(step)) return;
+    trace.push(step);
+    positions.push(position);
+  });
+  return { record: { ...record, trace }, positions };
+}
+
+/** Issues found in an interaction without its unfinished steps, at the steps' recorded positions. */
+function atRecordedPositions(issues: Issue[], from: number, positions: readonly number[]): void {
+  for (let index = from; index < issues.length; index += 1) {
+    const issue = issues[index] as Issue;
+    const [, , field, step] = issue.path;
+    if (field === 'trace' && typeof step === 'number' && positions[step] !== undefined) {
+      issues[index] = { ...issue, path: [...issue.path.slice(0, 3), positions[step], ...issue.path.slice(4)] };
+    }
+  }
 }
 
 /**
@@ -184,9 +206,11 @@ export function buildConversationPayload(record: ConversationRecord): Conversati
   const interactions: ConversationInteraction[] = [];
   let unfinished = 0;
   record.interactions.forEach((recorded, index) => {
-    const interaction = withoutUnfinishedSteps(recorded);
+    const { record: interaction, positions } = withoutUnfinishedSteps(recorded);
     unfinished += recorded.trace.length - interaction.trace.length;
+    const from = issues.length;
     const wire = wireInteraction(interaction, index, record.tags, issues);
+    if (positions !== undefined) atRecordedPositions(issues, from, positions);
     if (wire !== undefined) interactions.push(wire);
   });
   const body = interactions.length === 0 && issues.length > 0 ? undefined : { conversation: { end_user: record.endUser, interactions } };

@@ -103,6 +103,18 @@ describe('{ turn }: steps of the caller’s turn', () => {
     );
   });
 
+  it('an invalid step after a slot never filled is still reported at its recorded position', async () => {
+    const { nebuly, errors } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const turn = conversation.interaction({ input: 'Hi' });
+    beginCall({ turn }, {}).reserve(); // trace[0], never filled
+    turn.retrieval({ source: 'kb', input: 'Hi', outputs: ['a passage'] }); // trace[1]
+    turn.retrieval({ source: 7 as never, input: 'Hi', outputs: [] }); // trace[2], invalid
+    turn.end({ output: 'Hello!' });
+    await conversation.end();
+    expect(errors.map((error) => error.message).join('\n')).toMatch(/interactions\[0\]\.trace\[2\]\.source/);
+  });
+
   it('a slot filled after the conversation was sent is reported, not thrown', async () => {
     const { nebuly, errors } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'user-1' });
