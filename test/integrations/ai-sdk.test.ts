@@ -137,6 +137,24 @@ describe('nebulyMiddleware', () => {
     });
   });
 
+  it('a stream never read: its place is left out when the conversation is sent, said once; manual steps kept', async () => {
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const turn = conversation.interaction({ input: QUESTION });
+    const model = wrapLanguageModel({
+      model: mockModel({ stream: [stream(streamedAnswer(['It left ', 'on Monday.']))] }),
+      middleware: nebulyMiddleware({ turn }),
+    });
+
+    await model.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: QUESTION }] }] }); // never read
+    turn.retrieval({ source: 'orders', input: '42', outputs: ['shipped'] });
+    turn.end({ output: 'It left on Monday.' });
+    expect(await conversation.end()).toMatchObject({ status: 'delivered' });
+
+    expect(sent()[0]?.interactions[0]?.trace).toEqual([{ source: 'orders', input: '42', outputs: ['shipped'] }]);
+    expect(errors.map((error) => error.message)).toEqual([expect.stringMatching(/^1 step\(s\) of conversation .* never finished/)]);
+  });
+
   it('a model call that fails: the caller gets the provider’s error; the step and the interaction say so', async () => {
     const { nebuly, sent, errors } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'user-1' });
