@@ -12,7 +12,7 @@ import { Conversation } from '../recorder/conversation.js';
 import { Turn } from '../recorder/turn.js';
 import { isObject } from './readable.js';
 import { sessionConversation } from './sessions.js';
-import { type ReservedStep, turnInternals, type TurnInternals } from './turn-access.js';
+import { type StepSlot, turnInternals, type TurnInternals } from './turn-access.js';
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
 
 /**
@@ -51,15 +51,7 @@ export type NebulyTarget =
       tags?: Record<string, string> | undefined;
     };
 
-/**
- * @internal A place kept in the trace for a step known only later; see {@link ObservedCall.reserve}.
- * @example
- * ```ts
- * const slot = call.reserve(); // the stream starts
- * slot.llm({ model, messages, output }); // the stream ended
- * ```
- */
-export type StepSlot = ReservedStep;
+export type { StepSlot } from './turn-access.js';
 
 /**
  * @internal One observed model call or framework run, from its start to its end.

@@ -20,7 +20,7 @@ import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../sc
  * place.llm(streamedStep);
  * ```
  */
-export interface ReservedStep {
+export interface StepSlot {
   llm(step: LLMStepInput): void;
   retrieval(step: RetrievalStepInput): void;
   embedding(step: EmbeddingStepInput): void;
@@ -39,7 +39,7 @@ export interface TurnInternals {
   /** The client's `onError`, made safe: never throws. */
   report(error: NebulyError): void;
   /** Keeps the next place in the trace for a step recorded later. */
-  reserve(): ReservedStep;
+  reserve(): StepSlot;
   /** Replaces the turn's input, while it is open: an integration may learn it only at the end. */
   setInput(input: string): void;
   /** Whether the turn's conversation ended: nothing more can be recorded in the turn. */
@@ -57,7 +57,7 @@ export function turnInternals(turn: Turn): TurnInternals {
   const { state, record } = turnParts(turn);
   const report = state.report;
 
-  const reserve = (): ReservedStep => {
+  const reserve = (): StepSlot => {
     // As the turn's own methods: a place on a closed turn is refused, and said so once.
     const open = state.open && !record.ended;
     if (!open && !state.refused) {
