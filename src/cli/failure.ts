@@ -72,3 +72,22 @@ export function exitCodeOf(error: unknown): number {
 export function concernsThisRequestOnly(error: unknown): boolean {
   return error instanceof ValidationError || (error instanceof APIError && [400, 409, 413, 422].includes(error.status));
 }
+
+/**
+ * The usage error for a file the command was given and cannot read: the reason in words
+ * for the usual cases, else the system's message.
+ */
+export function cannotRead(path: string, error: unknown): CliError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reason =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'it is a directory'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : error instanceof Error
+            ? error.message
+            : String(error);
+  return new CliError(`cannot read ${path}: ${reason}`, EXIT.usage);
+}

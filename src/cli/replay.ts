@@ -2,7 +2,7 @@ import { open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promise
 import type { SendConversationParams } from '../schemas/index.js';
 import { parseCommand } from './args.js';
 import { connect, CONNECTION_USAGE, readWholeNumber, type Env } from './connection.js';
-import { CliError, concernsThisRequestOnly, describeError, EXIT } from './failure.js';
+import { cannotRead, CliError, concernsThisRequestOnly, describeError, EXIT } from './failure.js';
 import { count, plural, type Io } from './io.js';
 import { Progress } from './progress.js';
 
@@ -39,8 +39,7 @@ async function readLetters(file: string): Promise<{ letters: Letter[]; bytes: nu
   try {
     buffer = await readFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, EXIT.usage);
+    throw cannotRead(file, error);
   }
   const text = buffer.toString('utf8');
   // A last line without its line break is being written: leave it for the next replay.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { UserRecord } from '../../schemas/index.js';
-import { CliError, EXIT } from '../failure.js';
+import { cannotRead, CliError, EXIT } from '../failure.js';
 import { plural } from '../io.js';
 import { readUsersCsv } from './csv.js';
 import { readUsersJson } from './json.js';
@@ -27,9 +27,7 @@ export async function readUsersFile(path: string): Promise<{ format: UsersFormat
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new CliError(`cannot read ${path}: ${reason}`, EXIT.usage);
+    throw cannotRead(path, error);
   }
   const format = formatOf(path, text);
   const { users, issues } = format === 'csv' ? readUsersCsv(text) : readUsersJson(text);
