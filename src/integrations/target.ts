@@ -81,6 +81,11 @@ export interface ObservedCall {
   /** An instrumentation fault: goes to the client's `onError` (as a NebulyError), never thrown. */
   fault(error: unknown, context?: string): void;
   /**
+   * Runs an integration's recording code: what it throws is a {@link ObservedCall.fault}
+   * (`context` says what was being recorded), never the caller's problem.
+   */
+  guard(context: string, record: () => void): void;
+  /**
    * Whether the call's conversation ended, so that nothing more can be recorded: what an
    * integration keeps for a call its framework never ended can then be let go.
    */
@@ -211,6 +216,14 @@ class TurnCall implements ObservedCall {
     }
   }
 
+  guard(context: string, record: () => void): void {
+    try {
+      record();
+    } catch (error) {
+      this.fault(error, context);
+    }
+  }
+
   #guard(record: () => unknown): void {
     try {
       record();
@@ -230,6 +243,13 @@ const NO_CALL: ObservedCall = {
   reserve: () => NO_SLOT,
   end() {},
   fault() {},
+  guard(_context, record) {
+    try {
+      record();
+    } catch {
+      // Nowhere to report it: a call that records nothing.
+    }
+  },
   closed: true,
 };
 

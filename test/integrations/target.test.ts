@@ -229,6 +229,24 @@ describe('faults', () => {
     expect(errors[0]?.cause).toBe(bug);
   });
 
+  it('guard runs an integration’s recording code: what it throws is a fault with its context', () => {
+    const { nebuly, errors } = nebulyWithReference();
+    const call = beginCall({ nebuly, endUser: 'u' }, { input: 'Hi' });
+    let ran = false;
+    call.guard('recording a step', () => {
+      ran = true;
+    });
+    expect(ran).toBe(true);
+    expect(() =>
+      call.guard('reading a stream chunk', () => {
+        throw new Error('unexpected chunk');
+      }),
+    ).not.toThrow();
+    expect(errors.map((error) => error.message)).toEqual([
+      'nebuly-client integration: reading a stream chunk: unexpected chunk (the observed call itself was not affected)',
+    ]);
+  });
+
   it('a step whose getters throw is reported, not thrown, and the rest of the turn is sent', async () => {
     const { nebuly, errors, sent } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'u' });

@@ -70,15 +70,6 @@ abstract class Recording {
   fault(error: unknown, context: string): void {
     this.call.fault(error, context);
   }
-
-  /** Runs a recording; a fault goes to `onError`, never into the caller's call. */
-  protected guard(context: string, record: () => void): void {
-    try {
-      record();
-    } catch (error) {
-      this.fault(error, context);
-    }
-  }
 }
 
 /** One language-model call being recorded. */
@@ -106,13 +97,13 @@ class ModelCallRecording extends Recording {
     try {
       return await modelCall();
     } catch (error) {
-      this.guard('recording a failed model call', () => this.#record(failedCall(this.#messages, this.#model, error)));
+      this.call.guard('recording a failed model call', () => this.#record(failedCall(this.#messages, this.#model, error)));
       throw error;
     }
   }
 
   generated(result: GenerateResult) {
-    this.guard('recording a generated answer', () => {
+    this.call.guard('recording a generated answer', () => {
       let text = '';
       const toolCalls: string[] = [];
       for (const part of result.content) {
@@ -140,7 +131,7 @@ class ModelCallRecording extends Recording {
     const record = (ending: Ending) => {
       if (recorded) return;
       recorded = true;
-      this.guard('recording a streamed answer', () => {
+      this.call.guard('recording a streamed answer', () => {
         this.#record(llmFinished(this.#messages, { model, text, toolCalls, ...tokensOf(usage) }, ending));
       });
     };
@@ -299,7 +290,7 @@ class EmbeddingRecording extends Recording {
   }
 
   embedded(result: EmbedResult | undefined): void {
-    this.guard('recording an embedding call', () => {
+    this.call.guard('recording an embedding call', () => {
       const tokens = tokenCount(result?.usage?.tokens);
       const input = this.#input;
       this.slot.embedding(tokens === undefined ? { model: this.#model, input } : { model: this.#model, input, input_tokens: tokens });
@@ -308,7 +299,7 @@ class EmbeddingRecording extends Recording {
   }
 
   failed(error: unknown): void {
-    this.guard('recording a failed embedding call', () => {
+    this.call.guard('recording a failed embedding call', () => {
       this.slot.cancel();
       this.call.end({ output: markedOutput('', { kind: 'call-failed', error }) });
     });

@@ -33,6 +33,11 @@ class ObservedRun {
     this.#call.fault(error, context);
   }
 
+  /** See {@link ObservedCall.guard}. */
+  guard(context: string, record: () => void): void {
+    this.#call.guard(context, record);
+  }
+
   stepStarted(event: EventOf<'onStepStart'>): void {
     const messages = eventMessages(event.system, event.messages);
     const awaited = awaitModelCall(this.#target, {
@@ -152,12 +157,8 @@ export function nebulyTelemetry(target: NebulyTarget): TelemetryIntegration {
   // ai calls each callback detached from this object, and swallows what it throws;
   // faults are reported here instead.
   const observe = (context: string, record: (current: ObservedRun) => void) => {
-    if (run === undefined) return;
-    try {
-      record(run);
-    } catch (error) {
-      run.fault(error, context);
-    }
+    const current = run;
+    current?.guard(context, () => record(current));
   };
   return {
     onStart(event) {

@@ -97,14 +97,8 @@ function observeIterator(
   end: CallEnd,
   signal: AbortSignal | undefined,
 ): AsyncIterableIterator<unknown> {
-  const add = (chunk: unknown) => {
-    try {
-      recording.add(chunk);
-    } catch (error) {
-      // One bad chunk must not stop the observation of the others, nor the stream.
-      end.call.fault(error, 'reading a stream chunk');
-    }
-  };
+  // One bad chunk must not stop the observation of the others, nor the stream.
+  const add = (chunk: unknown) => end.call.guard('reading a stream chunk', () => recording.add(chunk));
   const onResult = (result: IteratorResult<unknown>): IteratorResult<unknown> => {
     if (result.done === true) {
       // The SDK ends the stream quietly when its request is aborted.
