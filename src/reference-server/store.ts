@@ -1,6 +1,6 @@
 import type { InteractionFilter, SendConversationBody, SendInteractionBody, UserRecord } from '../schemas/index.js';
 import { matchesAll, type TimeRange } from './matching.js';
-import type { StoredInteraction, StoredUser } from './stored.js';
+import { type StoredInteraction, type StoredUser, toStoredUser } from './stored.js';
 
 /** What a user deletion did. */
 export interface DeleteUsersResult {
@@ -15,14 +15,6 @@ interface Project {
   interactions: StoredInteraction[];
 }
 
-function toStoredUser(user: UserRecord): StoredUser {
-  return {
-    end_user: user.end_user,
-    tags: { ...user.tags },
-    active_from: user.active_from,
-    active_to: user.active_to ?? null,
-  };
-}
 
 /**
  * The reference server's data: users and interactions, kept in memory per project.

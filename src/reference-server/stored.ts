@@ -1,16 +1,25 @@
 /** What the reference server stores: users and interactions, in the shapes it answers. */
-import type { ConversationFeedbackAction, TraceStep } from '../schemas/index.js';
+import type { ConversationFeedbackAction, TraceStep, UserRecord } from '../schemas/index.js';
+import { userRecordSchema } from '../schemas/users.js';
 
-/** A user as the reference stores and answers it (EligibleUser / PlatformUser). */
-export interface StoredUser {
-  /** The user's identifier, unique within a project. */
-  end_user: string;
-  /** Key-value tags, as sent. */
-  tags: Record<string, string>;
-  /** When access started, as sent (a date or a date-time). */
-  active_from: string;
+/** A user as the reference stores and answers it (EligibleUser / PlatformUser): the record as sent. */
+export interface StoredUser extends Omit<UserRecord, 'active_to'> {
   /** `null` while access has not been revoked, as a FastAPI service answers a missing value. */
   active_to: string | null;
+}
+
+/**
+ * A user record as stored: the fields of its schema as sent, in the schema's order (a
+ * copy of its tags), `active_to` `null` when left out.
+ * @example
+ * ```ts
+ * toStoredUser({ end_user: 'u-1', tags: {}, active_from: '2026-01-01' }).active_to; // null
+ * ```
+ */
+export function toStoredUser(user: UserRecord): StoredUser {
+  const stored: Record<string, unknown> = {};
+  for (const name of Object.keys(userRecordSchema.shape)) stored[name] = user[name as keyof UserRecord];
+  return { ...stored, tags: { ...user.tags }, active_to: user.active_to ?? null } as StoredUser;
 }
 
 /** One stored interaction, from either ingestion endpoint, in one shape. */
