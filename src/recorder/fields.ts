@@ -46,8 +46,8 @@ export interface ObjectSchema {
 }
 
 /** The field names of an object schema, in its order. */
-export function fieldNames(schema: ObjectSchema): string[] {
-  return Object.keys(schema.shape);
+export function fieldNames<S extends ObjectSchema>(schema: S): (keyof S['shape'] & string)[] {
+  return Object.keys(schema.shape) as (keyof S['shape'] & string)[];
 }
 
 /**
