@@ -64,7 +64,7 @@ export {
   RECORDER_DEFAULTS,
   type RecorderOptions,
   type ResolvedRecorderOptions,
-} from './recorder/options.js';
+} from './core/recorder-options.js';
 export {
   conversationInteraction,
   embeddingStep,

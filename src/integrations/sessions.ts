@@ -6,7 +6,7 @@
 import type { NebulyClient } from '../client.js';
 import type { Conversation } from '../recorder/conversation.js';
 import type { ConversationOutcome } from '../recorder/outcome.js';
-import type { NebulyTarget } from './target.js';
+import type { NebulyTarget } from './nebuly-target.js';
 
 /** @internal A standalone target. */
 export type StandaloneTarget = Extract<NebulyTarget, { nebuly: NebulyClient }>;

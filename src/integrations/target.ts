@@ -11,45 +11,12 @@ import { NebulyError } from '../core/errors.js';
 import { Conversation } from '../recorder/conversation.js';
 import { Turn } from '../recorder/turn.js';
 import { isObject } from './readable.js';
+import type { NebulyTarget } from './nebuly-target.js';
 import { sessionConversation } from './sessions.js';
 import { type StepSlot, turnInternals, type TurnInternals } from './turn-access.js';
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
 
-/**
- * Where what an integration observes goes, the same for every integration:
- *
- * - `{ turn }`: each observed call is a step of that open turn; you end the turn.
- * - `{ conversation }`: each observed call is a turn of its own in that conversation
- *   (input = the last user message's text, output = the answer's text), ended when the
- *   call ends.
- * - `{ nebuly, endUser, conversationId?, tags? }` (standalone): calls with the same
- *   `conversationId` (and `endUser`) go into one recorded conversation, ended by
- *   {@link endConversation}, the idle time-out or `nebuly.shutdown()`; a call without a
- *   `conversationId` is a conversation of one interaction, sent as soon as the call ends.
- *
- * @example
- * ```ts
- * import { observeOpenAI } from 'nebuly-client/openai';
- *
- * // Steps of a turn you record yourself:
- * const turn = conversation.interaction({ input: question });
- * const openai = observeOpenAI(new OpenAI(), { turn });
- * // Or one conversation per chat session, without a recorder of your own:
- * const perUser = observeOpenAI(new OpenAI(), { nebuly, endUser: userHash, conversationId: sessionId });
- * ```
- */
-export type NebulyTarget =
-  | { turn: Turn }
-  | { conversation: Conversation }
-  | {
-      nebuly: NebulyClient;
-      /** Who the conversation is with; hash it first (`hashEndUser`). */
-      endUser: string;
-      /** Your id of the chat session: calls with the same id are one conversation. */
-      conversationId?: string | undefined;
-      /** Tags of every interaction recorded through this target. */
-      tags?: Record<string, string> | undefined;
-    };
+export type { NebulyTarget } from './nebuly-target.js';
 
 export type { StepSlot } from './turn-access.js';
 

@@ -12,7 +12,7 @@ export class EligibleUsers {
   }
 
   /**
-   * Inserts users; answers the ones inserted. `POST /api/external/eligible-users`.
+   * Inserts users; answers the ones inserted (`POST`).
    *
    * @example
    * ```ts
@@ -27,14 +27,14 @@ export class EligibleUsers {
 
   /**
    * Replaces the tags and access period of users matched by `end_user`; answers the ones
-   * updated. `PUT /api/external/eligible-users`.
+   * updated (`PUT`).
    */
   update(params: UsersParams): Promise<UsersResponse> {
     return this.#http.call(ENDPOINTS.updateEligibleUsers, params);
   }
 
   /**
-   * Deletes users by `end_user`. `DELETE /api/external/eligible-users`.
+   * Deletes users by `end_user` (`DELETE`).
    *
    * @example
    * ```ts
@@ -45,7 +45,7 @@ export class EligibleUsers {
     return this.#http.call(ENDPOINTS.deleteEligibleUsers, params);
   }
 
-  /** Every eligible user of the project. `GET /api/external/eligible-users`. */
+  /** Every eligible user of the project (`GET`). */
   list(): Promise<UsersResponse> {
     return this.#http.call(ENDPOINTS.listEligibleUsers);
   }
