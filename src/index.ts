@@ -39,6 +39,8 @@ export {
   type Region,
 } from './core/options.js';
 export type { AcceptedResponse } from './core/http.js';
+export type { RequestOptions } from './core/request-options.js';
+export type { LogFields, Logger, LogLevel } from './core/logging.js';
 export {
   AbortError,
   APIError,

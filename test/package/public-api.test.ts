@@ -67,6 +67,7 @@ const ROOT_API = [
   // the client and its resources
   'NebulyClient', 'Interactions', 'Conversations', 'EligibleUsers', 'PlatformUsers',
   'CLIENT_DEFAULTS', 'REGION_BASE_URLS', 'ClientOptions', 'Region', 'AcceptedResponse',
+  'RequestOptions', 'LogLevel', 'Logger', 'LogFields',
   // errors
   'NebulyError', 'ValidationError', 'Issue', 'APIError', 'BadRequestError', 'AuthenticationError',
   'PermissionDeniedError', 'NotFoundError', 'ConflictError', 'PayloadTooLargeError', 'UnprocessableEntityError',
