@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { NebulyClient } from '../client.js';
-import { REGION_BASE_URLS, type ClientOptions, type Region } from '../core/options.js';
+import { MAX_TIMER_DELAY_MS, REGION_BASE_URLS, type ClientOptions, type Region } from '../core/options.js';
 import { CliError, EXIT } from './failure.js';
 
 /** The options every command takes, to reach the service. */
@@ -140,7 +140,7 @@ export async function connect(
 ): Promise<Connection> {
   const host = resolveHost(flags, env);
   const { key, source } = await resolveKey(flags, env);
-  const timeoutMs = readWholeNumber('timeout', flags.timeout, 1, 2_147_483_647) ?? overrides.timeoutMs;
+  const timeoutMs = readWholeNumber('timeout', flags.timeout, 1, MAX_TIMER_DELAY_MS) ?? overrides.timeoutMs;
   const maxRetries = readWholeNumber('max-retries', flags['max-retries'], 0, 100) ?? overrides.maxRetries;
   try {
     const client = new NebulyClient({

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { ENDPOINTS } from '../core/endpoints.js';
 import { parseCommand } from './args.js';
 import { connect, CONNECTION_USAGE, resolveHost, resolveKey, type Env } from './connection.js';
 import { CliError, describeError, EXIT } from './failure.js';
@@ -46,7 +47,7 @@ export async function doctor(argv: readonly string[], env: Env, io: Io): Promise
     return response;
   };
   const { client } = await connect(values, env, { fetch: timedFetch, maxRetries: 0, timeoutMs: DOCTOR_TIMEOUT_MS });
-  const path = 'GET /api/external/eligible-users';
+  const path = `${ENDPOINTS.listEligibleUsers.method} ${ENDPOINTS.listEligibleUsers.path}`;
   const rtt = () => (roundTripMs === undefined ? '' : `round trip: ${roundTripMs.toFixed(0)} ms (to the answer's headers)\n`);
   try {
     const { users } = await client.eligibleUsers.list();

@@ -57,7 +57,7 @@ const PLATFORM_USERS = '/api/external/platform-users';
  *
  * @example
  * ```ts
- * const { method, path } = ENDPOINTS.listEligibleUsers; // 'GET', '/api/external/eligible-users'
+ * const { method, path } = ENDPOINTS.listEligibleUsers; // 'GET' and the eligible users' path
  * ```
  */
 export const ENDPOINTS = {

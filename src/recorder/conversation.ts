@@ -24,26 +24,27 @@ export interface InteractionParams {
  */
 export type EndReason = 'end' | 'idle' | 'shutdown' | 'exit' | 'evicted';
 
-/** What a conversation needs from the recorder that started it. */
-export interface ConversationHost {
+/** What every conversation of a recorder shares: its clock, time-out and error reporter. */
+export interface ConversationContext {
   readonly now: () => number;
   readonly idleTimeoutMs: number;
-  report(error: NebulyError): void;
-  /**
-   * Takes over an ended conversation: validates, serializes and sends it. `notes` are
-   * the errors found while ending it, to report once it is registered for sending (so
-   * that an `onError` handler that calls `flush()` or `shutdown()` waits for it).
-   */
-  submit(record: ConversationRecord, notes: readonly NebulyError[]): Promise<ConversationOutcome>;
-  /** The conversation started; the recorder may end it early through `handle.finish`. */
-  opened(conversation: Conversation, handle: OpenConversation): void;
-  /** The conversation ended, whatever the reason. */
-  closed(conversation: Conversation): void;
+  /** Reports misuse at once (a call after the end); never throws. */
+  readonly report: (error: NebulyError) => void;
 }
 
-/** What the recorder may do with an open conversation. */
-export interface OpenConversation {
-  /** Ends it (at shutdown, or to make room). */
+/** What a conversation hands over when it ends, once, whatever the reason. */
+export interface EndedConversation {
+  readonly record: ConversationRecord;
+  /** What was found wrong while ending it (open interactions, eviction); not reported yet. */
+  readonly errors: readonly NebulyError[];
+}
+
+/** Receives an ended conversation and answers with what became of it. */
+export type OnConversationEnd = (ended: EndedConversation) => Promise<ConversationOutcome>;
+
+/** What the recorder may do with a conversation it started and that is still open. */
+export interface ConversationControl {
+  /** Ends it (at shutdown, at exit, or to make room). */
   finish(reason: EndReason): Promise<ConversationOutcome>;
   /** When it last saw an interaction, step or feedback. */
   lastActivityAt(): number;
@@ -54,13 +55,27 @@ export type ConversationInit =
   | { conversationId: string; endUser: string; tags: Record<string, string> | undefined }
   | { conversationId: string; refusal: NebulyError };
 
-const WHY: Record<EndReason, string> = {
+/** The end of the message about interactions still open when their conversation ended. */
+const OPEN_INTERACTIONS_ENDED: Record<EndReason, string> = {
   end: 'when conversation.end() was called',
   idle: 'when the conversation was ended for being idle',
   shutdown: 'when shutdown() ended the conversation',
   exit: 'when the conversation was ended as the process was about to exit',
   evicted: 'when the conversation was ended early to stay within maxOpenConversations',
 };
+
+let controlOf: (conversation: Conversation) => ConversationControl;
+
+/**
+ * @internal How the recorder that started an open conversation ends it early.
+ * @example
+ * ```ts
+ * void conversationControl(conversation).finish('shutdown');
+ * ```
+ */
+export function conversationControl(conversation: Conversation): ConversationControl {
+  return controlOf(conversation);
+}
 
 /**
  * A conversation being recorded: its interactions are kept in memory and sent in one
@@ -82,7 +97,7 @@ export class Conversation {
   /** The `conversation_id` given to `startConversation`, or a generated UUID. */
   readonly id: string;
 
-  readonly #host: ConversationHost;
+  readonly #onEnd: OnConversationEnd;
   readonly #state: ConversationState;
   readonly #endUser: string;
   readonly #tags: Record<string, string> | undefined;
@@ -90,18 +105,21 @@ export class Conversation {
   readonly #idle: IdleTimer | undefined;
   #outcome: Promise<ConversationOutcome> | undefined;
 
-  /** @internal Conversations come from `nebuly.startConversation()`. */
-  constructor(host: ConversationHost, init: ConversationInit) {
+  /**
+   * @internal Conversations come from `nebuly.startConversation()`. `onEnd` receives the
+   * record once, when the conversation ends; a refused conversation never ends.
+   */
+  constructor(context: ConversationContext, init: ConversationInit, onEnd: OnConversationEnd) {
     this.id = init.conversationId;
-    this.#host = host;
+    this.#onEnd = onEnd;
     const refused = 'refusal' in init;
     this.#state = {
       conversationId: init.conversationId,
       open: !refused,
       refused,
-      lastActivityAt: host.now(),
-      now: host.now,
-      report: (error) => host.report(error),
+      lastActivityAt: context.now(),
+      now: context.now,
+      report: context.report,
     };
     if ('refusal' in init) {
       this.#endUser = '';
@@ -112,14 +130,17 @@ export class Conversation {
     this.#endUser = init.endUser;
     this.#tags = init.tags;
     this.#idle = new IdleTimer({
-      timeoutMs: host.idleTimeoutMs,
-      now: host.now,
+      timeoutMs: context.idleTimeoutMs,
+      now: context.now,
       lastActivityAt: () => this.#state.lastActivityAt,
       onIdle: () => void this.#finish('idle'),
     });
-    host.opened(this, {
-      finish: (reason) => this.#finish(reason),
-      lastActivityAt: () => this.#state.lastActivityAt,
+  }
+
+  static {
+    controlOf = (conversation) => ({
+      finish: (reason) => conversation.#finish(reason),
+      lastActivityAt: () => conversation.#state.lastActivityAt,
     });
   }
 
@@ -192,10 +213,9 @@ export class Conversation {
     const state = this.#state;
     state.open = false;
     this.#idle?.stop();
-    this.#host.closed(this);
 
     const endedAt = state.now();
-    const notes: NebulyError[] = [];
+    const errors: NebulyError[] = [];
     let stillOpen = 0;
     for (const interaction of this.#interactions) {
       if (interaction.ended) continue;
@@ -204,8 +224,9 @@ export class Conversation {
       interaction.ended = true;
       stillOpen += 1;
     }
-    if (reason === 'evicted') {
-      notes.push(
+    // An empty conversation sends nothing, so there is nothing to say about its sending.
+    if (reason === 'evicted' && this.#interactions.length > 0) {
+      errors.push(
         new RecordingError(
           'conversation_evicted',
           `Conversation ${this.id} was ended early and sent: it was the longest idle of maxOpenConversations open ones ` +
@@ -215,31 +236,17 @@ export class Conversation {
       );
     }
     if (stillOpen > 0) {
-      notes.push(
+      errors.push(
         new RecordingError(
           'interaction_open',
-          `${stillOpen} interaction(s) of conversation ${this.id} had not ended ${WHY[reason]}: sent with output '' and time_end set to the conversation's end`,
+          `${stillOpen} interaction(s) of conversation ${this.id} had not ended ${OPEN_INTERACTIONS_ENDED[reason]}: sent with output '' and time_end set to the conversation's end`,
           this.id,
         ),
       );
     }
 
-    // Not reported here: `submit` reports the notes once the conversation is registered
-    // for sending, so that `flush()` or `shutdown()` called from `onError` waits for it.
-    // (An open interaction means there is one: an empty conversation has no notes.)
-    settle(
-      this.#interactions.length === 0
-        ? { status: 'empty', conversationId: this.id }
-        : this.#host.submit(
-            {
-              conversationId: this.id,
-              endUser: this.#endUser,
-              tags: this.#tags,
-              interactions: this.#interactions,
-            },
-            notes,
-          ),
-    );
+    const record = { conversationId: this.id, endUser: this.#endUser, tags: this.#tags, interactions: this.#interactions };
+    settle(this.#onEnd({ record, errors }));
     return this.#outcome;
   }
 }

@@ -53,6 +53,10 @@ function toNebulyError(error: unknown): NebulyError {
  * request goes through the client's HTTP core, so it is retried by the client's policy;
  * what still fails goes to `onError` as a {@link DeliveryError} with its payload. Owns
  * the shutdown deadline.
+ *
+ * It also reports every error about an ended conversation, those found before it came
+ * here included, and only once the conversation is registered (queued, or refused): an
+ * `onError` handler that calls `flush()` or `shutdown()` then waits for it.
  */
 export class Publisher {
   readonly #options: PublisherOptions;
@@ -89,17 +93,14 @@ export class Publisher {
   /**
    * Queues a conversation's JSON for sending. Resolves with its outcome; never rejects.
    * A conversation the queue cannot take goes to `onError` in a {@link QueueFullError},
-   * one for every conversation refused in the same burst.
-   *
-   * `notes` are the caller's errors about this conversation. They are reported once it is
-   * registered (queued, or refused), and before anything the publisher reports about it:
-   * an `onError` handler that calls `flush()` or `shutdown()` then waits for it.
+   * one for every conversation refused in the same burst. `errors` are what was found
+   * about it on the way here, reported before anything the publisher finds.
    */
   publish(
     conversationId: string,
     payload: string,
     bytes: number,
-    notes: readonly NebulyError[] = [],
+    errors: readonly NebulyError[] = [],
   ): Promise<ConversationOutcome> {
     let resolve!: (outcome: ConversationOutcome) => void;
     const done = new Promise<ConversationOutcome>((settle) => {
@@ -117,9 +118,18 @@ export class Publisher {
       if (added.added) this.#schedulePump();
       else this.#refuse(delivery, added.limit);
     }
-    for (const note of notes) this.#options.report(note);
+    for (const error of errors) this.#options.report(error);
     if (refusal !== undefined) this.#options.report(refusal);
     return done;
+  }
+
+  /**
+   * Gives up a conversation before sending it (nothing valid in it, or it could not be
+   * serialized): reports `errors`, and resolves `dropped` with `reason`.
+   */
+  drop(conversationId: string, reason: NebulyError, errors: readonly NebulyError[]): Promise<ConversationOutcome> {
+    for (const error of errors) this.#options.report(error);
+    return Promise.resolve({ status: 'dropped', conversationId, error: reason });
   }
 
   /**

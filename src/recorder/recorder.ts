@@ -1,5 +1,12 @@
 import { NebulyError, ValidationError } from '../core/errors.js';
-import { Conversation, type ConversationHost, type OpenConversation } from './conversation.js';
+import {
+  Conversation,
+  type ConversationContext,
+  type ConversationControl,
+  type ConversationInit,
+  conversationControl,
+  type EndedConversation,
+} from './conversation.js';
 import { cropToFit } from './crop.js';
 import { RecordingError } from './errors.js';
 import { type ExitWatcher, unwatchExit, watchExit } from './exit-hook.js';
@@ -8,9 +15,9 @@ import { newConversationId } from './ids.js';
 import { OpenConversations } from './open-conversations.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from './options.js';
 import type { ConversationOutcome } from './outcome.js';
+import type { ConversationRecord } from './record.js';
 import { buildConversationPayload } from './payload.js';
 import { Publisher, type Transport } from './publisher.js';
-import type { ConversationRecord } from './record.js';
 import { checkStartParams, type StartConversationParams } from './start.js';
 
 /** Options of `nebuly.shutdown`. */
@@ -65,9 +72,9 @@ export class Recorder {
   readonly #options: ResolvedRecorderOptions;
   readonly #report: (error: NebulyError) => void;
   readonly #publisher: Publisher;
-  readonly #host: ConversationHost;
+  readonly #context: ConversationContext;
   /** Open conversations: to end at shutdown, and the idlest to end past `maxOpenConversations`. */
-  readonly #open = new OpenConversations<Conversation, OpenConversation>();
+  readonly #open = new OpenConversations<Conversation, ConversationControl>();
   #shutdown: Promise<void> | undefined;
   /** Registered with the process's exit events while something would be lost at exit. */
   readonly #exitWatcher: ExitWatcher = {
@@ -88,17 +95,7 @@ export class Recorder {
       maxQueuedBytes: this.#options.maxQueuedBytes,
       drained: () => this.#updateExitWatch(),
     });
-    this.#host = {
-      now: this.#options.now,
-      idleTimeoutMs: this.#options.idleTimeoutMs,
-      report: this.#report,
-      submit: (record, notes) => this.#submit(record, notes),
-      opened: (conversation, handle) => this.#opened(conversation, handle),
-      closed: (conversation) => {
-        this.#open.delete(conversation);
-        this.#updateExitWatch();
-      },
-    };
+    this.#context = { now: this.#options.now, idleTimeoutMs: this.#options.idleTimeoutMs, report: this.#report };
   }
 
   /**
@@ -115,7 +112,7 @@ export class Recorder {
         conversationId,
       );
       this.#report(refusal);
-      return new Conversation(this.#host, { conversationId, refusal });
+      return this.#start({ conversationId, refusal });
     }
     const start = checkStartParams(params);
     let error: NebulyError | undefined;
@@ -124,16 +121,39 @@ export class Recorder {
       this.#report(error);
     }
     if (start.endUser === undefined) {
-      return new Conversation(this.#host, {
-        conversationId: start.conversationId,
-        refusal: error ?? new NebulyError('no end_user'),
-      });
+      return this.#start({ conversationId: start.conversationId, refusal: error ?? new NebulyError('no end_user') });
     }
-    return new Conversation(this.#host, {
-      conversationId: start.conversationId,
-      endUser: start.endUser,
-      tags: start.tags,
-    });
+    return this.#start({ conversationId: start.conversationId, endUser: start.endUser, tags: start.tags });
+  }
+
+  /**
+   * Creates a conversation and keeps it among the open ones until it ends, first ending
+   * the idlest one if this one would pass `maxOpenConversations`: that one is sent
+   * early, never dropped, so memory stays bounded even when conversations are never ended.
+   */
+  #start(init: ConversationInit): Conversation {
+    const conversation: Conversation = new Conversation(this.#context, init, (ended) =>
+      this.#ended(conversation, ended),
+    );
+    if (conversation.ended) return conversation;
+    if (this.#open.size >= this.#options.maxOpenConversations) {
+      // Its end takes it out of `#open`.
+      void this.#open.idlest()?.finish('evicted');
+    }
+    this.#open.add(conversation, conversationControl(conversation));
+    this.#updateExitWatch();
+    return conversation;
+  }
+
+  /** A conversation ended: it is no longer open, and goes to the publisher if it has anything to send. */
+  #ended(conversation: Conversation, { record, errors }: EndedConversation): Promise<ConversationOutcome> {
+    this.#open.delete(conversation);
+    const outcome: Promise<ConversationOutcome> =
+      record.interactions.length === 0
+        ? Promise.resolve({ status: 'empty', conversationId: record.conversationId })
+        : this.#publish(record, errors);
+    this.#updateExitWatch();
+    return outcome;
   }
 
   /** Resolves once every conversation ended so far was delivered or given up. */
@@ -212,29 +232,12 @@ export class Recorder {
   }
 
   /**
-   * Registers a new open conversation, first ending the idlest one if this one would pass
-   * `maxOpenConversations`: it is sent early, never dropped, so memory stays bounded
-   * even when conversations are never ended.
+   * Turns an ended conversation into its request body and hands it to the publisher,
+   * with every error found about it, for the publisher to report. Never throws.
    */
-  #opened(conversation: Conversation, handle: OpenConversation): void {
-    if (this.#open.size >= this.#options.maxOpenConversations) {
-      // `finish` calls `closed`, which takes it out of `#open`.
-      void this.#open.idlest()?.finish('evicted');
-    }
-    this.#open.add(conversation, handle);
-    this.#updateExitWatch();
-  }
-
-  /**
-   * Turns an ended conversation into its request body and publishes it. Never throws.
-   *
-   * Every error about the conversation (`notes` from ending it, invalid data, cropping)
-   * is reported only once the publisher has registered it: the user's `onError` may call
-   * `flush()` or `shutdown()`, which must then wait for this conversation too.
-   */
-  #submit(record: ConversationRecord, notes: readonly NebulyError[]): Promise<ConversationOutcome> {
+  #publish(record: ConversationRecord, found: readonly NebulyError[]): Promise<ConversationOutcome> {
     const { conversationId } = record;
-    const errors = notes.slice();
+    const errors = found.slice();
     try {
       const { body, issues } = buildConversationPayload(record);
       let invalid: ValidationError | undefined;
@@ -246,12 +249,8 @@ export class Recorder {
         errors.push(invalid);
       }
       if (body === undefined) {
-        for (const error of errors) this.#report(error);
-        return Promise.resolve({
-          status: 'dropped',
-          conversationId,
-          error: invalid ?? new NebulyError(`Conversation ${conversationId} had nothing valid to send`),
-        });
+        const reason = invalid ?? new NebulyError(`Conversation ${conversationId} had nothing valid to send`);
+        return this.#publisher.drop(conversationId, reason, errors);
       }
       const max = this.#options.maxConversationBytes;
       const fitted = cropToFit(body, max);
@@ -266,7 +265,6 @@ export class Recorder {
           ),
         );
       }
-      // The publisher reports `errors` once the conversation is registered, before its own.
       return this.#publisher.publish(conversationId, fitted.json, fitted.bytes, errors);
     } catch (cause) {
       // A bug, or a value JSON cannot hold (a BigInt, a cycle in a content part): report it
@@ -276,8 +274,7 @@ export class Recorder {
         { cause },
       );
       errors.push(error);
-      for (const reported of errors) this.#report(reported);
-      return Promise.resolve({ status: 'dropped', conversationId, error });
+      return this.#publisher.drop(conversationId, error, errors);
     }
   }
 }

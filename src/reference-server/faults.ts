@@ -6,7 +6,7 @@
  * ```ts
  * server.faults.add({ status: 503, retryAfter: '1', times: 2 });  // two 503s, then normal
  * server.faults.add({ delayMs: 2000 });                          // the next request is slow
- * server.faults.add({ drop: true, path: '/api/external/eligible-users' });
+ * server.faults.add({ drop: true, method: 'DELETE' });            // the next DELETE gets no answer
  * ```
  */
 export interface FaultSpec {
@@ -33,7 +33,7 @@ export interface FaultSpec {
    * @default 1
    */
   probability?: number;
-  /** Only requests to this path below the base URL, exact (`/api/external/eligible-users`). */
+  /** Only requests to this path below the base URL, exact, with its leading slash. */
   path?: string;
   /** Only requests with this HTTP method, any case. */
   method?: string;

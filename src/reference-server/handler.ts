@@ -5,8 +5,8 @@ import type { ReferenceOptions } from './options.js';
 /** Options of {@link createReferenceHandler}. */
 export interface ReferenceHandlerOptions extends ReferenceOptions {
   /**
-   * The path the API is mounted under, when it is not the root: with `'/nebuly'`, the
-   * eligible users are at `/nebuly/api/external/eligible-users`. Requests outside it are
+   * The path the API is mounted under, when it is not the root: with `'/nebuly'`, every
+   * endpoint's path is below `/nebuly`. Requests outside it are
    * answered 404 and, not being the API's, are not recorded in `requests`.
    * @default ''
    */

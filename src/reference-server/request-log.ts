@@ -2,7 +2,7 @@
 export interface RecordedRequest {
   /** The HTTP method, upper case. */
   method: string;
-  /** The path below the base URL, without the query string (`/api/external/eligible-users`). */
+  /** The path below the base URL, with its leading slash and without the query string. */
   path: string;
   /** The status answered; `0` when the connection was dropped by a fault. */
   status: number;
@@ -39,7 +39,7 @@ function matches(request: RecordedRequest, filter: RequestFilter | undefined): b
  *
  * @example
  * ```ts
- * expect(server.requests.count({ path: '/event-ingestion/api/v2/events/trace_conversation' })).toBe(1);
+ * expect(server.requests.count({ method: 'POST' })).toBe(1);
  * const sent = JSON.parse(server.requests.last()!.body);
  * ```
  */

@@ -16,8 +16,8 @@ export class Conversations {
   }
 
   /**
-   * Sends a whole conversation, interactions with their traces, in one request.
-   * `POST /event-ingestion/api/v2/events/trace_conversation`. The recorder
+   * Sends a whole conversation, interactions with their traces, in one request to the
+   * bulk endpoint (`POST`). The recorder
    * (`nebuly.startConversation`) builds and sends these for you.
    *
    * @example

@@ -16,7 +16,7 @@ export class EligibleUsers {
   }
 
   /**
-   * Inserts users; answers the ones inserted. `POST /api/external/eligible-users`.
+   * Inserts users; answers the ones inserted (`POST`).
    *
    * @example
    * ```ts
@@ -31,14 +31,14 @@ export class EligibleUsers {
 
   /**
    * Replaces the tags and access period of users matched by `end_user`; answers the ones
-   * updated. `PUT /api/external/eligible-users`.
+   * updated (`PUT`).
    */
   update(params: UsersParams, options?: RequestOptions): Promise<UsersResponse> {
     return this.#http.call(ENDPOINTS.updateEligibleUsers, params, options);
   }
 
   /**
-   * Deletes users by `end_user`. `DELETE /api/external/eligible-users`.
+   * Deletes users by `end_user` (`DELETE`).
    *
    * @example
    * ```ts
@@ -50,7 +50,7 @@ export class EligibleUsers {
   }
 
   /**
-   * Every eligible user of the project. `GET /api/external/eligible-users`.
+   * Every eligible user of the project (`GET`).
    *
    * @example
    * ```ts

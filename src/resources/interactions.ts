@@ -16,8 +16,7 @@ export class Interactions {
   }
 
   /**
-   * Sends one interaction with its trace and feedback.
-   * `POST /event-ingestion/api/v3/events/trace_interaction`.
+   * Sends one interaction with its trace and feedback (`POST`).
    *
    * @example
    * ```ts
@@ -36,8 +35,7 @@ export class Interactions {
 
   /**
    * Deletes the project's stored interactions that match every filter (the values of one
-   * filter are OR'd), within `time_range` when given.
-   * `POST /api/external/projects/delete-interactions`.
+   * filter are OR'd), within `time_range` when given (`POST`).
    *
    * **With no filter, every interaction of the project is deleted.**
    *

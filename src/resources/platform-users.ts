@@ -16,7 +16,7 @@ export class PlatformUsers {
   }
 
   /**
-   * Inserts users; answers the ones inserted. `PUT /api/external/platform-users`.
+   * Inserts users; answers the ones inserted (`PUT`).
    *
    * The spec names only update and list for platform users; this method follows the
    * service's published API reference, where `PUT` on this path sends (inserts) users.
@@ -34,13 +34,13 @@ export class PlatformUsers {
 
   /**
    * Replaces the tags and access period of users matched by `end_user`; answers the ones
-   * updated. `POST /api/external/platform-users`.
+   * updated (`POST`).
    */
   update(params: UsersParams, options?: RequestOptions): Promise<UsersResponse> {
     return this.#http.call(ENDPOINTS.updatePlatformUsers, params, options);
   }
 
-  /** Every platform user of the project. `GET /api/external/platform-users`. */
+  /** Every platform user of the project (`GET`). */
   list(options?: RequestOptions): Promise<UsersResponse> {
     return this.#http.call(ENDPOINTS.listPlatformUsers, options);
   }

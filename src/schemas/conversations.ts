@@ -15,7 +15,7 @@ export const conversationInteractionSchema = z.object({
   trace: z.optional(z.array(traceStepSchema).check(capIssues)),
 });
 
-/** Body of `POST /event-ingestion/api/v2/events/trace_conversation`. */
+/** Body of `nebuly.conversations.send`, the bulk endpoint. */
 export const sendConversationParamsSchema = z.object({
   conversation: z.object({
     end_user: nonEmptyString,

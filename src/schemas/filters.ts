@@ -66,7 +66,7 @@ export const timeRangeSchema = z
   );
 
 /**
- * Body of `POST /api/external/projects/delete-interactions`. With no filter at all, every
+ * Body of `nebuly.interactions.delete`. With no filter at all, every
  * interaction of the project (within `time_range`, if given) is deleted.
  */
 export const deleteInteractionsParamsSchema = z.object({

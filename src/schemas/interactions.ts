@@ -16,7 +16,7 @@ export const interactionSchema = z.object({
   tags: z.optional(tags),
 });
 
-/** Body of `POST /event-ingestion/api/v3/events/trace_interaction`. */
+/** Body of `nebuly.interactions.send`. */
 export const sendInteractionParamsSchema = z.object({
   interaction: interactionSchema,
   traces: z.array(traceStepSchema).check(capIssues),

@@ -81,7 +81,7 @@ export const embeddingStepSchema = z.object({
 const TRACE_STEP_KINDS = [retrievalStepSchema, llmStepSchema, embeddingStepSchema] as const;
 
 /** Which kind of step a value is meant to be, judged by its keys alone. */
-export function traceStepBranch(value: unknown): 0 | 1 | 2 {
+function traceStepBranch(value: unknown): 0 | 1 | 2 {
   if (typeof value === 'object' && value !== null) {
     if ('source' in value) return 0;
     if ('messages' in value) return 1;

@@ -21,7 +21,7 @@ export const usersParamsSchema = z.object({
   users: z.array(userRecordSchema).check(capIssues),
 });
 
-/** Body of `DELETE /api/external/eligible-users`: the `end_user` ids to delete. */
+/** Body of `nebuly.eligibleUsers.delete`: the `end_user` ids to delete. */
 export const deleteUsersParamsSchema = z.object({
   users: z.array(nonEmptyString).check(capIssues),
 });
