@@ -4,8 +4,8 @@ import type { RequestOptions } from '../core/request-options.js';
 import type { SendConversationParams } from '../schemas/index.js';
 
 /**
- * Whole conversations, sent in one bulk request once they have ended. Each method takes {@link RequestOptions} last (`signal`, `timeoutMs`,
- * `maxRetries`, `headers`).
+ * Whole conversations, sent in one bulk request once they have ended. Each method takes
+ * {@link RequestOptions} last (`signal`, `timeoutMs`, `maxRetries`, `headers`).
  */
 export class Conversations {
   readonly #http: HttpCore;

@@ -78,7 +78,7 @@ const ROOT_API = [
   'feedbackAction', 'usdToMicroDollars', 'MICRO_DOLLARS_PER_USD', 'hashEndUser', 'HashEndUserOptions',
   // the recorder
   'RECORDER_DEFAULTS', 'RecorderOptions', 'ResolvedRecorderOptions', 'Conversation', 'StartConversationParams',
-  'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'ConversationOutcome', 'ConversationStatus',
+  'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'DeliveryReport', 'ConversationOutcome', 'ConversationStatus',
   'DeliveryError', 'QueueFullError', 'RecordingError', 'RecordingErrorCode', 'UndeliveredConversation',
 ];
 
