@@ -148,8 +148,7 @@ function isRegion(value: string): value is Region {
 /** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days); a longer one fires at once in every runtime. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
-/** `value` when it is a delay a timer can take; else a `TypeError` naming the option. */
-export function milliseconds(name: string, value: number): number {
+function milliseconds(name: string, value: number): number {
   if (!Number.isFinite(value) || value < 0 || value > MAX_TIMER_DELAY_MS) {
     throw new TypeError(`nebuly-client: \`${name}\` must be a number of milliseconds from 0 to ${MAX_TIMER_DELAY_MS}`);
   }
@@ -160,14 +159,14 @@ export function milliseconds(name: string, value: number): number {
 // inside was pasted wrong, and fetch would reject it with a message that quotes it.
 const API_KEY_PATTERN = /^[\x21-\x7e]+$/;
 
-/** An option name that is a plain word, safe to repeat in a message. */
-const QUOTABLE_OPTION_NAME = /^[A-Za-z_$]{1,40}$/;
-
 /**
  * Throws a `TypeError` for the first own key of `options` that is not a known option,
  * naming it and the known name it is probably a typo of.
  */
-export function rejectUnknownOptions(options: object, known: readonly string[], prefix: string): void {
+/** An option name that is a plain word, safe to repeat in a message. */
+const QUOTABLE_OPTION_NAME = /^[A-Za-z_$]{1,40}$/;
+
+function rejectUnknownOptions(options: object, known: readonly string[], prefix: string): void {
   let names: string[];
   try {
     names = Object.keys(options);
@@ -205,8 +204,7 @@ function describeRegion(region: string): string {
   return QUOTABLE_REGION.test(region) ? JSON.stringify(region) : `(a ${region.length}-character value, not shown)`;
 }
 
-/** A `TypeError` with the package's prefix. */
-export function typeError(message: string): TypeError {
+function typeError(message: string): TypeError {
   return new TypeError(`nebuly-client: ${message}`);
 }
 

@@ -1,4 +1,7 @@
-import { milliseconds, rejectUnknownOptions, typeError } from './options.js';
+import type { Issue } from '../utils/issues.js';
+import { ValidationError } from './errors.js';
+import { nearestName } from './nearest.js';
+import { MAX_TIMER_DELAY_MS } from './options.js';
 
 /**
  * Options of one call, its last argument: every method of the resources takes them.
@@ -31,7 +34,7 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /**
    * Headers added to this call's request, over the client's `headers`. `authorization`,
-   * `content-type` and `accept` are the SDK's and cannot be set here (a `TypeError`):
+   * `content-type` and `accept` are the SDK's and cannot be set here (a `ValidationError`):
    * another API key needs another client.
    */
   headers?: Record<string, string> | undefined;
@@ -69,22 +72,71 @@ function isAbortSignal(value: unknown): value is AbortSignal {
   );
 }
 
-function callHeaders(value: unknown): Headers | undefined {
+/** An option name that is a plain word, safe to repeat in a message. */
+const QUOTABLE_NAME = /^[A-Za-z_$]{1,40}$/;
+
+/** The problems of one call's request options, each at the option's path. */
+function problemsOf(options: object): { overrides: CallOverrides; issues: Issue[] } {
+  const issues: Issue[] = [];
+  const problem = (path: (string | number)[], message: string) => issues.push({ path, message, code: 'custom' });
+  let names: string[];
+  const read: Partial<Record<keyof RequestOptions, unknown>> = {};
+  try {
+    names = Object.keys(options);
+    for (const name of Object.keys(REQUEST_OPTION_NAMES) as (keyof RequestOptions)[]) read[name] = (options as Record<string, unknown>)[name];
+  } catch {
+    problem([], 'could not be read (a getter or Proxy threw)');
+    return { overrides: {}, issues };
+  }
+  const known = Object.keys(REQUEST_OPTION_NAMES);
+  for (const name of names) {
+    if (known.includes(name)) continue;
+    const nearest = nearestName(name, known);
+    // A typo of a known name, or a plain word, is named; anything else may be a secret
+    // pasted as an object's name, and is described instead.
+    if (nearest !== undefined) problem([name], `is not a request option; did you mean \`${nearest}\`?`);
+    else if (QUOTABLE_NAME.test(name)) problem([name], `is not a request option (${known.join(', ')})`);
+    else problem([], `has an unknown option (a ${name.length}-character name, not shown)`);
+  }
+  const { signal, timeoutMs, maxRetries } = read;
+  if (signal !== undefined && !isAbortSignal(signal)) problem(['signal'], 'must be an AbortSignal (from `new AbortController().signal`)');
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= MAX_TIMER_DELAY_MS)) {
+    problem(['timeoutMs'], `must be a number of milliseconds from 0 to ${MAX_TIMER_DELAY_MS}`);
+  }
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
+    problem(['maxRetries'], 'must be a whole number, zero or more');
+  }
+  const headers = callHeaders(read.headers, problem);
+  return {
+    overrides: {
+      signal: signal as AbortSignal | undefined,
+      timeoutMs: timeoutMs as number | undefined,
+      maxRetries: maxRetries as number | undefined,
+      headers,
+    },
+    issues,
+  };
+}
+
+function callHeaders(value: unknown, problem: (path: string[], message: string) => void): Headers | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null) {
-    throw typeError(`request option \`headers\` must be an object (got ${value === null ? 'null' : typeof value})`);
+    problem(['headers'], `must be an object (got ${value === null ? 'null' : typeof value})`);
+    return undefined;
   }
   let headers: Headers;
   try {
     headers = new Headers(value as Record<string, string>);
   } catch {
     // fetch's own message quotes the offending value; keep values out of errors.
-    throw typeError('request option `headers` has a name or value an HTTP header cannot carry');
+    problem(['headers'], 'has a name or value an HTTP header cannot carry');
+    return undefined;
   }
   for (const name of SDK_HEADERS) {
     if (headers.has(name)) {
-      throw typeError(
-        `request option \`headers\` cannot set \`${name}\`: the SDK sets it on every request` +
+      problem(
+        ['headers'],
+        `cannot set \`${name}\`: the SDK sets it on every request` +
           (name === 'authorization' ? ' (for another API key, create another client)' : ''),
       );
     }
@@ -94,35 +146,24 @@ function callHeaders(value: unknown): Headers | undefined {
 
 /**
  * Checks a call's request options; `undefined` or `{}` change nothing. Throws a
- * `TypeError` naming the option when one is unknown or of the wrong type; never quotes a
- * header's value.
+ * `ValidationError` (nothing is sent) that names each option unknown or of the wrong
+ * type; it never quotes a header's value.
  *
  * @example
  * ```ts
  * const overrides = checkRequestOptions({ maxRetries: 0 }); // { maxRetries: 0 }
- * checkRequestOptions({ maxRetry: 0 }); // TypeError: … did you mean `maxRetries`?
+ * checkRequestOptions({ maxRetry: 0 }); // ValidationError: … maxRetry is not a request option; did you mean `maxRetries`?
  * ```
  */
 export function checkRequestOptions(options: unknown): CallOverrides {
   if (options === undefined) return {};
   if (typeof options !== 'object' || options === null) {
-    throw typeError(`request options must be an object (got ${options === null ? 'null' : typeof options})`);
+    throw new ValidationError(
+      [{ path: [], message: `must be an object (got ${options === null ? 'null' : typeof options})`, code: 'invalid_type' }],
+      'request options',
+    );
   }
-  rejectUnknownOptions(options, Object.keys(REQUEST_OPTION_NAMES), '');
-  let given: RequestOptions;
-  try {
-    const { signal, timeoutMs, maxRetries, headers } = options as RequestOptions;
-    given = { signal, timeoutMs, maxRetries, headers };
-  } catch {
-    throw typeError('request options could not be read (a getter or Proxy threw)');
-  }
-  const { signal, timeoutMs, maxRetries } = given;
-  if (signal !== undefined && !isAbortSignal(signal)) {
-    throw typeError('request option `signal` must be an AbortSignal (from `new AbortController().signal`)');
-  }
-  if (timeoutMs !== undefined) milliseconds('timeoutMs', timeoutMs);
-  if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
-    throw typeError('request option `maxRetries` must be a whole number, zero or more');
-  }
-  return { signal, timeoutMs, maxRetries, headers: callHeaders(given.headers) };
+  const { overrides, issues } = problemsOf(options);
+  if (issues.length > 0) throw new ValidationError(issues, 'request options');
+  return overrides;
 }

@@ -7,6 +7,7 @@ import {
   type RequestOptions,
   TimeoutError,
   UnexpectedResponseError,
+  ValidationError,
 } from '../../src/index.js';
 import { json, type LocalHandler, type LocalServer, startLocalServer } from '../helpers/local-server.js';
 
@@ -75,8 +76,8 @@ describe('request options', () => {
   it.each(['Authorization', 'content-type', 'accept'])('refuses a call header that would replace %s, sending nothing', async (name) => {
     const { baseUrl, requests } = await serve(accept);
     const sent = client(baseUrl).eligibleUsers.insert(users, { headers: { [name]: 'Bearer another-key' } });
-    await expect(sent).rejects.toThrow(TypeError);
-    await expect(sent).rejects.toThrow(`cannot set \`${name.toLowerCase()}\``);
+    await expect(sent).rejects.toThrow(ValidationError);
+    await expect(sent).rejects.toThrow(`Invalid request options: headers cannot set \`${name.toLowerCase()}\``);
     await expect(sent).rejects.not.toThrow('another-key');
     expect(requests).toHaveLength(0);
   });
@@ -141,18 +142,27 @@ describe('request options', () => {
   });
 
   it.each([
-    [{ maxRetry: 0 }, 'unknown option `maxRetry`; did you mean `maxRetries`?'],
-    [{ timeoutMs: -1 }, '`timeoutMs` must be a number of milliseconds'],
-    [{ maxRetries: 1.5 }, '`maxRetries` must be a whole number'],
-    [{ signal: {} }, '`signal` must be an AbortSignal'],
-    [{ headers: 'x' }, '`headers` must be an object'],
-    [null, 'request options must be an object (got null)'],
-  ])('rejects %j with a TypeError naming the option, sending nothing', async (options, message) => {
+    [{ maxRetry: 0 }, 'maxRetry is not a request option; did you mean `maxRetries`?'],
+    [{ timeoutMs: -1 }, 'timeoutMs must be a number of milliseconds from 0 to 2147483647'],
+    [{ maxRetries: 1.5 }, 'maxRetries must be a whole number, zero or more'],
+    [{ signal: {} }, 'signal must be an AbortSignal'],
+    [{ headers: 'x' }, 'headers must be an object (got string)'],
+    [{ headers: { 'x-id': 'a\nb' } }, 'headers has a name or value an HTTP header cannot carry'],
+    [null, '(root) must be an object (got null)'],
+  ])('rejects %j with a ValidationError naming the option, sending nothing', async (options, message) => {
     const { baseUrl, requests } = await serve(accept);
     const sent = client(baseUrl).eligibleUsers.list(options as RequestOptions);
-    await expect(sent).rejects.toThrow(TypeError);
-    await expect(sent).rejects.toThrow(message);
+    await expect(sent).rejects.toThrow(ValidationError);
+    await expect(sent).rejects.toThrow(`Invalid request options: ${message}`);
     expect(requests).toHaveLength(0);
+  });
+
+  it('names every bad option at once', async () => {
+    const { baseUrl } = await serve(accept);
+    const error = await client(baseUrl)
+      .eligibleUsers.list({ maxRetries: -1, timeoutMs: 'soon' } as unknown as RequestOptions)
+      .catch((e: unknown) => e);
+    expect((error as ValidationError).issues.map((issue) => issue.pathText)).toEqual(['timeoutMs', 'maxRetries']);
   });
 });
 
