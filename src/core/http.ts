@@ -226,8 +226,8 @@ export class HttpCore {
 
   /**
    * Calls an endpoint of the service: validates `params` with the endpoint's schema
-   * (rejecting with a `ValidationError`, nothing sent) and the request options (a
-   * `TypeError`), sends the params as JSON, and answers the body parsed by the endpoint's
+   * and the request options (rejecting with a `ValidationError`, nothing sent), sends the
+   * params as JSON, and answers the body parsed by the endpoint's
    * response schema, or for ingestion its status and body. The last argument, the
    * call's request options, overrides the client's signal, time-out, retries and headers.
    *
@@ -297,7 +297,7 @@ export class HttpCore {
       if (answer === undefined) {
         if (attempt > maxRetries) throw this.#toSdkError(failure, request, attempt);
         delayMs = backoffMs(retryDelayMs, attempt);
-        reason = failure === ATTEMPT_TIMED_OUT ? 'timed out' : 'failed to connect';
+        reason = failure === ATTEMPT_TIMED_OUT ? 'timed out' : 'failed (network error)';
       } else {
         if (answer.status >= 200 && answer.status < 300) return { ...answer, attempt };
         if (attempt > maxRetries || !RETRYABLE_STATUSES.has(answer.status)) {
@@ -308,10 +308,16 @@ export class HttpCore {
         delayMs = retryAfter ?? backoffMs(retryDelayMs, attempt);
         reason = `answered ${answer.status}${retryAfter === undefined ? '' : ' with Retry-After'}`;
       }
-      this.#log.info(
-        `${method} ${path} ${reason} (attempt ${attempt} of ${maxRetries + 1}); retrying in ${Math.round(delayMs)} ms`,
-        { method, path, attempt, status: answer?.status, waitMs: Math.round(delayMs) },
-      );
+      if (this.#log.enabled('info')) {
+        const waitMs = Math.round(delayMs);
+        this.#log.info(`${method} ${path} ${reason} (attempt ${attempt} of ${maxRetries + 1}); retrying in ${waitMs} ms`, {
+          method,
+          path,
+          attempt,
+          status: answer?.status,
+          waitMs,
+        });
+      }
       try {
         await wait(delayMs, signal);
       } catch {
@@ -336,7 +342,7 @@ export class HttpCore {
           ? 'was aborted'
           : failure === ATTEMPT_TIMED_OUT
             ? 'timed out'
-            : 'failed to connect';
+            : 'failed (network error)';
     this.#log.debug(`${method} ${path} ${outcome} in ${ms} ms (attempt ${attempt})`, {
       method,
       path,

@@ -79,9 +79,17 @@ describe('logLevel and logger', () => {
     const nebuly = await clientFor((_request, res) => res.socket?.destroy(), { logger, logLevel: 'debug', maxRetries: 1 });
     await nebuly.eligibleUsers.list().catch(() => undefined);
     expect(lines.map(({ level }) => level)).toEqual(['debug', 'info', 'debug']);
-    expect(lines[0]!.message).toMatch(/^GET \/api\/external\/eligible-users failed to connect in \d+ ms \(attempt 1\)$/);
+    expect(lines[0]!.message).toMatch(/^GET \/api\/external\/eligible-users failed \(network error\) in \d+ ms \(attempt 1\)$/);
     expect(lines[0]!.fields).toMatchObject({ status: undefined, attempt: 1 });
-    expect(lines[1]!.message).toMatch(/failed to connect \(attempt 1 of 2\); retrying in \d+ ms$/);
+    expect(lines[1]!.message).toMatch(/failed \(network error\) \(attempt 1 of 2\); retrying in \d+ ms$/);
+
+    await server!.close();
+    const hung = capturingLogger();
+    const slow = await clientFor(() => undefined, { logger: hung.logger, logLevel: 'debug', maxRetries: 0, timeoutMs: 50 });
+    await slow.eligibleUsers.list().catch(() => undefined);
+    expect(hung.lines).toHaveLength(1);
+    expect(hung.lines[0]!.message).toMatch(/^GET \/api\/external\/eligible-users timed out in \d+ ms \(attempt 1\)$/);
+    expect(hung.lines[0]!.fields).toMatchObject({ status: undefined, attempt: 1 });
   });
 
   it.each<[LogLevel, string[]]>([
