@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { NebulyClient } from '../src/client.js';
 import { CLIENT_DEFAULTS } from '../src/core/options.js';
 import type { NebulyError } from '../src/core/errors.js';
-import { RECORDER_DEFAULTS } from '../src/recorder/options.js';
+import { RECORDER_DEFAULTS } from '../src/core/recorder-options.js';
 import { createReferenceServer } from '../src/reference-server/index.js';
 import { ENDPOINTS } from '../src/core/endpoints.js';
 

@@ -66,7 +66,7 @@ export {
   RECORDER_DEFAULTS,
   type RecorderOptions,
   type ResolvedRecorderOptions,
-} from './recorder/options.js';
+} from './core/recorder-options.js';
 export {
   conversationInteraction,
   embeddingStep,

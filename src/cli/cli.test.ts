@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../reference-server/node.js';
 import { REFERENCE_PATHS } from '../reference-server/routes.js';
-import type { StoredUser } from '../reference-server/store.js';
+import type { StoredUser } from '../reference-server/stored.js';
 
 const BIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const KEY = 'secret-canary-nebuly-cli-key';

@@ -1,4 +1,4 @@
-import { RECORDER_DEFAULTS, type RecorderOptions } from '../recorder/options.js';
+import { RECORDER_DEFAULTS, type RecorderOptions } from './recorder-options.js';
 import { readEnv } from './env.js';
 import { NebulyError } from './errors.js';
 import { type Log, type Logger, type LogLevel, backgroundReporter, resolveLog } from './logging.js';

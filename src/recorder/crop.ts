@@ -1,10 +1,38 @@
+import { nonEmptyString, timestamp } from '../schemas/common.js';
+import { conversationInteractionSchema, sendConversationParamsSchema } from '../schemas/conversations.js';
+import { conversationFeedbackActionSchema } from '../schemas/feedback.js';
+import { embeddingStepSchema, llmStepSchema, messageSchema, retrievalStepSchema } from '../schemas/traces.js';
 import { utf8ByteLength } from './utf8.js';
 
+let identifyingKeys: ReadonlySet<string> | undefined;
+
 /**
- * String fields that identify rather than carry content: cropping them would make the
- * conversation invalid or meaningless, and they are short anyway.
+ * The string fields that identify rather than carry content: cropping them would make the
+ * conversation invalid or meaningless, and they are short anyway. They are the fields of
+ * the conversation's wire schemas that are identifiers, enums or timestamps (`end_user`,
+ * `model`, `source`, `role`, `slug`, `time_start`, `time_end`), and `type`, which names
+ * the kind of a free-form content part. Found on the first crop: most conversations fit.
  */
-const KEPT_KEYS = new Set(['end_user', 'time_start', 'time_end', 'role', 'model', 'source', 'slug', 'type']);
+function keptKeys(): ReadonlySet<string> {
+  if (identifyingKeys !== undefined) return identifyingKeys;
+  const objects = [
+    sendConversationParamsSchema.shape.conversation,
+    conversationInteractionSchema,
+    llmStepSchema,
+    retrievalStepSchema,
+    embeddingStepSchema,
+    messageSchema,
+    conversationFeedbackActionSchema,
+  ];
+  const kept = new Set(['type']);
+  for (const { shape } of objects) {
+    for (const [key, field] of Object.entries(shape)) {
+      if (field === nonEmptyString || field === timestamp || field._zod.def.type === 'enum') kept.add(key);
+    }
+  }
+  identifyingKeys = kept;
+  return kept;
+}
 
 /** How many times the crop level is lowered before giving up; one pass nearly always fits. */
 const MAX_PASSES = 12;
@@ -44,8 +72,9 @@ export function cropToFit(value: unknown, maxBytes: number, json = JSON.stringif
   const bytes = utf8ByteLength(json);
   if (bytes <= maxBytes) return { json, bytes, croppedStrings: 0, fits: true };
 
+  const kept = keptKeys();
   const lengths: number[] = [];
-  collectLengths(value, undefined, lengths);
+  collectLengths(value, undefined, kept, lengths);
   lengths.sort((a, b) => b - a);
 
   // Each string cropped to `level` keeps at most `level` bytes of its serialized content
@@ -56,7 +85,7 @@ export function cropToFit(value: unknown, maxBytes: number, json = JSON.stringif
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
     const level = pass === MAX_PASSES - 1 ? 0 : cropLevel(lengths, excess);
     const counter = { cropped: 0 };
-    const croppedJson = JSON.stringify(cropStrings(value, undefined, level, counter));
+    const croppedJson = JSON.stringify(cropStrings(value, undefined, kept, level, counter));
     const croppedBytes = utf8ByteLength(croppedJson);
     result = { json: croppedJson, bytes: croppedBytes, croppedStrings: counter.cropped, fits: croppedBytes <= maxBytes };
     if (result.fits || level === 0) break;
@@ -122,28 +151,34 @@ export function jsonStringBytes(text: string): number {
   return bytes;
 }
 
-function collectLengths(value: unknown, key: string | undefined, out: number[]): void {
+function collectLengths(value: unknown, key: string | undefined, kept: ReadonlySet<string>, out: number[]): void {
   if (typeof value === 'string') {
-    if (key === undefined || !KEPT_KEYS.has(key)) out.push(jsonStringBytes(value));
+    if (key === undefined || !kept.has(key)) out.push(jsonStringBytes(value));
   } else if (Array.isArray(value)) {
-    for (const item of value) collectLengths(item, key, out);
+    for (const item of value) collectLengths(item, key, kept, out);
   } else if (typeof value === 'object' && value !== null) {
-    for (const [childKey, child] of Object.entries(value)) collectLengths(child, childKey, out);
+    for (const [childKey, child] of Object.entries(value)) collectLengths(child, childKey, kept, out);
   }
 }
 
-function cropStrings(value: unknown, key: string | undefined, level: number, counter: { cropped: number }): unknown {
+function cropStrings(
+  value: unknown,
+  key: string | undefined,
+  kept: ReadonlySet<string>,
+  level: number,
+  counter: { cropped: number },
+): unknown {
   if (typeof value === 'string') {
-    if (key !== undefined && KEPT_KEYS.has(key)) return value;
+    if (key !== undefined && kept.has(key)) return value;
     const cropped = cropString(value, level);
     if (cropped === value) return value;
     counter.cropped += 1;
     return cropped;
   }
-  if (Array.isArray(value)) return value.map((item) => cropStrings(item, key, level, counter));
+  if (Array.isArray(value)) return value.map((item) => cropStrings(item, key, kept, level, counter));
   if (typeof value === 'object' && value !== null) {
     const copy: Record<string, unknown> = {};
-    for (const [childKey, child] of Object.entries(value)) copy[childKey] = cropStrings(child, childKey, level, counter);
+    for (const [childKey, child] of Object.entries(value)) copy[childKey] = cropStrings(child, childKey, kept, level, counter);
     return copy;
   }
   return value;

@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini';
 import { UNREADABLE } from '../utils/issues.js';
 import { isPlainObject } from './plain-object.js';
 
@@ -37,6 +38,60 @@ export function fieldsOf<K extends string>(params: unknown, names: readonly K[])
     }
   }
   return fields;
+}
+
+/** An object schema of the wire: its fields are what a recording call keeps. */
+export interface ObjectSchema {
+  readonly shape: Readonly<Record<string, z.core.$ZodType>>;
+}
+
+/** The field names of an object schema, in its order. */
+export function fieldNames(schema: ObjectSchema): string[] {
+  return Object.keys(schema.shape);
+}
+
+/**
+ * Makes the function that records a call's parameters as the fields of `schema`, each
+ * read once ({@link fieldsOf}), in the schema's order: a required field always (the wire
+ * tells trace steps apart by their keys, so a missing one is then reported as this
+ * kind's), an optional one only when given. `copies` copy a field the caller may change
+ * later. A field added to the schema is recorded with no list to update.
+ *
+ * @example
+ * ```ts
+ * const recordRetrieval = recorderOf(retrievalStepSchema, { outputs: copyArray });
+ * trace.push(recordRetrieval(step));
+ * ```
+ */
+export function recorderOf(
+  schema: ObjectSchema,
+  copies: Readonly<Record<string, (value: unknown) => unknown>> = {},
+): (params: unknown) => Record<string, unknown> {
+  const names = fieldNames(schema);
+  const optional = names.map((name) => schema.shape[name]?._zod.optin === 'optional');
+  const copy = names.map((name) => copies[name]);
+  const count = names.length;
+  // As fieldsOf, read straight into the record: this runs on every recorded step.
+  return (params) => {
+    const source = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : undefined;
+    const recorded: Record<string, unknown> = {};
+    let index = 0;
+    while (index < count) {
+      try {
+        for (; index < count; index += 1) {
+          const name = names[index] as string;
+          const value = source === undefined ? undefined : source[name];
+          if (value === undefined && optional[index] === true) continue;
+          const copied = copy[index];
+          recorded[name] = copied === undefined ? value : copied(value);
+        }
+      } catch {
+        recorded[names[index] as string] = UNREADABLE;
+        index += 1;
+      }
+    }
+    return recorded;
+  };
 }
 
 /**

@@ -14,7 +14,7 @@ import { type ExitWatcher, unwatchExit, watchExit } from './exit-hook.js';
 import { fieldsOf } from './fields.js';
 import { newConversationId } from './ids.js';
 import { OpenConversations } from './open-conversations.js';
-import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from './options.js';
+import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { ConversationRecord } from './record.js';
 import { buildConversationPayload } from './payload.js';

@@ -1,12 +1,14 @@
+import { conversationFeedbackActionSchema } from '../schemas/feedback.js';
 import type {
   ConversationFeedbackAction,
   EmbeddingStepInput,
   LLMStepInput,
   RetrievalStepInput,
 } from '../schemas/index.js';
-import { RecordingError } from './errors.js';
+import { embeddingStepSchema, llmStepSchema, messageSchema, retrievalStepSchema } from '../schemas/traces.js';
 import { UNREADABLE } from '../utils/issues.js';
-import { fieldsOf, readSafely } from './fields.js';
+import { RecordingError } from './errors.js';
+import { fieldNames, fieldsOf, readSafely, recorderOf } from './fields.js';
 import type { InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';
 
@@ -16,13 +18,8 @@ export interface EndInteractionParams {
   output: string;
 }
 
-// The fields each call reads, once each (fieldsOf).
-const LLM_FIELDS = ['model', 'messages', 'output', 'input_tokens', 'output_tokens', 'cost'] as const;
-const RETRIEVAL_FIELDS = ['source', 'input', 'outputs'] as const;
-const EMBEDDING_FIELDS = ['model', 'input', 'input_tokens'] as const;
-const FEEDBACK_FIELDS = ['slug', 'text', 'value'] as const;
 const END_FIELDS = ['output'] as const;
-const MESSAGE_FIELDS = ['role', 'content'] as const;
+const MESSAGE_FIELDS = /* @__PURE__ */ fieldNames(messageSchema);
 
 // The caller may keep pushing to the array they passed (a chat history usually grows in
 // place); a shallow copy records it as it was at the call.
@@ -31,8 +28,8 @@ function copyArray(value: unknown): unknown {
 }
 
 // Messages are copied one level deeper: a caller who streams into a message's `content`,
-// or reuses the object, must not change what was recorded. Only `role` and `content` are
-// sent, so only they are copied; an entry that is no object is kept as given, for
+// or reuses the object, must not change what was recorded. Only the message schema's
+// fields are sent, so only they are copied; an entry that is no object is kept as given, for
 // validation to report. A plain loop: this runs on every LLM step.
 function copyMessages(value: unknown): unknown {
   const isArray = readSafely(() => Array.isArray(value));
@@ -57,6 +54,12 @@ function copyMessages(value: unknown): unknown {
   return copy;
 }
 
+// What each call records: the fields of its wire schema (see recorderOf).
+const recordLlm = /* @__PURE__ */ recorderOf(llmStepSchema, { messages: copyMessages });
+const recordRetrieval = /* @__PURE__ */ recorderOf(retrievalStepSchema, { outputs: copyArray });
+const recordEmbedding = /* @__PURE__ */ recorderOf(embeddingStepSchema);
+const recordFeedback = /* @__PURE__ */ recorderOf(conversationFeedbackActionSchema);
+
 /**
  * @internal A step as recorded: only the fields of its kind, values kept as given. Shared
  * by the turn's methods and the integrations' reserved places.
@@ -66,14 +69,7 @@ function copyMessages(value: unknown): unknown {
  * ```
  */
 export function llmRecord(step: LLMStepInput): Record<string, unknown> {
-  const { model, messages, output, input_tokens, output_tokens, cost } = fieldsOf(step, LLM_FIELDS);
-  // The `messages` key is always set, even when missing: the wire tells steps apart by
-  // their keys, and a missing one is then reported as the LLM step's.
-  const recorded: Record<string, unknown> = { model, messages: copyMessages(messages), output };
-  if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
-  if (output_tokens !== undefined) recorded.output_tokens = output_tokens;
-  if (cost !== undefined) recorded.cost = cost;
-  return recorded;
+  return recordLlm(step);
 }
 
 /**
@@ -84,8 +80,7 @@ export function llmRecord(step: LLMStepInput): Record<string, unknown> {
  * ```
  */
 export function retrievalRecord(step: RetrievalStepInput): Record<string, unknown> {
-  const { source, input, outputs } = fieldsOf(step, RETRIEVAL_FIELDS);
-  return { source, input, outputs: copyArray(outputs) };
+  return recordRetrieval(step);
 }
 
 /**
@@ -96,10 +91,7 @@ export function retrievalRecord(step: RetrievalStepInput): Record<string, unknow
  * ```
  */
 export function embeddingRecord(step: EmbeddingStepInput): Record<string, unknown> {
-  const { model, input, input_tokens } = fieldsOf(step, EMBEDDING_FIELDS);
-  const recorded: Record<string, unknown> = { model, input };
-  if (input_tokens !== undefined) recorded.input_tokens = input_tokens;
-  return recorded;
+  return recordEmbedding(step);
 }
 
 /**
@@ -190,11 +182,7 @@ export class Turn {
    */
   feedback(action: ConversationFeedbackAction): this {
     if (this.#refuses('feedback', false)) return this;
-    const { slug, text, value } = fieldsOf(action, FEEDBACK_FIELDS);
-    const recorded: Record<string, unknown> = { slug };
-    if (text !== undefined) recorded.text = text;
-    if (value !== undefined) recorded.value = value;
-    (this.#record.feedback ??= []).push(recorded);
+    (this.#record.feedback ??= []).push(recordFeedback(action));
     this.#state.lastActivityAt = this.#state.now();
     return this;
   }

@@ -1,5 +1,5 @@
 import type { InteractionFilter } from '../schemas/index.js';
-import type { StoredInteraction } from './store.js';
+import type { StoredInteraction } from './stored.js';
 
 /** A time window as the server received it: `start` inclusive, `end` exclusive, each optional. */
 export interface TimeRange {

@@ -80,6 +80,7 @@ export function createHandlers(options: ReferenceHandlersOptions): ReferenceHand
 
 export type { ReferenceOptions } from './options.js';
 export type { ReferenceState } from './app.js';
-export type { ReferenceStore, StoredInteraction, StoredUser } from './store.js';
+export type { ReferenceStore } from './store.js';
+export type { StoredInteraction, StoredUser } from './stored.js';
 export type { FaultInjector, Fault, FaultSpec } from './faults.js';
 export type { RequestLog, RecordedRequest, RequestFilter } from './request-log.js';

@@ -1,60 +1,6 @@
-import type {
-  ConversationFeedbackAction,
-  InteractionFilter,
-  SendConversationBody,
-  SendInteractionBody,
-  TraceStep,
-  UserRecord,
-} from '../schemas/index.js';
+import type { InteractionFilter, SendConversationBody, SendInteractionBody, UserRecord } from '../schemas/index.js';
 import { matchesAll, type TimeRange } from './matching.js';
-
-/** A user as the reference stores and answers it (EligibleUser / PlatformUser). */
-export interface StoredUser {
-  /** The user's identifier, unique within a project. */
-  end_user: string;
-  /** Key-value tags, as sent. */
-  tags: Record<string, string>;
-  /** When access started, as sent (a date or a date-time). */
-  active_from: string;
-  /** `null` while access has not been revoked, as a FastAPI service answers a missing value. */
-  active_to: string | null;
-}
-
-/** One stored interaction, from either ingestion endpoint, in one shape. */
-export interface StoredInteraction {
-  /** Assigned by the reference, unique in the store: `interaction-1`, `interaction-2`, …. */
-  id: string;
-  /** Which endpoint it came from: the single-interaction (v3) or the bulk conversation (v2) one. */
-  source: 'interaction' | 'conversation';
-  /**
-   * The `conversation_id` sent with a single interaction. The bulk form has none on the
-   * wire, so the reference assigns one per request (`conversation-1`, …), shared by the
-   * interactions of that conversation.
-   */
-  conversation_id: string;
-  /** The end user: `interaction.end_user`, or `conversation.end_user` for the bulk form. */
-  end_user: string;
-  /** The user's input, as sent. */
-  input: string;
-  /** The answer shown to the user, as sent. */
-  output: string;
-  /** ISO 8601, as sent; what `time_range` is compared with. */
-  time_start: string;
-  /** ISO 8601, as sent. */
-  time_end: string;
-  /** `{}` when none were sent. */
-  tags: Record<string, string>;
-  /** The trace steps (`traces` of the single form, `trace` of the bulk form); `[]` when none. */
-  trace: TraceStep[];
-  /** The feedback (`user_feedback` of the single form, `feedback_actions` of the bulk form); `[]` when none. */
-  feedback_actions: ConversationFeedbackAction[];
-  /** As sent; `false` when left out (the service's default). The reference stores content either way. */
-  hide_content: boolean;
-  /** As sent; `true` when left out (the service's default), and always for the bulk form, which has no such field. */
-  anonymize: boolean;
-  /** When the reference received it, ISO 8601. */
-  received_at: string;
-}
+import { type StoredInteraction, type StoredUser, toStoredUser } from './stored.js';
 
 /** What a user deletion did. */
 export interface DeleteUsersResult {
@@ -69,14 +15,6 @@ interface Project {
   interactions: StoredInteraction[];
 }
 
-function toStoredUser(user: UserRecord): StoredUser {
-  return {
-    end_user: user.end_user,
-    tags: { ...user.tags },
-    active_from: user.active_from,
-    active_to: user.active_to ?? null,
-  };
-}
 
 /**
  * The reference server's data: users and interactions, kept in memory per project.

@@ -17,7 +17,8 @@
 export { createReferenceHandler, type ReferenceHandler, type ReferenceHandlerOptions } from './handler.js';
 export type { ReferenceState } from './app.js';
 export { REFERENCE_DEFAULTS, type ReferenceOptions } from './options.js';
-export { ReferenceStore, type DeleteUsersResult, type StoredInteraction, type StoredUser } from './store.js';
+export { ReferenceStore, type DeleteUsersResult } from './store.js';
+export type { StoredInteraction, StoredUser } from './stored.js';
 export type { TimeRange } from './matching.js';
 export { FaultInjector, type Fault, type FaultSpec } from './faults.js';
 export { RequestLog, type RecordedRequest, type RequestFilter } from './request-log.js';

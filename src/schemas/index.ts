@@ -14,5 +14,5 @@ export * from './traces.js';
 export * from './users.js';
 
 // The request and response types are written out field by field in ../types, and held
-// equal to what these schemas infer there (schema-checks.ts).
+// equal to what these schemas infer (type-checks.ts).
 export type * from '../types/index.js';

@@ -1,7 +1,7 @@
 /**
  * The request and response types, written out field by field with the spec's meaning of
- * each, so that hovers and the API reference show them. schema-checks.ts holds each one
- * equal to what its schema infers.
+ * each, so that hovers and the API reference show them. ../schemas/type-checks.ts holds
+ * each one equal to what its schema infers.
  */
 export type { Tags, TimestampInput } from './common.js';
 export type { ConversationFeedbackAction, FeedbackAction, FeedbackSlug } from './feedback.js';

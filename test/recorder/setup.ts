@@ -1,5 +1,5 @@
 import type { NebulyError } from '../../src/core/errors.js';
-import type { RecorderOptions } from '../../src/recorder/options.js';
+import type { RecorderOptions } from '../../src/core/recorder-options.js';
 import { Recorder } from '../../src/recorder/recorder.js';
 import { FakeTransport } from './fake-transport.js';
 

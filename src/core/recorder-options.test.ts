@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECORDER_DEFAULTS, resolveRecorderOptions } from './options.js';
+import { RECORDER_DEFAULTS, resolveRecorderOptions } from './recorder-options.js';
 
 describe('resolveRecorderOptions', () => {
   it('fills in every default', () => {

@@ -4,20 +4,20 @@
  * typecheck`. Nothing here runs.
  */
 import type * as z from 'zod/mini';
-import type { conversationInteractionSchema, sendConversationParamsSchema } from '../schemas/conversations.js';
-import type { conversationFeedbackActionSchema, feedbackActionSchema } from '../schemas/feedback.js';
-import type { deleteInteractionsParamsSchema, interactionFilterSchema, timeRangeSchema } from '../schemas/filters.js';
-import type { interactionSchema, sendInteractionParamsSchema } from '../schemas/interactions.js';
-import type { messageResponseSchema } from '../schemas/responses.js';
-import type { embeddingStepSchema, llmStepSchema, messageSchema, retrievalStepSchema, traceStepSchema } from '../schemas/traces.js';
+import type { conversationInteractionSchema, sendConversationParamsSchema } from './conversations.js';
+import type { conversationFeedbackActionSchema, feedbackActionSchema } from './feedback.js';
+import type { deleteInteractionsParamsSchema, interactionFilterSchema, timeRangeSchema } from './filters.js';
+import type { interactionSchema, sendInteractionParamsSchema } from './interactions.js';
+import type { messageResponseSchema } from './responses.js';
+import type { embeddingStepSchema, llmStepSchema, messageSchema, retrievalStepSchema, traceStepSchema } from './traces.js';
 import type {
   deleteUsersParamsSchema,
   userRecordResponseSchema,
   userRecordSchema,
   usersParamsSchema,
   usersResponseSchema,
-} from '../schemas/users.js';
-import type * as T from './index.js';
+} from './users.js';
+import type * as T from '../types/index.js';
 
 /** Deep, both-ways equality of two types: neither may have what the other lacks. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? Fields<A, B> : false) : false;
