@@ -63,13 +63,17 @@ export interface CallOverrides {
 function isAbortSignal(value: unknown): value is AbortSignal {
   // Duck-typed: a signal of another realm (a test environment, a polyfill) is as good.
   const signal = value as Partial<AbortSignal> | null;
-  return (
-    typeof signal === 'object' &&
-    signal !== null &&
-    typeof signal.aborted === 'boolean' &&
-    typeof signal.addEventListener === 'function' &&
-    typeof signal.removeEventListener === 'function'
-  );
+  try {
+    return (
+      typeof signal === 'object' &&
+      signal !== null &&
+      typeof signal.aborted === 'boolean' &&
+      typeof signal.addEventListener === 'function' &&
+      typeof signal.removeEventListener === 'function'
+    );
+  } catch {
+    return false; // a getter or Proxy that throws is no signal
+  }
 }
 
 /** An option name that is a plain word, safe to repeat in a message. */

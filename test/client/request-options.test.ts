@@ -157,6 +157,21 @@ describe('request options', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('rejects options or a signal whose traps throw with a ValidationError, never the trap’s error', async () => {
+    const { baseUrl, requests } = await serve(accept);
+    const trap = () => {
+      throw new Error('trap');
+    };
+    const nebuly = client(baseUrl);
+    await expect(nebuly.eligibleUsers.list({ signal: new Proxy({} as AbortSignal, { get: trap }) })).rejects.toThrow(
+      'Invalid request options: signal must be an AbortSignal',
+    );
+    await expect(nebuly.eligibleUsers.list(new Proxy({}, { ownKeys: trap }))).rejects.toThrow(
+      'Invalid request options: (root) could not be read (a getter or Proxy threw)',
+    );
+    expect(requests).toHaveLength(0);
+  });
+
   it('names every bad option at once', async () => {
     const { baseUrl } = await serve(accept);
     const error = await client(baseUrl)
