@@ -41,14 +41,14 @@ export function editDistance(a: string, b: string): number {
  */
 export function nearestName(name: string, known: readonly string[]): string | undefined {
   const limit = Math.min(4, Math.max(1, Math.ceil(name.length / 3)));
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of known) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
+  let nearest: string | undefined;
+  let nearestDistance = Infinity;
+  for (const knownName of known) {
+    const distance = editDistance(name.toLowerCase(), knownName.toLowerCase());
+    if (distance < nearestDistance) {
+      nearest = knownName;
+      nearestDistance = distance;
     }
   }
-  return bestDistance <= limit ? best : undefined;
+  return nearestDistance <= limit ? nearest : undefined;
 }

@@ -13,9 +13,9 @@ interface ProcessEvents {
 }
 
 function processEvents(): ProcessEvents | undefined {
-  const candidate = (globalThis as { process?: Partial<ProcessEvents> }).process;
-  return typeof candidate?.on === 'function' && typeof candidate.removeListener === 'function'
-    ? (candidate as ProcessEvents)
+  const globalProcess = (globalThis as { process?: Partial<ProcessEvents> }).process;
+  return typeof globalProcess?.on === 'function' && typeof globalProcess.removeListener === 'function'
+    ? (globalProcess as ProcessEvents)
     : undefined;
 }
 

@@ -49,7 +49,7 @@ function isoTime(ms: number): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-function keep<T>(items: readonly T[], excluded: Set<number> | undefined): T[] {
+function withoutExcluded<T>(items: readonly T[], excluded: Set<number> | undefined): T[] {
   return excluded === undefined || excluded.size === 0 ? (items as T[]) : items.filter((_, index) => !excluded.has(index));
 }
 
@@ -103,8 +103,8 @@ function callerPart(record: InteractionRecord, exclusions: Exclusions | undefine
     input: record.input,
     output: record.output,
     tags,
-    feedback_actions: keep(record.feedback ?? [], exclusions?.feedback),
-    trace: keep(record.trace, exclusions?.steps),
+    feedback_actions: withoutExcluded(record.feedback ?? [], exclusions?.feedback),
+    trace: withoutExcluded(record.trace, exclusions?.steps),
   };
 }
 

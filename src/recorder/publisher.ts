@@ -125,7 +125,7 @@ export class Publisher {
       const added = this.#queue.tryAdd(delivery);
       this.#pending.add(delivery);
       if (added.added) this.#schedulePump();
-      else this.#refuse(delivery, added.limit);
+      else this.#refuse(delivery, added.limit === 'maxItems' ? 'maxQueuedConversations' : 'maxQueuedBytes');
     }
     for (const error of errors) this.#options.report(error);
     if (refusal !== undefined) this.#options.report(refusal);

@@ -19,7 +19,7 @@ describe('BoundedQueue', () => {
     const queue = new BoundedQueue<{ id: number; bytes: number }>({ maxItems: 2, maxBytes: 1000 });
     queue.tryAdd(item(1));
     queue.tryAdd(item(2));
-    expect(queue.tryAdd(item(3))).toEqual({ added: false, limit: 'maxQueuedConversations' });
+    expect(queue.tryAdd(item(3))).toEqual({ added: false, limit: 'maxItems' });
     queue.take();
     expect(queue.tryAdd(item(3))).toEqual({ added: true });
   });
@@ -27,7 +27,7 @@ describe('BoundedQueue', () => {
   it('refuses what would pass the byte bound', () => {
     const queue = new BoundedQueue<{ id: number; bytes: number }>({ maxItems: 10, maxBytes: 100 });
     expect(queue.tryAdd(item(1, 60))).toEqual({ added: true });
-    expect(queue.tryAdd(item(2, 41))).toEqual({ added: false, limit: 'maxQueuedBytes' });
+    expect(queue.tryAdd(item(2, 41))).toEqual({ added: false, limit: 'maxBytes' });
     expect(queue.tryAdd(item(3, 40))).toEqual({ added: true });
     expect(queue.bytes).toBe(100);
   });

@@ -6,8 +6,8 @@ export interface QueueLimits {
   maxBytes: number;
 }
 
-/** The answer of {@link BoundedQueue.tryAdd}. */
-export type AddResult = { added: true } | { added: false; limit: 'maxQueuedConversations' | 'maxQueuedBytes' };
+/** The answer of {@link BoundedQueue.tryAdd}: added, or refused by the named bound. */
+export type AddResult = { added: true } | { added: false; limit: keyof QueueLimits };
 
 const ADDED: AddResult = Object.freeze({ added: true });
 
@@ -40,8 +40,8 @@ export class BoundedQueue<T extends { readonly bytes: number }> {
 
   /** Adds `item` at the back if both bounds allow; says which bound refused it otherwise. */
   tryAdd(item: T): AddResult {
-    if (this.size >= this.#limits.maxItems) return { added: false, limit: 'maxQueuedConversations' };
-    if (this.#bytes + item.bytes > this.#limits.maxBytes) return { added: false, limit: 'maxQueuedBytes' };
+    if (this.size >= this.#limits.maxItems) return { added: false, limit: 'maxItems' };
+    if (this.#bytes + item.bytes > this.#limits.maxBytes) return { added: false, limit: 'maxBytes' };
     this.#items.push(item);
     this.#bytes += item.bytes;
     return ADDED;

@@ -22,9 +22,10 @@ export interface ReferenceApp extends ReferenceState {
   handle(request: Request, path: string): Promise<Response>;
 }
 
-interface Served {
+/** What serving a request gave: the response, and the request's body as read (`''` when it was not). */
+interface Answer {
   response: Response;
-  body: string;
+  requestBody: string;
 }
 
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
@@ -70,48 +71,48 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
   // The order mirrors the real deployment: the infrastructure in front of the service
   // (faults, the body limit) acts before the application routes (404, 405), checks the
   // key (401), and parses (400) and validates (422) the body.
-  async function serve(request: Request, method: string, path: string, project: string | undefined): Promise<Served> {
+  async function serve(request: Request, method: string, path: string, project: string | undefined): Promise<Answer> {
     const fault = faults.take(method, path);
     if (fault !== undefined) {
       if (fault.delayMs !== undefined) {
         await sleep(fault.delayMs, request.signal);
         // The client gave up during the delay: like a proxy, do not serve it at all.
-        if (request.signal.aborted) return { response: Response.error(), body: '' };
+        if (request.signal.aborted) return { response: Response.error(), requestBody: '' };
       }
       const response = faultResponse(fault);
-      if (response !== undefined) return { response, body: '' };
+      if (response !== undefined) return { response, requestBody: '' };
     }
 
     const declaredLength = Number(request.headers.get('content-length') ?? 0);
-    if (declaredLength > bodyLimitBytes) return { response: tooLarge(bodyLimitBytes), body: '' };
+    if (declaredLength > bodyLimitBytes) return { response: tooLarge(bodyLimitBytes), requestBody: '' };
 
     const route = ROUTES[path];
-    if (route === undefined) return { response: detail(404, 'Not Found'), body: '' };
+    if (route === undefined) return { response: detail(404, 'Not Found'), requestBody: '' };
     const endpoint = route[method];
     if (endpoint === undefined) {
-      return { response: detail(405, 'Method Not Allowed', { allow: Object.keys(route).join(', ') }), body: '' };
+      return { response: detail(405, 'Method Not Allowed', { allow: Object.keys(route).join(', ') }), requestBody: '' };
     }
 
     if (project === undefined) {
       const text = keyOf(request) === undefined ? 'Missing API key: send Authorization: Bearer <API key>' : 'Invalid API key';
-      return { response: detail(401, text, { 'www-authenticate': 'Bearer' }), body: '' };
+      return { response: detail(401, text, { 'www-authenticate': 'Bearer' }), requestBody: '' };
     }
 
-    if (!endpoint.readsBody) return { response: endpoint.run({ store, project, json: undefined }), body: '' };
+    if (!endpoint.readsBody) return { response: endpoint.run({ store, project, json: undefined }), requestBody: '' };
 
     const read = await readBody(request, bodyLimitBytes);
     if (!read.ok) {
       const response = read.reason === 'too-large' ? tooLarge(bodyLimitBytes) : detail(400, 'Request body is not valid UTF-8');
-      return { response, body: '' };
+      return { response, requestBody: '' };
     }
     let value: unknown;
     try {
       // An empty body is a missing one, which validation reports as 422 `loc: ['body']`, as FastAPI does.
       value = read.text === '' ? undefined : (JSON.parse(read.text) as unknown);
     } catch {
-      return { response: detail(400, 'Request body is not valid JSON'), body: read.text };
+      return { response: detail(400, 'Request body is not valid JSON'), requestBody: read.text };
     }
-    return { response: endpoint.run({ store, project, json: value }), body: read.text };
+    return { response: endpoint.run({ store, project, json: value }), requestBody: read.text };
   }
 
   async function handle(request: Request, path: string): Promise<Response> {
@@ -119,18 +120,18 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
     const method = request.method.toUpperCase();
     const key = keyOf(request);
     const project = key === undefined ? undefined : apiKeys.get(key);
-    let served: Served;
+    let answer: Answer;
     try {
-      served = await serve(request, method, path, project);
+      answer = await serve(request, method, path, project);
     } catch (error) {
       console.error('reference server: unexpected error', error);
-      served = { response: json({ detail: 'Internal Server Error' }, 500), body: '' };
+      answer = { response: json({ detail: 'Internal Server Error' }, 500), requestBody: '' };
     }
     const recorded = {
       method,
       path,
-      status: served.response.status,
-      body: served.body,
+      status: answer.response.status,
+      body: answer.requestBody,
       project,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     };
@@ -142,7 +143,7 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
         console.error('reference server: onRequest threw', error);
       }
     }
-    return served.response;
+    return answer.response;
   }
 
   return { handle, store, faults, requests };

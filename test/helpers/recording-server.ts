@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 
 /** One request as it arrived: what the SDK put on the wire. */
-export interface RecordedRequest {
+export interface CapturedRequest {
   method: string;
   url: URL;
   headers: Headers;
@@ -10,18 +10,18 @@ export interface RecordedRequest {
 }
 
 /** What the fake service answers to one request. */
-export type Reply = (request: RecordedRequest, index: number) => Response | Promise<Response>;
+export type Reply = (request: CapturedRequest, index: number) => Response | Promise<Response>;
 
 /**
  * An MSW server that records every request to `baseUrl` and answers through `reply`
  * (200 `{}` by default). Per-test state is reset by `reset()`.
  */
 export function createRecordingServer(baseUrl: string) {
-  const requests: RecordedRequest[] = [];
+  const requests: CapturedRequest[] = [];
   let reply: Reply = () => HttpResponse.json({});
   const server = setupServer(
     http.all(`${baseUrl}/*`, async ({ request }) => {
-      const recorded: RecordedRequest = {
+      const recorded: CapturedRequest = {
         method: request.method,
         url: new URL(request.url),
         headers: request.headers,

@@ -1,10 +1,23 @@
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { NebulyError } from '../../src/core/errors.js';
 import type { RecorderOptions } from '../../src/core/recorder-options.js';
+import type { ConversationOutcome } from '../../src/recorder/outcome.js';
 import { Recorder } from '../../src/recorder/recorder.js';
 import { FakeTransport } from './fake-transport.js';
 
 /** The start of the test clock: 2026-05-01T10:00:00.000Z. */
 export const T0 = Date.parse('2026-05-01T10:00:00.000Z');
+
+/** Fake timers and `Date` for every test of the file, starting at {@link T0}. */
+export function useFakeClock(): void {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    vi.setSystemTime(T0);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
 
 /** A clock the test moves by hand. */
 export function manualClock(start = T0) {
@@ -33,4 +46,11 @@ export function kinds(errors: readonly NebulyError[]): string[] {
 /** Lets queued microtasks and promise callbacks run. */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 10; i += 1) await Promise.resolve();
+}
+
+/** Starts, records one interaction in, and ends a conversation; returns its outcome. */
+export function oneTurn(recorder: Recorder, input = 'q'): Promise<ConversationOutcome> {
+  const conversation = recorder.startConversation({ end_user: 'u', conversation_id: input });
+  conversation.interaction({ input }).end({ output: 'a' });
+  return conversation.end();
 }

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { InternalServerError } from '../../src/core/errors.js';
+import { DeliveryError } from '../../src/recorder/errors.js';
+import { oneTurn, settle, setup, useFakeClock } from './setup.js';
+
+useFakeClock();
+
+describe('sending', () => {
+  it('sends at most maxConcurrentSends at once, and all of them in the end', async () => {
+    const { transport, recorder } = setup({ maxConcurrentSends: 3 });
+    transport.fallback = 'hold';
+    const outcomes = Array.from({ length: 10 }, (_, i) => oneTurn(recorder, `c${i}`));
+    await settle();
+    expect(transport.requests).toHaveLength(3);
+    transport.fallback = 'accept';
+    transport.releaseAll();
+    const all = await Promise.all(outcomes);
+    expect(all.every((outcome) => outcome.status === 'delivered')).toBe(true);
+    expect(transport.maxInFlight).toBe(3);
+    // First ended, first sent.
+    expect(transport.bodies.map((body) => (body as { conversation: { interactions: { input: string }[] } }).conversation.interactions[0]?.input)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `c${i}`),
+    );
+  });
+
+  it('reports a conversation that failed after the retries, with its payload', async () => {
+    const { transport, errors, recorder } = setup();
+    const cause = new InternalServerError(503, { detail: 'down' }, new Headers(), 'POST', '/x');
+    transport.script.push(cause);
+    const outcome = await oneTurn(recorder, 'lost');
+    expect(outcome.status).toBe('failed');
+    expect(errors).toHaveLength(1);
+    const error = errors[0] as DeliveryError;
+    expect(error).toBeInstanceOf(DeliveryError);
+    expect(outcome).toEqual({ status: 'failed', conversationId: 'lost', error });
+    expect(error.cause).toBe(cause);
+    expect(error.conversationId).toBe('lost');
+    expect(error.payload).toBe(transport.requests[0]?.body);
+  });
+});
+
+
+describe('flush', () => {
+  it('resolves once everything ended before it was delivered', async () => {
+    const { transport, recorder } = setup();
+    transport.fallback = 'hold';
+    const outcomes = [oneTurn(recorder, 'a'), oneTurn(recorder, 'b')];
+    let flushed = false;
+    const flushing = recorder.flush().then(() => {
+      flushed = true;
+    });
+    await settle();
+    expect(flushed).toBe(false);
+    transport.releaseAll();
+    await flushing;
+    const statuses = await Promise.all(outcomes);
+    expect(statuses.map((outcome) => outcome.status)).toEqual(['delivered', 'delivered']);
+  });
+
+  it('does not strand what is recorded during a flush, and flushes resolve in order', async () => {
+    const { transport, recorder } = setup({ maxConcurrentSends: 1 });
+    transport.fallback = 'hold';
+    const open = recorder.startConversation({ end_user: 'u' });
+    const turn = open.interaction({ input: 'during' });
+    void oneTurn(recorder, 'before');
+    const order: string[] = [];
+    const first = recorder.flush().then(() => order.push('first'));
+    turn.end({ output: 'a' });
+    void open.end(); // ended while the first flush runs
+    const second = recorder.flush().then(() => order.push('second'));
+    await settle();
+    transport.releaseAll(); // 'before'
+    await first;
+    expect(order).toEqual(['first']);
+    await settle();
+    transport.releaseAll(); // 'during', sent without waiting for another call
+    await second;
+    expect(order).toEqual(['first', 'second']);
+    expect(transport.requests).toHaveLength(2);
+  });
+
+  it('resolves at once when nothing is pending', async () => {
+    const { recorder } = setup();
+    await expect(recorder.flush()).resolves.toEqual({ delivered: 0, failed: 0, dropped: 0 });
+  });
+});
