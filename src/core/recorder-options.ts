@@ -1,3 +1,6 @@
+// The recorder's options are declared here, in core, beside the client's others: the
+// client's options (options.ts) hold them, and the recorder reads them, each from below.
+
 /**
  * Options of the conversation recorder, passed as `new NebulyClient({ recorder })`.
  * Every default is spelled out in {@link RECORDER_DEFAULTS}; docs/recorder.md explains

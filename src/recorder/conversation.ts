@@ -24,7 +24,13 @@ export interface InteractionParams {
  */
 export type EndReason = 'end' | 'idle' | 'shutdown' | 'exit' | 'evicted';
 
-/** What every conversation of a recorder shares: its clock, time-out and error reporter. */
+/**
+ * What every conversation of a recorder shares: its clock, time-out and error reporter.
+ * @example
+ * ```ts
+ * const context: ConversationContext = { now: Date.now, idleTimeoutMs: 900_000, report: onError };
+ * ```
+ */
 export interface ConversationContext {
   readonly now: () => number;
   readonly idleTimeoutMs: number;
@@ -32,17 +38,36 @@ export interface ConversationContext {
   readonly report: (error: NebulyError) => void;
 }
 
-/** What a conversation hands over when it ends, once, whatever the reason. */
+/**
+ * What a conversation hands over when it ends, once, whatever the reason.
+ * @example
+ * ```ts
+ * const onEnd: OnConversationEnd = ({ record, errors }) => publish(record, errors);
+ * ```
+ */
 export interface EndedConversation {
   readonly record: ConversationRecord;
   /** What was found wrong while ending it (open interactions, eviction); not reported yet. */
   readonly errors: readonly NebulyError[];
 }
 
-/** Receives an ended conversation and answers with what became of it. */
+/**
+ * Receives an ended conversation and answers with what became of it.
+ * @example
+ * ```ts
+ * new Conversation(context, init, async ({ record }) => ({ status: 'empty', conversationId: record.conversationId }));
+ * ```
+ */
 export type OnConversationEnd = (ended: EndedConversation) => Promise<ConversationOutcome>;
 
-/** What the recorder may do with a conversation it started and that is still open. */
+/**
+ * What the recorder may do with a conversation it started and that is still open.
+ * @example
+ * ```ts
+ * const control = conversationControl(conversation);
+ * if (now() - control.lastActivityAt() > limit) void control.finish('evicted');
+ * ```
+ */
 export interface ConversationControl {
   /** Ends it (at shutdown, at exit, or to make room). */
   finish(reason: EndReason): Promise<ConversationOutcome>;

@@ -40,14 +40,26 @@ export function fieldsOf<K extends string>(params: unknown, names: readonly K[])
   return fields;
 }
 
-/** An object schema of the wire: its fields are what a recording call keeps. */
+/**
+ * An object schema of the wire: its fields are what a recording call keeps.
+ * @example
+ * ```ts
+ * const schema: ObjectSchema = llmStepSchema;
+ * ```
+ */
 export interface ObjectSchema {
   readonly shape: Readonly<Record<string, z.core.$ZodType>>;
 }
 
-/** The field names of an object schema, in its order. */
-export function fieldNames(schema: ObjectSchema): string[] {
-  return Object.keys(schema.shape);
+/**
+ * The field names of an object schema, in its order.
+ * @example
+ * ```ts
+ * fieldNames(messageSchema); // ['role', 'content']
+ * ```
+ */
+export function fieldNames<S extends ObjectSchema>(schema: S): (keyof S['shape'] & string)[] {
+  return Object.keys(schema.shape) as (keyof S['shape'] & string)[];
 }
 
 /**

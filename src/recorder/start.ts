@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { Issue } from '../utils/issues.js';
 import { safeParseInput } from '../core/validate.js';
 import { nonEmptyString, tags } from '../schemas/common.js';
-import { copyPlainObject, fieldsOf } from './fields.js';
+import { copyPlainObject, fieldNames, fieldsOf } from './fields.js';
 import { newConversationId } from './ids.js';
 
 /** Parameters of `nebuly.startConversation`. */
@@ -23,6 +23,7 @@ const startParamsSchema = z.object({
   tags: z.optional(tags),
   conversation_id: z.optional(nonEmptyString),
 });
+const START_FIELDS = /* @__PURE__ */ fieldNames(startParamsSchema);
 
 /** Start parameters after checking: what can be used, and what was wrong. */
 export interface CheckedStart {
@@ -40,7 +41,7 @@ export interface CheckedStart {
 export function checkStartParams(params: StartConversationParams): CheckedStart {
   // Validated as read once, here: a getter that throws or a revoked Proxy becomes a
   // value validation names, instead of an exception inside zod.
-  const fields = fieldsOf(params, ['end_user', 'tags', 'conversation_id'] as const);
+  const fields = fieldsOf(params, START_FIELDS);
   const read = { ...fields, tags: copyPlainObject(fields.tags) };
   const result = safeParseInput(startParamsSchema, read);
   if (result.success) {

@@ -2,7 +2,13 @@
 import type { ConversationFeedbackAction, TraceStep, UserRecord } from '../schemas/index.js';
 import { userRecordSchema } from '../schemas/users.js';
 
-/** A user as the reference stores and answers it (EligibleUser / PlatformUser): the record as sent. */
+/**
+ * A user as the reference stores and answers it (EligibleUser / PlatformUser): the record as sent.
+ * @example
+ * ```ts
+ * const user: StoredUser = { end_user: 'u-1', tags: {}, active_from: '2026-01-01', active_to: null };
+ * ```
+ */
 export interface StoredUser extends Omit<UserRecord, 'active_to'> {
   /** `null` while access has not been revoked, as a FastAPI service answers a missing value. */
   active_to: string | null;

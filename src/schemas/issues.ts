@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
+// Named imports, not `z.core.config()`: reading a namespace through another keeps the
+// whole of zod (its locales, JSON Schema) in a user's bundle, 101 kB gzipped, not 32 kB.
+import { config as zodConfig, util as zodUtil } from 'zod/v4/core';
 import { type Issue, UNREADABLE } from '../utils/issues.js';
-
 
 type RawIssue = z.core.$ZodIssue;
 
@@ -129,14 +131,14 @@ function omittedBy(issue: RawIssue): readonly z.core.$ZodRawIssue[] | undefined 
  */
 export function toIssues(issues: readonly RawIssue[], input: unknown): Issue[] {
   const flat: Issue[] = [];
-  const config = z.core.config();
+  const config = zodConfig();
   // Recursion depth is the nesting of lists in the schema, not in the data.
   const add = (list: readonly RawIssue[], prefix: readonly PropertyKey[]) => {
     for (const issue of list) {
       const path = prefix.length === 0 ? issue.path : [...prefix, ...issue.path];
       const omitted = omittedBy(issue);
       if (omitted !== undefined) {
-        add(omitted.map((raw) => z.core.util.finalizeIssue(raw, undefined, config)), path);
+        add(omitted.map((raw) => zodUtil.finalizeIssue(raw, undefined, config)), path);
         continue;
       }
       flat.push({

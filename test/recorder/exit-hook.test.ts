@@ -61,6 +61,12 @@ describe('conversations still open when the process exits', () => {
     expect(stdout.match(/unsent_at_exit: The process exited with 1 conversation\(s\) not sent/g)).toHaveLength(3);
   });
 
+  it('are reported on process.exit() when ended but not yet sent', async () => {
+    const stdout = await run('end-then-exit');
+    expect(stored()).toEqual([]);
+    expect(stdout).toMatch(/unsent_at_exit: The process exited with 1 conversation\(s\) not sent \(0 open, 1 ended and unsent\)/);
+  });
+
   it('share one listener across many clients, and none is left after shutdown()', async () => {
     const many = await run('return', 25);
     expect(stored()).toHaveLength(25);

@@ -1,12 +1,15 @@
 import { CsvError, parse } from 'csv-parse/sync';
+import { userRecordSchema } from '../../schemas/users.js';
 import { RowChecker, type ReadUsers } from './records.js';
 import type { ExportedUser } from './exported.js';
 
-/** The columns of a users CSV besides the tags, in the order `export` writes them. */
-export const CSV_COLUMNS = ['end_user', 'active_from', 'active_to'] as const;
+/** The columns of a users CSV besides the tags: the user record's fields, in its schema's order. */
+export const CSV_COLUMNS: readonly string[] = Object.keys(userRecordSchema.shape).filter((name) => name !== 'tags');
 /** A column named `tag.<name>` holds the tag `<name>`. */
 export const TAG_PREFIX = 'tag.';
-const REQUIRED_COLUMNS = ['end_user', 'active_from'];
+const REQUIRED_COLUMNS = CSV_COLUMNS.filter(
+  (name) => userRecordSchema.shape[name as keyof typeof userRecordSchema.shape]._zod.optin !== 'optional',
+);
 
 interface Cell {
   value: string;
@@ -54,7 +57,7 @@ function checkHeader(header: readonly Cell[], checker: RowChecker): void {
   for (const { value: name } of header) {
     if (seen.has(name)) checker.issue(1, 'appears twice in the header', name);
     seen.add(name);
-    const known = (CSV_COLUMNS as readonly string[]).includes(name);
+    const known = CSV_COLUMNS.includes(name);
     if (name.startsWith(TAG_PREFIX) ? name.length === TAG_PREFIX.length : !known) {
       checker.issue(1, `unknown column; expected ${CSV_COLUMNS.join(', ')} or ${TAG_PREFIX}<name>`, name === '' ? '(empty)' : name);
     }
