@@ -2,6 +2,7 @@ import { HttpCore } from './core/http.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
 import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
+import type { DeliveryReport } from './recorder/delivery-report.js';
 import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
@@ -62,16 +63,34 @@ export class NebulyClient {
     return this.#recorder.startConversation(params);
   }
 
-  /** Sends every conversation ended so far; resolves when each was delivered or given up. */
-  flush(): Promise<void> {
+  /**
+   * Sends every conversation ended so far; resolves when each was delivered or given up,
+   * with a {@link DeliveryReport} counting the conversations ended since the previous
+   * report (of a `flush()` or `shutdown()`). Never rejects.
+   *
+   * @example
+   * ```ts
+   * const { delivered, failed, dropped } = await nebuly.flush();
+   * ```
+   */
+  flush(): Promise<DeliveryReport> {
     return this.#recorder.flush();
   }
 
   /**
    * Ends every open conversation, sends everything, and stops the recorder's timers.
-   * Idempotent; bounded by `timeoutMs`, after which what is left goes to `onError`.
+   * Idempotent (every call gets the first call's report); bounded by `timeoutMs`, after
+   * which what is left goes to `onError` and counts as failed. Resolves with the
+   * {@link DeliveryReport} of the conversations it waited for, those it ended included.
+   * Never rejects.
+   *
+   * @example
+   * ```ts
+   * const report = await nebuly.shutdown({ timeoutMs: 5_000 });
+   * if (report.failed + report.dropped > 0) console.warn('not everything was delivered', report);
+   * ```
    */
-  shutdown(options?: ShutdownOptions): Promise<void> {
+  shutdown(options?: ShutdownOptions): Promise<DeliveryReport> {
     return this.#recorder.shutdown(options);
   }
 }

@@ -39,6 +39,8 @@ export {
   type Region,
 } from './core/options.js';
 export type { AcceptedResponse } from './core/http.js';
+export type { RequestOptions } from './core/request-options.js';
+export type { LogFields, Logger, LogLevel } from './core/logging.js';
 export {
   AbortError,
   APIError,
@@ -81,6 +83,7 @@ export {
 export { Conversation, type InteractionParams, type StartConversationParams } from './recorder/conversation.js';
 export { Turn, type EndInteractionParams } from './recorder/turn.js';
 export type { ShutdownOptions } from './recorder/recorder.js';
+export type { DeliveryReport } from './recorder/delivery-report.js';
 export type { ConversationOutcome, ConversationStatus } from './recorder/outcome.js';
 export {
   DeliveryError,

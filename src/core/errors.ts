@@ -1,6 +1,29 @@
 import { formatPath, type Issue, listBounded } from '../utils/issues.js';
 
 /**
+ * The statuses the SDK retries: the answer may differ next time. Any other is final at
+ * once, so an {@link APIError} of another status always comes from one attempt.
+ *
+ * @example
+ * ```ts
+ * RETRYABLE_STATUSES.has(503); // true
+ * ```
+ */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+
+/**
+ * `1 attempt`, `5 attempts`: how error messages count the requests made.
+ *
+ * @example
+ * ```ts
+ * countAttempts(5); // '5 attempts'
+ * ```
+ */
+export function countAttempts(attempts: number): string {
+  return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+}
+
+/**
  * The base of every error the SDK produces. Catch this to handle them all.
  *
  * No message or property of any SDK error ever holds the API key.
@@ -66,6 +89,16 @@ function describeBody(body: unknown): string | undefined {
 /**
  * The service answered with a status other than 2xx. The subclass tells the status:
  * {@link AuthenticationError}, {@link RateLimitError}, {@link InternalServerError}, ….
+ * For a status the SDK retries (408, 429, 5xx) the message counts the attempts
+ * (`GET /api/external/eligible-users answered 503 after 5 attempts`); any other status
+ * is never retried.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof APIError) console.log(error.status, error.attempts);
+ * }
+ * ```
  */
 export class APIError extends NebulyError {
   override name = 'APIError';
@@ -75,13 +108,17 @@ export class APIError extends NebulyError {
   readonly body: unknown;
   /** The response headers. */
   readonly headers: Headers;
+  /** The requests made, this answer's included: 1, or more when the status was retried. */
+  readonly attempts: number;
 
-  constructor(status: number, body: unknown, headers: Headers, method: string, path: string) {
+  constructor(status: number, body: unknown, headers: Headers, method: string, path: string, attempts = 1) {
     const detail = describeBody(body);
-    super(`${method} ${path} answered ${status}${detail === undefined ? '' : `: ${detail}`}`);
+    const tries = RETRYABLE_STATUSES.has(status) ? ` after ${countAttempts(attempts)}` : '';
+    super(`${method} ${path} answered ${status}${tries}${detail === undefined ? '' : `: ${detail}`}`);
     this.status = status;
     this.body = body;
     this.headers = headers;
+    this.attempts = attempts;
   }
 
   /** The error class for a status. */
@@ -138,9 +175,26 @@ const STATUS_CLASSES: Partial<Record<number, typeof APIError>> = {
   429: RateLimitError,
 };
 
-/** No answer: the connection failed or was dropped, after every retry. */
+/**
+ * No answer: the connection failed or was dropped, after every retry. The message and
+ * {@link ConnectionError.attempts} count the attempts.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof ConnectionError) console.log(`unreachable after ${error.attempts} attempts`);
+ * }
+ * ```
+ */
 export class ConnectionError extends NebulyError {
   override name = 'ConnectionError';
+  /** The requests made, each of which failed. */
+  readonly attempts: number;
+
+  constructor(message: string, options: ErrorOptions & { attempts?: number | undefined } = {}) {
+    super(message, 'cause' in options ? { cause: options.cause } : undefined);
+    this.attempts = options.attempts ?? 1;
+  }
 }
 
 /** No answer within `timeoutMs`, on the last attempt. */
@@ -148,9 +202,26 @@ export class TimeoutError extends ConnectionError {
   override name = 'TimeoutError';
 }
 
-/** The request was aborted through its `signal`. */
+/**
+ * The request was aborted through its `signal`. {@link AbortError.attempts} counts the
+ * requests made before (0 when the signal had aborted before the call).
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const listed = nebuly.eligibleUsers.list({ signal: controller.signal });
+ * controller.abort(); // listed rejects with an AbortError
+ * ```
+ */
 export class AbortError extends NebulyError {
   override name = 'AbortError';
+  /** The requests started before the abort. */
+  readonly attempts: number;
+
+  constructor(message: string, options: ErrorOptions & { attempts?: number | undefined } = {}) {
+    super(message, 'cause' in options ? { cause: options.cause } : undefined);
+    this.attempts = options.attempts ?? 0;
+  }
 }
 
 /** The service answered 2xx with a body that is not what the spec says. */
@@ -162,10 +233,13 @@ export class UnexpectedResponseError extends NebulyError {
   readonly body: unknown;
   /** What did not match. */
   readonly issues: readonly Issue[];
+  /** The requests made, this answer's included. */
+  readonly attempts: number;
 
-  constructor(status: number, body: unknown, issues: readonly Issue[], method: string, path: string) {
+  constructor(status: number, body: unknown, issues: readonly Issue[], method: string, path: string, attempts = 1) {
+    const tries = attempts > 1 ? ` after ${countAttempts(attempts)}` : '';
     super(
-      `${method} ${path} answered ${status} with an unexpected body: ${listBounded(
+      `${method} ${path} answered ${status}${tries} with an unexpected body: ${listBounded(
         issues,
         (issue) => `${formatPath(issue.path)} ${issue.message}`,
       )}`,
@@ -173,5 +247,6 @@ export class UnexpectedResponseError extends NebulyError {
     this.status = status;
     this.body = body;
     this.issues = issues;
+    this.attempts = attempts;
   }
 }

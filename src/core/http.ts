@@ -5,17 +5,18 @@ import {
   AbortError,
   APIError,
   ConnectionError,
+  countAttempts,
   type NebulyError,
+  RETRYABLE_STATUSES,
   TimeoutError,
   UnexpectedResponseError,
 } from './errors.js';
 import type { Endpoint, HttpMethod } from './endpoints.js';
+import type { Log } from './logging.js';
 import type { ResolvedClientOptions } from './options.js';
 import { redactError } from './redact.js';
+import { type CallOverrides, checkRequestOptions, type RequestOptions } from './request-options.js';
 import { parseOrThrow } from './validate.js';
-
-/** The statuses worth another attempt: the answer may differ next time. */
-const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
 /**
  * The longest `Retry-After` honoured; a longer one is waited for this long.
@@ -38,7 +39,7 @@ const MAX_BACKOFF_MS = 8_000;
  * const request: HttpRequest = { method: 'POST', path: ENDPOINTS.sendConversation.path, body: json, signal };
  * ```
  */
-export interface HttpRequest {
+export interface HttpRequest extends CallOverrides {
   method: HttpMethod;
   /** The path below the base URL, with its leading slash. */
   path: string;
@@ -76,20 +77,28 @@ export type EndpointResult<E extends Endpoint> = E['response'] extends z.ZodMini
   : AcceptedResponse;
 
 /**
- * The arguments of an endpoint: its params as accepted, or none when it takes no body.
+ * The arguments of an endpoint: its params as accepted (none when it takes no body), then
+ * the call's request options.
  *
  * @example
  * ```ts
- * type Args = EndpointArgs<typeof ENDPOINTS.deleteEligibleUsers>; // [params: DeleteUsersParams]
+ * type Args = EndpointArgs<typeof ENDPOINTS.deleteEligibleUsers>; // [params: DeleteUsersParams, options?: RequestOptions]
  * ```
  */
-export type EndpointArgs<E extends Endpoint> = E['params'] extends z.ZodMiniType ? [params: z.input<E['params']>] : [];
+export type EndpointArgs<E extends Endpoint> = E['params'] extends z.ZodMiniType
+  ? [params: z.input<E['params']>, options?: RequestOptions | undefined]
+  : [options?: RequestOptions | undefined];
 
 /** One attempt's answer, its body read in full within the attempt's time-out. */
 interface Answer {
   status: number;
   headers: Headers;
   text: string;
+}
+
+/** The answer the attempt loop ends with, and which attempt it came from. */
+interface FinalAnswer extends Answer {
+  attempt: number;
 }
 
 /** What an attempt's time-out rejects with; never leaves this module. */
@@ -147,6 +156,11 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** Read through a call, so that TypeScript does not take it for unchanged since the last check. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
 /** Waits `ms`; rejects with the signal's reason as soon as it aborts, and then holds no timer. */
 function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -186,6 +200,7 @@ function loadKy(): Promise<KyInstance> {
  */
 export class HttpCore {
   readonly #options: ResolvedClientOptions;
+  readonly #log: Log;
   /** The headers of a request without a body, and of one with a JSON body: ky copies them. */
   readonly #headers: Headers;
   readonly #jsonHeaders: Headers;
@@ -193,6 +208,7 @@ export class HttpCore {
 
   constructor(options: ResolvedClientOptions) {
     this.#options = options;
+    this.#log = options.log;
     let headers: Headers;
     try {
       headers = new Headers(options.headers);
@@ -210,19 +226,23 @@ export class HttpCore {
 
   /**
    * Calls an endpoint of the service: validates `params` with the endpoint's schema
-   * (rejecting with a `ValidationError`, nothing sent), sends them as JSON, and answers the
-   * body parsed by the endpoint's response schema, or for ingestion its status and body.
+   * and the request options (rejecting with a `ValidationError`, nothing sent), sends the
+   * params as JSON, and answers the body parsed by the endpoint's
+   * response schema, or for ingestion its status and body. The last argument, the
+   * call's request options, overrides the client's signal, time-out, retries and headers.
    *
    * @example
    * ```ts
-   * const { users } = await http.call(ENDPOINTS.listEligibleUsers);
-   * await http.call(ENDPOINTS.deleteEligibleUsers, { users: ['u-1'] });
+   * const { users } = await http.call(ENDPOINTS.listEligibleUsers, { timeoutMs: 5_000 });
+   * await http.call(ENDPOINTS.deleteEligibleUsers, { users: ['u-1'] }, { maxRetries: 0 });
    * ```
    */
-  async call<E extends Endpoint>(endpoint: E, ...[params]: EndpointArgs<E>): Promise<EndpointResult<E>> {
+  async call<E extends Endpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointResult<E>> {
     const { method, path, params: paramsSchema, response } = endpoint;
+    const [params, options] = paramsSchema === undefined ? [undefined, args[0]] : args;
+    const overrides = checkRequestOptions(options);
     const body = paramsSchema === undefined ? undefined : JSON.stringify(parseOrThrow(paramsSchema, params));
-    const request = { method, path, body };
+    const request: HttpRequest = { ...overrides, method, path, body };
     return (response === undefined ? this.accepted(request) : this.#json(request, response)) as Promise<EndpointResult<E>>;
   }
 
@@ -238,6 +258,7 @@ export class HttpCore {
         toIssues(result.error.issues, body),
         request.method,
         request.path,
+        answer.attempt,
       );
     }
     return result.data;
@@ -249,38 +270,86 @@ export class HttpCore {
     return { status: answer.status, body: parseBody(answer.text) };
   }
 
-  /** The attempt loop: a 2xx answer, or the SDK error of the last attempt. */
-  async #exchange(request: HttpRequest): Promise<Answer> {
+  /**
+   * The attempt loop: a 2xx answer, or the SDK error of the last attempt, which counts
+   * the attempts. Logs each attempt at debug and each retry at info.
+   */
+  async #exchange(request: HttpRequest): Promise<FinalAnswer> {
     const { method, path, signal } = request;
-    const { maxRetries, retryDelayMs } = this.#options;
+    const maxRetries = request.maxRetries ?? this.#options.maxRetries;
+    const { retryDelayMs } = this.#options;
+    if (isAborted(signal)) throw new AbortError(`${method} ${path} was aborted before it was sent`);
     this.#ky ??= await loadKy();
     for (let attempt = 1; ; attempt += 1) {
       let answer: Answer | undefined;
       let failure: unknown;
+      const started = this.#log.enabled('debug') ? Date.now() : 0;
       try {
         answer = await this.#attempt(this.#ky, request);
       } catch (error) {
         failure = error;
       }
-      if (signal?.aborted === true) throw new AbortError(`${method} ${path} was aborted`);
+      const aborted = isAborted(signal);
+      if (this.#log.enabled('debug')) this.#logAttempt(request, attempt, Date.now() - started, answer, failure, aborted);
+      if (aborted) throw new AbortError(`${method} ${path} was aborted during attempt ${attempt}`, { attempts: attempt });
       let delayMs: number;
+      let reason: string;
       if (answer === undefined) {
-        if (attempt > maxRetries) throw this.#toSdkError(failure, method, path, attempt);
+        if (attempt > maxRetries) throw this.#toSdkError(failure, request, attempt);
         delayMs = backoffMs(retryDelayMs, attempt);
+        reason = failure === ATTEMPT_TIMED_OUT ? 'timed out' : 'failed (network error)';
       } else {
-        if (answer.status >= 200 && answer.status < 300) return answer;
+        if (answer.status >= 200 && answer.status < 300) return { ...answer, attempt };
         if (attempt > maxRetries || !RETRYABLE_STATUSES.has(answer.status)) {
           const ErrorClass = APIError.for(answer.status);
-          throw new ErrorClass(answer.status, parseBody(answer.text), answer.headers, method, path);
+          throw new ErrorClass(answer.status, parseBody(answer.text), answer.headers, method, path, attempt);
         }
-        delayMs = retryAfterMs(answer.headers.get('retry-after')) ?? backoffMs(retryDelayMs, attempt);
+        const retryAfter = retryAfterMs(answer.headers.get('retry-after'));
+        delayMs = retryAfter ?? backoffMs(retryDelayMs, attempt);
+        reason = `answered ${answer.status}${retryAfter === undefined ? '' : ' with Retry-After'}`;
+      }
+      if (this.#log.enabled('info')) {
+        const waitMs = Math.round(delayMs);
+        this.#log.info(`${method} ${path} ${reason} (attempt ${attempt} of ${maxRetries + 1}); retrying in ${waitMs} ms`, {
+          method,
+          path,
+          attempt,
+          status: answer?.status,
+          waitMs,
+        });
       }
       try {
         await wait(delayMs, signal);
       } catch {
-        throw new AbortError(`${method} ${path} was aborted`);
+        throw new AbortError(`${method} ${path} was aborted after ${countAttempts(attempt)}`, { attempts: attempt });
       }
     }
+  }
+
+  /** One attempt at debug: what was asked, what came back and how long it took; no header, no body. */
+  #logAttempt(
+    { method, path }: HttpRequest,
+    attempt: number,
+    ms: number,
+    answer: Answer | undefined,
+    failure: unknown,
+    aborted: boolean,
+  ): void {
+    const outcome =
+      answer !== undefined
+        ? `answered ${answer.status}`
+        : aborted
+          ? 'was aborted'
+          : failure === ATTEMPT_TIMED_OUT
+            ? 'timed out'
+            : 'failed (network error)';
+    this.#log.debug(`${method} ${path} ${outcome} in ${ms} ms (attempt ${attempt})`, {
+      method,
+      path,
+      status: answer?.status,
+      ms,
+      attempt,
+    });
   }
 
   /**
@@ -288,9 +357,12 @@ export class HttpCore {
    * attempt settles. The time-out and the caller's signal abort the request and also end
    * the attempt at once, so that a custom fetch that ignores its signal holds nothing.
    */
-  async #attempt(ky: KyInstance, { method, path, body, signal }: HttpRequest): Promise<Answer> {
+  async #attempt(ky: KyInstance, request: HttpRequest): Promise<Answer> {
+    const { method, path, body, signal } = request;
     signal?.throwIfAborted();
-    const { timeoutMs, fetch: customFetch } = this.#options;
+    const timeoutMs = request.timeoutMs ?? this.#options.timeoutMs;
+    const { fetch: customFetch } = this.#options;
+    const headers = this.#headersFor(request);
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -310,7 +382,7 @@ export class HttpCore {
       const response = await Promise.race([
         ky(this.#options.baseUrl + path, {
           method,
-          headers: body === undefined ? this.#headers : this.#jsonHeaders,
+          headers,
           body: body ?? null,
           retry: 0,
           timeout: false,
@@ -338,18 +410,29 @@ export class HttpCore {
     }
   }
 
+  /** The client's headers, with the call's own set over them (they cannot name the SDK's). */
+  #headersFor({ body, headers: own }: HttpRequest): Headers {
+    const base = body === undefined ? this.#headers : this.#jsonHeaders;
+    if (own === undefined) return base;
+    const merged = new Headers(base);
+    own.forEach((value, name) => merged.set(name, value));
+    return merged;
+  }
+
   // The one place where a failed attempt becomes an SDK error. What ky and fetch saw is
   // never kept beyond the failure itself: ky's request and options hold the
   // Authorization header.
-  #toSdkError(error: unknown, method: HttpMethod, path: string, attempts: number): NebulyError {
-    const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  #toSdkError(error: unknown, { method, path, timeoutMs }: HttpRequest, attempts: number): NebulyError {
+    const tries = countAttempts(attempts);
     if (error === ATTEMPT_TIMED_OUT) {
-      return new TimeoutError(`${method} ${path} got no answer within ${this.#options.timeoutMs} ms (${tries})`);
+      const limit = timeoutMs ?? this.#options.timeoutMs;
+      return new TimeoutError(`${method} ${path} got no answer within ${limit} ms (${tries})`, { attempts });
     }
     // A custom fetch may put the request, headers and all, into what it throws.
     const cause = redactError(error, this.#options.apiKey);
     return new ConnectionError(`${method} ${path} failed after ${tries}: ${describeNetworkError(cause)}`, {
       cause,
+      attempts,
     });
   }
 }

@@ -1,6 +1,7 @@
 import { RECORDER_DEFAULTS, type RecorderOptions } from './recorder-options.js';
 import { readEnv } from './env.js';
 import { NebulyError } from './errors.js';
+import { type Log, type Logger, type LogLevel, backgroundReporter, resolveLog } from './logging.js';
 import { nearestName } from './nearest.js';
 import { isBrowser } from './runtime.js';
 
@@ -64,9 +65,25 @@ export interface ClientOptions {
   headers?: Record<string, string> | undefined;
   /**
    * Receives the errors of background work (the recorder). Never thrown into your code.
-   * @default logs a one-line warning with `console.warn`
+   * It replaces the default, which logs each at `warn` through `logger`: a failure is
+   * reported once, by one or the other. A handler that throws is logged at `error`.
+   * @default logs the error at warn (see `logLevel`, `logger`)
    */
   onError?: ((error: NebulyError) => void) | undefined;
+  /**
+   * How much the client logs: `'warn'` logs background failures (when no `onError` is
+   * given), `'info'` also each retry and its wait, `'debug'` also each request
+   * (method, path, status, ms, attempt). No level logs the API key; none logs a request
+   * or response body. `'error'` logs only an `onError` that threw; `'off'` nothing.
+   * @default process.env.NEBULY_LOG, else 'warn'
+   */
+  logLevel?: LogLevel | undefined;
+  /**
+   * Where log lines go: an object with `error`, `warn`, `info` and `debug` methods, each
+   * called with a message and its fields.
+   * @default console, each line prefixed with `[nebuly-client]`
+   */
+  logger?: Logger | undefined;
   /** Options of the conversation recorder. */
   recorder?: RecorderOptions | undefined;
   /**
@@ -93,6 +110,8 @@ const CLIENT_OPTION_NAMES: { readonly [K in keyof ClientOptions]-?: true } = {
   fetch: true,
   headers: true,
   onError: true,
+  logLevel: true,
+  logger: true,
   recorder: true,
   dangerouslyAllowBrowser: true,
 };
@@ -106,7 +125,10 @@ export interface ResolvedClientOptions {
   retryDelayMs: number;
   fetch: typeof globalThis.fetch | undefined;
   headers: Record<string, string>;
+  /** The user's `onError` made safe, or, without one, logging each failure at warn. */
   onError: (error: NebulyError) => void;
+  /** The log of `logLevel` and `logger`. */
+  log: Log;
   recorder: RecorderOptions;
 }
 
@@ -173,10 +195,6 @@ const BROWSER_REFUSAL =
   'and with it anyone can read every user of the project and delete every interaction. ' +
   'Call the Nebuly API from your server instead; if every user of this page may hold the key ' +
   '(an internal tool), pass `dangerouslyAllowBrowser: true`.';
-
-function defaultOnError(error: NebulyError): void {
-  console.warn(`[nebuly-client] ${error.name}: ${error.message}`);
-}
 
 /** A value a message may quote: short, shaped like a region name, so never a key. */
 const QUOTABLE_REGION = /^[A-Za-z][A-Za-z0-9_-]{0,15}$/;
@@ -257,7 +275,8 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   } = given as Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryDelayMs'>;
   const fetch = optionalFunction<typeof globalThis.fetch>('fetch', given.fetch);
   const headers = optionalObject<Record<string, string>>('headers', given.headers) ?? {};
-  const onError = optionalFunction<(error: NebulyError) => void>('onError', given.onError) ?? defaultOnError;
+  const onError = optionalFunction<(error: NebulyError) => void>('onError', given.onError);
+  const log = resolveLog(given.logLevel, given.logger);
 
   if (apiKey === undefined || apiKey.trim() === '') {
     throw typeError('no API key. Pass `apiKey` to `new NebulyClient()` or set NEBULY_API_KEY.');
@@ -299,7 +318,8 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
     retryDelayMs: milliseconds('retryDelayMs', retryDelayMs),
     fetch,
     headers,
-    onError,
+    onError: backgroundReporter(log, onError),
+    log,
     recorder,
   };
 }

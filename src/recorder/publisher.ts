@@ -1,6 +1,7 @@
 import { AbortError, ConnectionError, NebulyError } from '../core/errors.js';
 import { ENDPOINTS } from '../core/endpoints.js';
 import type { AcceptedResponse, HttpRequest } from '../core/http.js';
+import { type DeliveryReport, Tally } from './delivery-report.js';
 import { DeliveryError, QueueFullError } from './errors.js';
 import type { ConversationOutcome } from './outcome.js';
 import { BoundedQueue } from './queue.js';
@@ -33,6 +34,8 @@ interface Delivery {
   readonly done: Promise<ConversationOutcome>;
   readonly resolve: (outcome: ConversationOutcome) => void;
   settled: boolean;
+  /** The tally of the first flush that waits for it, which counts its outcome. */
+  tally?: Tally | undefined;
 }
 
 /** The conversations refused by a queue bound in one burst, reported together. */
@@ -71,7 +74,13 @@ export class Publisher {
   /** Queued and in flight: what a flush waits for. */
   readonly #pending = new Set<Delivery>();
   #pumpScheduled = false;
-  #lastFlush: Promise<void> = Promise.resolve();
+  #lastFlush: Promise<unknown> = Promise.resolve();
+  /**
+   * The outcomes of conversations settled, or dropped, that no flush has claimed: the
+   * next flush's report starts from these. Counters only, so that a client that never
+   * flushes holds nothing for it.
+   */
+  #unclaimed = new Tally();
   /** Set when shutdown ran out of time: nothing more is sent. */
   #abandoned: NebulyError | undefined;
   /** The burst of queue refusals not yet reported. */
@@ -128,6 +137,7 @@ export class Publisher {
    * serialized): reports `errors`, and resolves `dropped` with `reason`.
    */
   drop(conversationId: string, reason: NebulyError, errors: readonly NebulyError[]): Promise<ConversationOutcome> {
+    this.#unclaimed.add('dropped');
     for (const error of errors) this.#options.report(error);
     return Promise.resolve({ status: 'dropped', conversationId, error: reason });
   }
@@ -168,25 +178,40 @@ export class Publisher {
 
   /**
    * Resolves once every conversation published before the call has been delivered or
-   * given up. Flushes are chained: one never resolves before an earlier one. What is
-   * published during a flush is sent all the same (sending never waits for a flush); the
-   * next flush waits for it.
+   * given up, with the {@link DeliveryReport} of the conversations ended since the
+   * previous flush. Flushes are chained: one never resolves before an earlier one. What
+   * is published during a flush is sent all the same (sending never waits for a flush);
+   * the next flush waits for it and counts it.
    */
-  flush(): Promise<void> {
-    const waiting = Array.from(this.#pending, (delivery) => delivery.done);
-    const flushed = this.#lastFlush.then(() => Promise.all(waiting)).then(() => undefined);
+  flush(): Promise<DeliveryReport> {
+    return this.#claim().flushed;
+  }
+
+  /**
+   * Starts a flush: its tally takes over the unclaimed counts and every pending
+   * conversation no earlier flush counts; `flushed` resolves with its report.
+   */
+  #claim(): { tally: Tally; flushed: Promise<DeliveryReport> } {
+    const tally = this.#unclaimed;
+    this.#unclaimed = new Tally();
+    const waiting = Array.from(this.#pending, (delivery) => {
+      delivery.tally ??= tally;
+      return delivery.done;
+    });
+    const flushed = this.#lastFlush.then(() => Promise.all(waiting)).then(() => tally.report());
     this.#lastFlush = flushed;
-    return flushed;
+    return { tally, flushed };
   }
 
   /**
    * Waits for everything published so far, for at most `timeoutMs`. Then the requests
    * still running are aborted, nothing more is sent, and every conversation not
    * delivered goes to `onError` as a {@link DeliveryError} with its payload. Resolves at
-   * the deadline at the latest, even if a fetch ignores its abort signal.
+   * the deadline at the latest, even if a fetch ignores its abort signal, with the
+   * report of the conversations it waited for, those given up at the deadline as failed.
    */
-  async close(timeoutMs: number): Promise<void> {
-    const drained = this.flush();
+  async close(timeoutMs: number): Promise<DeliveryReport> {
+    const { tally, flushed: drained } = this.#claim();
     if (!Number.isFinite(timeoutMs)) return drained;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<'timeout'>((resolve) => {
@@ -197,9 +222,10 @@ export class Publisher {
     });
     const result = await Promise.race([drained, deadline]);
     clearTimeout(timer);
-    if (result === 'timeout') {
-      this.#abandon(new AbortError(`shutdown() did not finish within ${timeoutMs} ms`));
-    }
+    if (result !== 'timeout') return result;
+    // Every conversation still pending is settled, as failed or dropped, by this call.
+    this.#abandon(new AbortError(`shutdown() did not finish within ${timeoutMs} ms`));
+    return tally.report();
   }
 
   #abandon(reason: NebulyError): void {
@@ -265,6 +291,7 @@ export class Publisher {
   #settle(delivery: Delivery, outcome: ConversationOutcome): void {
     if (delivery.settled) return;
     delivery.settled = true;
+    (delivery.tally ?? this.#unclaimed).add(outcome.status);
     this.#pending.delete(delivery);
     delivery.resolve(outcome);
     if (this.#pending.size === 0) this.#options.drained?.();

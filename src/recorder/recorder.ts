@@ -8,6 +8,7 @@ import {
   type EndedConversation,
 } from './conversation.js';
 import { cropToFit } from './crop.js';
+import type { DeliveryReport } from './delivery-report.js';
 import { RecordingError } from './errors.js';
 import { type ExitWatcher, unwatchExit, watchExit } from './exit-hook.js';
 import { fieldsOf } from './fields.js';
@@ -75,7 +76,7 @@ export class Recorder {
   readonly #context: ConversationContext;
   /** Open conversations: to end at shutdown, and the idlest to end past `maxOpenConversations`. */
   readonly #open = new OpenConversations<Conversation, ConversationControl>();
-  #shutdown: Promise<void> | undefined;
+  #shutdown: Promise<DeliveryReport> | undefined;
   /** Registered with the process's exit events while something would be lost at exit. */
   readonly #exitWatcher: ExitWatcher = {
     beforeExit: () => this.#beforeExit(),
@@ -135,7 +136,11 @@ export class Recorder {
     const conversation: Conversation = new Conversation(this.#context, init, (ended) =>
       this.#ended(conversation, ended),
     );
-    if (conversation.ended) return conversation;
+    if ('refusal' in init) {
+      // Dropped from its start, its error already reported: counted, never sent.
+      void this.#publisher.drop(init.conversationId, init.refusal, []);
+      return conversation;
+    }
     if (this.#open.size >= this.#options.maxOpenConversations) {
       // Its end takes it out of `#open`.
       void this.#open.idlest()?.finish('evicted');
@@ -156,8 +161,11 @@ export class Recorder {
     return outcome;
   }
 
-  /** Resolves once every conversation ended so far was delivered or given up. */
-  flush(): Promise<void> {
+  /**
+   * Resolves once every conversation ended so far was delivered or given up, with the
+   * report of those ended since the previous report.
+   */
+  flush(): Promise<DeliveryReport> {
     return this.#publisher.flush();
   }
 
@@ -165,17 +173,18 @@ export class Recorder {
    * Ends every open conversation, waits for everything to be sent for at most
    * `timeoutMs`, then aborts what is still running and reports what is left to
    * `onError`. Later recordings are reported, not recorded. Idempotent: every call
-   * returns the first call's promise. Never rejects.
+   * returns the first call's promise. Never rejects. Resolves with the report of the
+   * conversations it waited for, those it ended itself included.
    */
-  shutdown(options?: ShutdownOptions): Promise<void> {
+  shutdown(options?: ShutdownOptions): Promise<DeliveryReport> {
     if (this.#shutdown !== undefined) return this.#shutdown;
     // `null`, a getter that throws, a revoked Proxy: the default applies.
     const { timeoutMs } = fieldsOf(options, ['timeoutMs'] as const);
     const bounded = typeof timeoutMs === 'number' && timeoutMs >= 0 ? timeoutMs : this.#options.shutdownTimeoutMs;
     // Set before ending conversations, so that recording from an `onError` handler
     // during shutdown is refused too.
-    let begin!: (closed: Promise<void>) => void;
-    this.#shutdown = new Promise<void>((resolve) => {
+    let begin!: (closed: Promise<DeliveryReport>) => void;
+    this.#shutdown = new Promise<DeliveryReport>((resolve) => {
       begin = resolve;
     });
     begin(this.#closeAll(bounded, 'shutdown'));
@@ -183,10 +192,11 @@ export class Recorder {
   }
 
   /** Ends what is open and closes the publisher; `shutdown()` resolves with this. */
-  async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<void> {
+  async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<DeliveryReport> {
     for (const open of this.#open.handles()) void open.finish(reason);
-    await this.#publisher.close(timeoutMs);
+    const report = await this.#publisher.close(timeoutMs);
     this.#updateExitWatch();
+    return report;
   }
 
   /**

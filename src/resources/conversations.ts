@@ -1,8 +1,12 @@
 import { ENDPOINTS } from '../core/endpoints.js';
 import type { AcceptedResponse, HttpCore } from '../core/http.js';
+import type { RequestOptions } from '../core/request-options.js';
 import type { SendConversationParams } from '../schemas/index.js';
 
-/** Whole conversations, sent in one bulk request once they have ended. */
+/**
+ * Whole conversations, sent in one bulk request once they have ended. Each method takes
+ * {@link RequestOptions} last (`signal`, `timeoutMs`, `maxRetries`, `headers`).
+ */
 export class Conversations {
   readonly #http: HttpCore;
 
@@ -26,7 +30,7 @@ export class Conversations {
    * });
    * ```
    */
-  send(params: SendConversationParams): Promise<AcceptedResponse> {
-    return this.#http.call(ENDPOINTS.sendConversation, params);
+  send(params: SendConversationParams, options?: RequestOptions): Promise<AcceptedResponse> {
+    return this.#http.call(ENDPOINTS.sendConversation, params, options);
   }
 }

@@ -1,8 +1,12 @@
 import { ENDPOINTS } from '../core/endpoints.js';
 import type { HttpCore } from '../core/http.js';
+import type { RequestOptions } from '../core/request-options.js';
 import type { DeleteUsersParams, MessageResponse, UsersParams, UsersResponse } from '../schemas/index.js';
 
-/** The project's list of eligible users. */
+/**
+ * The project's list of eligible users. Each method takes {@link RequestOptions} last (`signal`, `timeoutMs`,
+ * `maxRetries`, `headers`).
+ */
 export class EligibleUsers {
   readonly #http: HttpCore;
 
@@ -21,16 +25,16 @@ export class EligibleUsers {
    * });
    * ```
    */
-  insert(params: UsersParams): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.insertEligibleUsers, params);
+  insert(params: UsersParams, options?: RequestOptions): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.insertEligibleUsers, params, options);
   }
 
   /**
    * Replaces the tags and access period of users matched by `end_user`; answers the ones
    * updated (`PUT`).
    */
-  update(params: UsersParams): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.updateEligibleUsers, params);
+  update(params: UsersParams, options?: RequestOptions): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.updateEligibleUsers, params, options);
   }
 
   /**
@@ -41,12 +45,19 @@ export class EligibleUsers {
    * await nebuly.eligibleUsers.delete({ users: ['u-1', 'u-2'] });
    * ```
    */
-  delete(params: DeleteUsersParams): Promise<MessageResponse> {
-    return this.#http.call(ENDPOINTS.deleteEligibleUsers, params);
+  delete(params: DeleteUsersParams, options?: RequestOptions): Promise<MessageResponse> {
+    return this.#http.call(ENDPOINTS.deleteEligibleUsers, params, options);
   }
 
-  /** Every eligible user of the project (`GET`). */
-  list(): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.listEligibleUsers);
+  /**
+   * Every eligible user of the project (`GET`).
+   *
+   * @example
+   * ```ts
+   * const { users } = await nebuly.eligibleUsers.list({ timeoutMs: 5_000, signal: request.signal });
+   * ```
+   */
+  list(options?: RequestOptions): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.listEligibleUsers, options);
   }
 }

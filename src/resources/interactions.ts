@@ -1,8 +1,12 @@
 import { ENDPOINTS } from '../core/endpoints.js';
 import type { AcceptedResponse, HttpCore } from '../core/http.js';
+import type { RequestOptions } from '../core/request-options.js';
 import type { DeleteInteractionsParams, MessageResponse, SendInteractionParams } from '../schemas/index.js';
 
-/** Single interactions: send one, delete stored ones by filter. */
+/**
+ * Single interactions: send one, delete stored ones by filter. Each method takes {@link RequestOptions} last (`signal`, `timeoutMs`,
+ * `maxRetries`, `headers`).
+ */
 export class Interactions {
   readonly #http: HttpCore;
 
@@ -25,8 +29,8 @@ export class Interactions {
    * });
    * ```
    */
-  send(params: SendInteractionParams): Promise<AcceptedResponse> {
-    return this.#http.call(ENDPOINTS.sendInteraction, params);
+  send(params: SendInteractionParams, options?: RequestOptions): Promise<AcceptedResponse> {
+    return this.#http.call(ENDPOINTS.sendInteraction, params, options);
   }
 
   /**
@@ -40,7 +44,7 @@ export class Interactions {
    * await nebuly.interactions.delete({ filters: [{ kind: 'user', values: [endUser] }] });
    * ```
    */
-  delete(params: DeleteInteractionsParams = {}): Promise<MessageResponse> {
-    return this.#http.call(ENDPOINTS.deleteInteractions, params);
+  delete(params: DeleteInteractionsParams = {}, options?: RequestOptions): Promise<MessageResponse> {
+    return this.#http.call(ENDPOINTS.deleteInteractions, params, options);
   }
 }

@@ -1,8 +1,12 @@
 import { ENDPOINTS } from '../core/endpoints.js';
 import type { HttpCore } from '../core/http.js';
+import type { RequestOptions } from '../core/request-options.js';
 import type { UsersParams, UsersResponse } from '../schemas/index.js';
 
-/** The project's platform users (the same records as eligible users). */
+/**
+ * The project's platform users (the same records as eligible users). Each method takes {@link RequestOptions} last (`signal`, `timeoutMs`,
+ * `maxRetries`, `headers`).
+ */
 export class PlatformUsers {
   readonly #http: HttpCore;
 
@@ -24,20 +28,20 @@ export class PlatformUsers {
    * });
    * ```
    */
-  insert(params: UsersParams): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.insertPlatformUsers, params);
+  insert(params: UsersParams, options?: RequestOptions): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.insertPlatformUsers, params, options);
   }
 
   /**
    * Replaces the tags and access period of users matched by `end_user`; answers the ones
    * updated (`POST`).
    */
-  update(params: UsersParams): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.updatePlatformUsers, params);
+  update(params: UsersParams, options?: RequestOptions): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.updatePlatformUsers, params, options);
   }
 
   /** Every platform user of the project (`GET`). */
-  list(): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.listPlatformUsers);
+  list(options?: RequestOptions): Promise<UsersResponse> {
+    return this.#http.call(ENDPOINTS.listPlatformUsers, options);
   }
 }

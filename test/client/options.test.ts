@@ -212,6 +212,8 @@ describe('unknown option names', () => {
       fetch: capturingFetch().fetch,
       headers: {},
       onError: () => {},
+      logLevel: 'off',
+      logger: console,
       recorder: { ...RECORDER_DEFAULTS },
       dangerouslyAllowBrowser: false,
     };

@@ -67,6 +67,7 @@ const ROOT_API = [
   // the client and its resources
   'NebulyClient', 'Interactions', 'Conversations', 'EligibleUsers', 'PlatformUsers',
   'CLIENT_DEFAULTS', 'REGION_BASE_URLS', 'ClientOptions', 'Region', 'AcceptedResponse',
+  'RequestOptions', 'LogLevel', 'Logger', 'LogFields',
   // errors
   'NebulyError', 'ValidationError', 'Issue', 'APIError', 'BadRequestError', 'AuthenticationError',
   'PermissionDeniedError', 'NotFoundError', 'ConflictError', 'PayloadTooLargeError', 'UnprocessableEntityError',
@@ -77,7 +78,7 @@ const ROOT_API = [
   'feedbackAction', 'usdToMicroDollars', 'MICRO_DOLLARS_PER_USD', 'hashEndUser', 'HashEndUserOptions',
   // the recorder
   'RECORDER_DEFAULTS', 'RecorderOptions', 'ResolvedRecorderOptions', 'Conversation', 'StartConversationParams',
-  'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'ConversationOutcome', 'ConversationStatus',
+  'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'DeliveryReport', 'ConversationOutcome', 'ConversationStatus',
   'DeliveryError', 'QueueFullError', 'RecordingError', 'RecordingErrorCode', 'UndeliveredConversation',
 ];
 

@@ -104,8 +104,8 @@ describe('recorder calls given values that throw when read', () => {
   it('shutdown(null), or options whose getter throws, shuts down with the default deadline', async () => {
     const { transport, recorder } = setup();
     recorder.startConversation({ end_user: 'u' }).interaction({ input: 'q' }).end({ output: 'a' });
-    await expect(recorder.shutdown(null as never)).resolves.toBeUndefined();
-    await expect(recorder.shutdown(throwingAt({ timeoutMs: 5 }, 'timeoutMs'))).resolves.toBeUndefined();
+    await expect(recorder.shutdown(null as never)).resolves.toEqual({ delivered: 1, failed: 0, dropped: 0 });
+    await expect(recorder.shutdown(throwingAt({ timeoutMs: 5 }, 'timeoutMs'))).resolves.toEqual({ delivered: 1, failed: 0, dropped: 0 });
     expect(transport.requests).toHaveLength(1);
   });
 });

@@ -24,7 +24,7 @@ describe('flush() or shutdown() called from onError', () => {
       const transport = new FakeTransport();
       transport.fallback = 'hold';
       const reported: string[] = [];
-      let waiting: Promise<void> | undefined;
+      let waiting: Promise<unknown> | undefined;
       const recorder: Recorder = new Recorder({
         http: transport,
         onError: (error) => {
