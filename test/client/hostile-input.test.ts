@@ -12,6 +12,7 @@ import {
 } from '../../src/index.js';
 import { MAX_JSON_DEPTH } from '../../src/schemas/json.js';
 import { createRecordingServer } from '../helpers/recording-server.js';
+import { rejection, thrown } from '../helpers/caught.js';
 
 const BASE = 'https://backend.nebuly.com';
 const service = createRecordingServer(BASE);
@@ -21,21 +22,7 @@ afterAll(service.close);
 
 const nebuly = new NebulyClient({ apiKey: 'k', baseUrl: BASE, maxRetries: 0 });
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-}
 
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  return expect.unreachable('expected a throw');
-}
 
 function withContent(content: unknown): SendInteractionParams {
   return {

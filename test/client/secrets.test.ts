@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, NebulyClient } from '../../src/index.js';
 import { redactError, REDACTED } from '../../src/core/redact.js';
+import { rejection, thrown } from '../helpers/caught.js';
 
 const KEY = 'nb-CANARY-7d3f1a9e-secret';
 
@@ -32,21 +33,7 @@ function leakyFetchError(init: RequestInit | undefined): Error {
   });
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-}
 
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  return expect.unreachable('expected a throw');
-}
 
 describe('no API key in connection errors from a custom fetch', () => {
   it.each([

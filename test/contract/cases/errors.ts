@@ -8,6 +8,7 @@ import {
 import { REFERENCE_PATHS } from '../../../src/reference-server/index.js';
 import { interactionParams } from '../fixtures.js';
 import { authorized, KEY_A, PROJECT_A, useTarget, type TargetFactory } from '../target.js';
+import { rejection } from '../../helpers/caught.js';
 
 /**
  * A fetch that removes `interaction.end_user` from the body on its way out: how a server
@@ -22,12 +23,6 @@ function fetchWithoutEndUser(): typeof fetch {
   };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.unreachable('the request should have failed'),
-    (error: unknown) => error,
-  );
-}
 
 export function errorCases(factory: TargetFactory): void {
   describe('errors', () => {
