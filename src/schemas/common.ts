@@ -39,8 +39,12 @@ function isIsoDateTime(text: string): boolean {
 // gzipped in a user's bundle, on the client's path.
 const isoDateTime = z.stringFormat('datetime', isIsoDateTime);
 const isoDate = z.stringFormat('date', isIsoDate);
+// `z.superRefine`, as the other schemas' own checks: `z.refine` for this one check would
+// add its own code to a user's bundle.
 const validDate = z.date().check(
-  z.refine((d) => !Number.isNaN(d.getTime()), 'must be a valid Date'),
+  z.superRefine((date, ctx) => {
+    if (Number.isNaN(date.getTime())) ctx.issues.push({ code: 'custom', message: 'must be a valid Date', input: date });
+  }),
 );
 
 function toIsoString(value: Date | string): string {

@@ -47,6 +47,11 @@ describe('timestamps: the ISO checks', () => {
     expect(outcome(userTimestamp, text)).toEqual(outcome(zodUserTimestamp, text));
   });
 
+  it.each([new Date(Number.NaN), new Date(0)])('the Date %s is taken or refused as before', (date) => {
+    expect(outcome(timestamp, date)).toEqual(outcome(zodTimestamp, date));
+    expect(outcome(userTimestamp, date)).toEqual(outcome(zodUserTimestamp, date));
+  });
+
   it('agree with zod on generated dates and date-times', () => {
     fc.assert(
       fc.property(fc.oneof(date, dateTime), (text) => {
