@@ -9,7 +9,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export interface ImportResult {
   /** Median ms to import the main entry over median ms to import langfuse, fresh processes. */
   importMsVsLangfuse: number;
+  /** The main entry as Node resolves `nebuly-client` (the `node` condition of `exports`). */
   sdkMs: number;
+  /** `dist/index.js`, the build bundlers resolve (one module per source file), imported by Node. */
+  bundlerBuildMs: number;
   langfuseMs: number;
   /** ms to import an empty module the same way: the floor of both. */
   emptyMs: number;
@@ -36,20 +39,27 @@ function median(values: readonly number[]): number {
  */
 export async function benchImport(): Promise<ImportResult> {
   const sdk: number[] = [];
+  const bundlerBuild: number[] = [];
   const langfuse: number[] = [];
   const empty: number[] = [];
-  const entry = new URL('index.js', DIST).href;
+  // What a Node user imports: the package name, resolved through `exports` (a
+  // self-reference from the repository); a build of another commit, by its path.
+  const entry = process.env.BENCH_DIST === undefined ? 'nebuly-client' : new URL('index.js', DIST).href;
+  const bundlerEntry = new URL('index.js', DIST).href;
   const emptyModule = 'data:text/javascript,export default 1';
   await importMs(entry);
   await importMs('langfuse');
+  await importMs(bundlerEntry);
   for (let round = 0; round < ROUNDS; round += 1) {
     sdk.push(await importMs(entry));
     langfuse.push(await importMs('langfuse'));
+    bundlerBuild.push(await importMs(bundlerEntry));
     empty.push(await importMs(emptyModule));
   }
   return {
     importMsVsLangfuse: median(sdk) / median(langfuse),
     sdkMs: Number(median(sdk).toFixed(1)),
+    bundlerBuildMs: Number(median(bundlerBuild).toFixed(1)),
     langfuseMs: Number(median(langfuse).toFixed(1)),
     emptyMs: Number(median(empty).toFixed(1)),
     rounds: ROUNDS,

@@ -86,7 +86,8 @@ console.log(
     `ky as the HTTP core drives it (same bodies) ${delivery.kyCpuUs.join('/')} µs, ${delivery.kyCpuVsFetch.toFixed(3)} × fetch`,
 );
 console.log(
-  `import: ${DIST.pathname}index.js ${cold.sdkMs} ms, langfuse ${cold.langfuseMs} ms, an empty module ${cold.emptyMs} ms ` +
+  `import: nebuly-client as Node resolves it ${cold.sdkMs} ms, langfuse ${cold.langfuseMs} ms, an empty module ${cold.emptyMs} ms, ` +
+    `${DIST.pathname}index.js (the bundlers' build) ${cold.bundlerBuildMs} ms ` +
     `(medians of ${cold.rounds} fresh processes each, alternating)`,
 );
 console.log(

@@ -24,7 +24,7 @@ function frameworksLoadedBy(entry) {
   visit(entry);
   return [...found];
 }
-for (const entry of ['dist/index.js', 'dist/index.cjs']) {
+for (const entry of ['dist/index.js', 'dist/node/index.js', 'dist/index.cjs']) {
   const loaded = frameworksLoadedBy(entry);
   if (loaded.length > 0) throw new Error(`${entry} loads ${loaded.join(', ')}: the main entry must load no integration framework`);
   console.log(`== ${entry} loads no integration framework`);
@@ -43,10 +43,13 @@ const crossEntry = `
   new langchain.NebulyCallbackHandler({ turn });`;
 const ENTRIES = "['index', 'openai', 'anthropic', 'ai-sdk', 'langchain']";
 const esm = `const [main, openai, anthropic, aiSdk, langchain] = await Promise.all(${ENTRIES}.map((name) => import('./dist/' + name + '.js')));`;
+// As Node resolves the package's names: the `node` condition, the build in dist/node.
+const esmByName = `const [main, openai, anthropic, aiSdk, langchain] = await Promise.all(['', '/openai', '/anthropic', '/ai-sdk', '/langchain'].map((subpath) => import('nebuly-client' + subpath)));`;
 const cjs = `const [main, openai, anthropic, aiSdk, langchain] = ${ENTRIES}.map((name) => require('./dist/' + name + '.cjs'));`;
 execFileSync(process.execPath, ['--input-type=module', '-e', esm + crossEntry], { stdio: 'inherit' });
+execFileSync(process.execPath, ['--input-type=module', '-e', esmByName + crossEntry], { stdio: 'inherit' });
 execFileSync(process.execPath, ['--input-type=commonjs', '-e', cjs + crossEntry], { stdio: 'inherit' });
-console.log('== the integration entries take targets made by the main entry (ESM and CommonJS)');
+console.log('== the integration entries take targets made by the main entry (ESM for bundlers, ESM for Node, CommonJS)');
 
 const dir = mkdtempSync(join(tmpdir(), 'nebuly-pack-'));
 const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' });

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-// Named imports, not `z.core.config()`: reading a namespace through another keeps the
+// A named import, not `z.core.config()`: reading a namespace through another keeps the
 // whole of zod (its locales, JSON Schema) in a user's bundle, 101 kB gzipped, not 32 kB.
-import { config as zodConfig, util as zodUtil } from 'zod/v4/core';
+import { config as zodConfig } from 'zod/v4/core';
 import { type Issue, UNREADABLE } from '../utils/issues.js';
 
 type RawIssue = z.core.$ZodIssue;
@@ -124,6 +124,30 @@ function omittedBy(issue: RawIssue): readonly z.core.$ZodRawIssue[] | undefined 
   return Array.isArray(omitted) ? (omitted as z.core.$ZodRawIssue[]) : undefined;
 }
 
+type ErrorMap = ((issue: z.core.$ZodRawIssue) => string | { message: string } | undefined | null) | undefined;
+
+const unwrapMessage = (message: ReturnType<NonNullable<ErrorMap>>) =>
+  typeof message === 'string' ? message : (message?.message ?? undefined);
+
+/**
+ * A raw issue that zod did not finalize (a {@link capIssues} summary took it first), made
+ * the issue zod would have made: its message from the schema or check that raised it,
+ * then zod's configured error maps, then zod's default. zod's own `finalizeIssue` is
+ * reachable only through its `util` namespace, which a bundler then keeps whole (10 kB).
+ */
+function finalizeIssue(raw: z.core.$ZodRawIssue, config: z.core.$ZodConfig): RawIssue {
+  const maps: ErrorMap[] = [
+    raw.inst?._zod.def.error as ErrorMap,
+    raw.schema !== raw.inst ? (raw.schema?._zod.def.error as ErrorMap) : undefined,
+    config.customError,
+    config.localeError,
+  ];
+  let message = raw.message;
+  for (const map of maps) message ||= unwrapMessage(map?.(raw));
+  const { inst: _inst, schema: _schema, continue: _continue, input: _input, ...issue } = raw;
+  return { ...issue, path: raw.path ?? [], message: message || 'Invalid input' } as RawIssue;
+}
+
 /**
  * Turns zod's issues into a flat list of {@link Issue}s with full paths, every one of
  * them, however many there were. `input` is the value that was validated; it is read to
@@ -138,7 +162,7 @@ export function toIssues(issues: readonly RawIssue[], input: unknown): Issue[] {
       const path = prefix.length === 0 ? issue.path : [...prefix, ...issue.path];
       const omitted = omittedBy(issue);
       if (omitted !== undefined) {
-        add(omitted.map((raw) => zodUtil.finalizeIssue(raw, undefined, config)), path);
+        add(omitted.map((raw) => finalizeIssue(raw, config)), path);
         continue;
       }
       flat.push({

@@ -1,0 +1,124 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as bundle, type Platform } from 'esbuild';
+import { build, type Options } from 'tsup';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import configs from '../../tsup.config.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// Inside the repo's node_modules, so that the integrations' peer packages resolve as they do for users.
+const OUT = mkdtempSync(join(ROOT, 'node_modules', '.node-condition-'));
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  exports: Record<string, unknown>;
+};
+
+/** Every subpath users import, as `exports` names them. */
+const SUBPATHS = Object.keys(manifest.exports)
+  .filter((subpath) => subpath !== './package.json')
+  .map((subpath) => `${manifest.name}${subpath.slice(1)}`);
+
+/** The most modules Node loads to import the main entry (ky is loaded on the first request). */
+const MAX_MAIN_ENTRY_MODULES = 8;
+
+beforeAll(async () => {
+  // Both ESM builds, as published, less the types: the one Node resolves and the one bundlers do.
+  const esm = (configs as Options[]).filter((config) => config.format?.includes('esm') && 'index' in (config.entry as Record<string, string>));
+  await Promise.all(
+    esm.map((config) =>
+      build({ ...config, outDir: join(OUT, config.outDir ?? 'dist'), dts: false, sourcemap: false, clean: false, silent: true, config: false }),
+    ),
+  );
+  // The package's own name and exports, so that `nebuly-client/…` resolves inside OUT as it does for users.
+  writeFileSync(join(OUT, 'package.json'), JSON.stringify({ name: manifest.name, type: 'module', sideEffects: false, exports: manifest.exports }));
+}, 60_000);
+
+afterAll(() => rmSync(OUT, { recursive: true, force: true }));
+
+/** Runs an ES module in a fresh Node process inside the package, returns what it printed. */
+function node(code: string): string {
+  return execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: OUT, encoding: 'utf8' });
+}
+
+/** The files a module imports statically, itself included: what Node loads to import it. */
+function staticGraph(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;(]*?["'](\.[^"']+)["']/gm)) {
+      visit(join(dirname(file), specifier!));
+    }
+  };
+  visit(entry);
+  return [...seen];
+}
+
+/** The files among `files` that define the recorder's `Turn` class. */
+const turnClasses = (files: string[]) => files.filter((file) => /\b(?:class Turn|Turn = class)\b/.test(readFileSync(file, 'utf8')));
+
+describe('the `node` condition: what Node imports', () => {
+  const resolved = () =>
+    JSON.parse(node(`console.log(JSON.stringify(${JSON.stringify(SUBPATHS)}.map((s) => import.meta.resolve(s))))`)) as string[];
+
+  it('resolves every entry to the Node build, and the main entry to a handful of modules', () => {
+    const files = resolved().map((url) => relative(OUT, fileURLToPath(url)));
+    expect(files).toEqual(SUBPATHS.map(() => expect.stringMatching(/^dist\/node\/[^/]+\.js$/) as unknown));
+    const main = staticGraph(join(OUT, files[0]!));
+    expect(main.length).toBeLessThanOrEqual(MAX_MAIN_ENTRY_MODULES);
+  });
+
+  it('gives every entry one copy of the recorder', () => {
+    const files = resolved().map((url) => fileURLToPath(url));
+    expect(turnClasses([...new Set(files.flatMap(staticGraph))])).toHaveLength(1);
+    // The integrations check `instanceof Turn` on what the main entry made: they would throw.
+    const output = node(`
+      const [main, openai, anthropic, aiSdk, langchain] = await Promise.all(
+        ['', '/openai', '/anthropic', '/ai-sdk', '/langchain'].map((subpath) => import('${manifest.name}' + subpath)));
+      const nebuly = new main.NebulyClient({ apiKey: 'k', baseUrl: 'http://127.0.0.1:9', recorder: { sendOnExit: false }, onError() {} });
+      const turn = nebuly.startConversation({ end_user: 'u' }).interaction({ input: 'i' });
+      openai.observeOpenAI({}, { turn });
+      anthropic.observeAnthropic({}, { turn });
+      aiSdk.nebulyTelemetry({ conversation: nebuly.startConversation({ end_user: 'u' }) });
+      new langchain.NebulyCallbackHandler({ turn });
+      console.log('shared');`);
+    expect(output.trim()).toBe('shared');
+  });
+});
+
+describe('what a bundler takes', () => {
+  /** The package's files a bundle of every entry takes, for `platform`. */
+  async function bundledFiles(platform: Platform) {
+    const result = await bundle({
+      stdin: {
+        contents: SUBPATHS.map((subpath, index) => `export * as e${index} from '${subpath}';`).join('\n'),
+        resolveDir: OUT,
+        loader: 'js',
+      },
+      bundle: true,
+      format: 'esm',
+      platform,
+      write: false,
+      metafile: true,
+      external: ['msw', 'node:*'],
+      logLevel: 'silent',
+    });
+    return Object.keys(result.metafile.inputs)
+      .map((input) => join(ROOT, input))
+      .filter((file) => file.startsWith(`${OUT}/dist/`));
+  }
+
+  it('for a browser or worker: the per-module build of every entry, one recorder', async () => {
+    const files = await bundledFiles('browser');
+    expect(files.filter((file) => file.startsWith(`${OUT}/dist/node/`))).toEqual([]);
+    expect(turnClasses(files)).toHaveLength(1);
+  });
+
+  it('for Node: the Node build of every entry, one recorder', async () => {
+    const files = await bundledFiles('node');
+    expect(files.filter((file) => !file.startsWith(`${OUT}/dist/node/`))).toEqual([]);
+    expect(turnClasses(files)).toHaveLength(1);
+  });
+});
