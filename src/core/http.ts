@@ -181,8 +181,17 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
 // process that never sends. Shared by every client.
 let kyLoaded: Promise<KyInstance> | undefined;
 function loadKy(): Promise<KyInstance> {
-  kyLoaded ??= import('ky').then((module) => module.default);
+  kyLoaded ??= import('ky').then(kyOf);
   return kyLoaded;
+}
+
+/**
+ * ky's function from its module. In the CommonJS build the dynamic import loads a
+ * CommonJS chunk, whose `default` is the chunk's exports object, with ky one level down.
+ */
+function kyOf(module: { default: unknown }): KyInstance {
+  const exported = module.default;
+  return (typeof exported === 'function' ? exported : (exported as { default: unknown }).default) as KyInstance;
 }
 
 /**
