@@ -3,7 +3,7 @@ import { nonEmptyString, nonNegativeInt } from './common.js';
 import { capIssues } from './issues.js';
 import { UNREADABLE } from '../utils/issues.js';
 import { jsonValue } from './json.js';
-import type { TraceStep, TraceStepInput } from '../types/traces.js';
+import type { MessageContent, TraceStep, TraceStepInput } from '../types/traces.js';
 
 /** Roles of a chat-completion message. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
@@ -11,8 +11,6 @@ export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 /** Content parts: free-form JSON objects (`{ type: 'text', text }`, images, tool data). */
 const contentPartsSchema = z.array(z.record(z.string(), z.unknown()).check(capIssues)).check(capIssues);
 
-/** A message's content as accepted and sent: a string, or an array of content parts. */
-export type MessageContent = string | Record<string, unknown>[];
 
 /**
  * A string, or content parts, validated on a plain JSON copy taken by {@link jsonValue}

@@ -25,6 +25,7 @@ export type {
   LLMStep,
   LLMStepInput,
   Message,
+  MessageContent,
   MessageRole,
   RetrievalStep,
   RetrievalStepInput,

@@ -9,6 +9,17 @@
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool';
 
 /**
+ * A message's content as accepted and sent: text, or the provider's array of content
+ * parts (plain JSON, nested at most 100 levels deep).
+ *
+ * @example
+ * ```ts
+ * const parts: MessageContent = [{ type: 'text', text: 'What is in this picture?' }];
+ * ```
+ */
+export type MessageContent = string | Record<string, unknown>[];
+
+/**
  * One message of an LLM step's history, in the chat-completion format of the common LLM
  * providers.
  *
@@ -21,7 +32,7 @@ export interface Message {
   /** Who wrote the message. */
   role: MessageRole;
   /** The message's content: text, or the provider's array of content parts. */
-  content: string | Record<string, unknown>[];
+  content: MessageContent;
 }
 
 /**

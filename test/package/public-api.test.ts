@@ -53,7 +53,7 @@ const DEPRECATED = [
 
 /** The request and response types: on the root and on `nebuly-client/schemas`. */
 const WIRE_TYPES = [
-  'TimestampInput', 'Tags', 'Message', 'MessageRole', 'LLMStep', 'LLMStepInput', 'RetrievalStep', 'RetrievalStepInput',
+  'TimestampInput', 'Tags', 'Message', 'MessageContent', 'MessageRole', 'LLMStep', 'LLMStepInput', 'RetrievalStep', 'RetrievalStepInput',
   'EmbeddingStep', 'EmbeddingStepInput', 'TraceStep', 'TraceStepInput', 'FeedbackSlug', 'FeedbackAction',
   'ConversationFeedbackAction', 'InteractionInput', 'Interaction', 'SendInteractionParams', 'SendInteractionBody',
   'ConversationInteractionInput', 'ConversationInteraction', 'SendConversationParams', 'SendConversationBody',
