@@ -2,6 +2,7 @@ import type { NebulyError } from '../core/errors.js';
 import { RecordingError } from './errors.js';
 import { copyPlainObject, fieldsOf } from './fields.js';
 import { IdleTimer } from './idle-timer.js';
+import { newId } from './ids.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { ConversationRecord, InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';
@@ -184,6 +185,7 @@ export class Conversation {
     const now = state.now();
     const { input, tags } = fieldsOf(params, ['input', 'tags'] as const);
     const record: InteractionRecord = {
+      id: newId(),
       input,
       output: undefined,
       timeStart: now,

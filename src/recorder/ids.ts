@@ -1,13 +1,18 @@
 let counter = 0;
 
 /**
- * A new conversation id: a random UUID where Web Crypto offers one (Node, Bun, Deno,
- * workers, secure browser pages), else a time-and-counter id that is unique within this
- * process, which is all the recorder needs it for (naming conversations in errors).
+ * A new id for a conversation or an interaction: a random UUID where Web Crypto offers
+ * one (Node, Bun, Deno, workers, secure browser pages), else a time, counter and random
+ * id.
+ *
+ * @example
+ * ```ts
+ * const conversationId = newId(); // '0b5a…'
+ * ```
  */
-export function newConversationId(): string {
+export function newId(): string {
   const uuid = globalThis.crypto?.randomUUID?.();
   if (uuid !== undefined) return uuid;
   counter += 1;
-  return `conv-${Date.now().toString(36)}-${counter.toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  return `id-${Date.now().toString(36)}-${counter.toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }

@@ -7,6 +7,7 @@ const T0 = Date.parse('2026-03-04T05:06:07.000Z');
 
 function turn(overrides: Partial<InteractionRecord> = {}): InteractionRecord {
   return {
+    id: 'i-1',
     input: 'in',
     output: 'out',
     timeStart: T0,

@@ -7,6 +7,8 @@
 
 /** One interaction (turn) as recorded. */
 export interface InteractionRecord {
+  /** The interaction's id ({@link Turn.id}): stable, for feedback sent later. */
+  readonly id: string;
   input: unknown;
   /** `undefined` until the turn ends. */
   output: unknown;

@@ -12,7 +12,7 @@ import type { DeliveryReport } from './delivery-report.js';
 import { RecordingError } from './errors.js';
 import { type ExitWatcher, unwatchExit, watchExit } from './exit-hook.js';
 import { fieldsOf } from './fields.js';
-import { newConversationId } from './ids.js';
+import { newId } from './ids.js';
 import { OpenConversations } from './open-conversations.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
 import type { ConversationOutcome } from './outcome.js';
@@ -106,7 +106,7 @@ export class Recorder {
    */
   startConversation(params: StartConversationParams): Conversation {
     if (this.#shutdown !== undefined) {
-      const conversationId = newConversationId();
+      const conversationId = newId();
       const refusal = new RecordingError(
         'recorder_shut_down',
         `startConversation() after shutdown(): conversation ${conversationId} is not recorded`,

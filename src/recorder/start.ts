@@ -3,7 +3,7 @@ import type { Issue } from '../utils/issues.js';
 import { safeParseInput } from '../core/validate.js';
 import { nonEmptyString, tags } from '../schemas/common.js';
 import { copyPlainObject, fieldNames, fieldsOf } from './fields.js';
-import { newConversationId } from './ids.js';
+import { newId } from './ids.js';
 
 /** Parameters of `nebuly.startConversation`. */
 export interface StartConversationParams {
@@ -47,7 +47,7 @@ export function checkStartParams(params: StartConversationParams): CheckedStart 
   if (result.success) {
     const { end_user, tags: given, conversation_id } = result.data;
     return {
-      conversationId: conversation_id ?? newConversationId(),
+      conversationId: conversation_id ?? newId(),
       endUser: end_user,
       // zod's output is a copy: the caller may change their object afterwards.
       tags: given,
@@ -67,7 +67,7 @@ export function checkStartParams(params: StartConversationParams): CheckedStart 
     }
   }
   return {
-    conversationId: conversation_id !== undefined && !bad.has('conversation_id') ? conversation_id : newConversationId(),
+    conversationId: conversation_id !== undefined && !bad.has('conversation_id') ? conversation_id : newId(),
     endUser: !bad.has('end_user') ? end_user : undefined,
     tags: keptTags,
     issues,

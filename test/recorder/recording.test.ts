@@ -182,3 +182,18 @@ describe('recording a conversation', () => {
   });
 
 });
+
+describe('turn.id', () => {
+  it('is a stable, unique id per interaction, kept after the turn ends', () => {
+    const { recorder } = setup();
+    const conversation = recorder.startConversation({ end_user: 'user-1' });
+    const first = conversation.interaction({ input: 'a' });
+    const second = conversation.interaction({ input: 'b' });
+    const id = first.id;
+    first.end({ output: 'A' });
+    expect(first.id).toBe(id);
+    expect(typeof id).toBe('string');
+    expect(id.length).toBeGreaterThanOrEqual(16);
+    expect(second.id).not.toBe(id);
+  });
+});
