@@ -255,7 +255,10 @@ export class Recorder {
   flush(): Promise<DeliveryReport> {
     // What was ended before the call, not what ends while it waits: a flush under load
     // still resolves. Flushes resolve in the order they were called.
-    const waited = Promise.all([this.#storing.drained(), this.#sender.settled(), this.#lastFlush]);
+    // With `delivery: 'interaction'`, storing an interaction is sending it: what the
+    // stored ones started is waited for too.
+    const stored = this.#storing.drained().then(() => this.#sender.settled());
+    const waited = Promise.all([stored, this.#sender.settled(), this.#lastFlush]);
     const flushed = waited.then(() => this.#publisher.report());
     this.#lastFlush = flushed;
     return flushed;

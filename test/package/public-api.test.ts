@@ -80,6 +80,9 @@ const ROOT_API = [
   'RECORDER_DEFAULTS', 'RecorderOptions', 'ResolvedRecorderOptions', 'Conversation', 'StartConversationParams',
   'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'DeliveryReport', 'ConversationOutcome', 'ConversationStatus',
   'DeliveryError', 'QueueFullError', 'RecordingError', 'RecordingErrorCode', 'UndeliveredConversation',
+  // the store of open conversations
+  'memoryStore', 'MemoryStoreOptions', 'ConversationStore', 'ConversationClaim', 'StoredInteraction', 'SentInteraction',
+  'MaybePromise',
 ];
 
 describe('the package root', () => {
