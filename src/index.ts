@@ -54,6 +54,7 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
+  RedirectError,
   TimeoutError,
   UnexpectedResponseError,
   UnprocessableEntityError,
