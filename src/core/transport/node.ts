@@ -55,6 +55,9 @@ interface Route {
 // Node's global, named here so that no build imports `node:buffer`.
 const { Buffer } = globalThis as unknown as { Buffer: typeof NodeBuffer };
 
+/** How many URLs a transport keeps parsed. */
+const MAX_KNOWN_URLS = 64;
+
 function defaultPort(url: URL): number {
   return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
 }
@@ -83,6 +86,19 @@ function flatten(headers: Http.IncomingHttpHeaders): Record<string, string> {
  */
 export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): Transport {
   const routes = new Map<string, Route>();
+  // A client posts to a handful of URLs: each is parsed once.
+  const targets = new Map<string, { route: Route; path: string }>();
+
+  function targetOf(url: string): { route: Route; path: string } {
+    const known = targets.get(url);
+    if (known !== undefined) return known;
+    const parsed = new URL(url);
+    const route = routeTo(parsed);
+    const target = { route, path: route.absolute ? parsed.href : parsed.pathname + parsed.search };
+    if (targets.size >= MAX_KNOWN_URLS) targets.clear();
+    targets.set(url, target);
+    return target;
+  }
 
   function routeTo(url: URL): Route {
     const known = routes.get(url.origin);
@@ -108,13 +124,12 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
 
   function send({ url, method, headers, body, signal }: WireRequest): Promise<WireAnswer> {
     return new Promise((resolve, reject) => {
-      const target = new URL(url);
-      const route = routeTo(target);
+      const { route, path } = targetOf(url);
       const request = route.module.request(
         {
           host: route.host.replace(/^\[|\]$/g, ''),
           port: route.port,
-          path: route.absolute ? target.href : target.pathname + target.search,
+          path,
           method,
           // Always a length: Node sends a DELETE's body only with one, and never chunks.
           headers: { ...headers, ...route.headers, 'content-length': String(body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) },
