@@ -57,8 +57,10 @@ export interface ClientOptions {
    */
   retryDelayMs?: number | undefined;
   /**
-   * A fetch implementation to use instead of `globalThis.fetch`.
-   * @default globalThis.fetch
+   * A fetch implementation to use for every request, on every runtime. Without one, Node
+   * (20.16 and later) sends through keep-alive `node:http`, honouring `HTTPS_PROXY`,
+   * `HTTP_PROXY` and `NO_PROXY`; other runtimes use `globalThis.fetch`.
+   * @default node:http on Node, else globalThis.fetch
    */
   fetch?: typeof globalThis.fetch | undefined;
   /** Extra headers on every request. */

@@ -129,3 +129,18 @@ describe.each(MATRIX)('%s', (_name, transport, path) => {
     });
   });
 });
+
+describe('a fetch of the user that follows redirects anyway', () => {
+  it('gets a RedirectError saying so, not the success of the GET it turned the POST into', async () => {
+    const server = await serve((request, res) =>
+      request.url.startsWith('/v2') ? json(res, 200, {}) : res.writeHead(302, { location: `/v2${request.url}` }).end(),
+    );
+    const following = (input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, { ...init, redirect: 'follow' });
+    for (const path of Object.values(PATHS)) {
+      const error = await rejection(path(core('custom fetch', server.baseUrl, { fetch: following })));
+      expect(error).toBeInstanceOf(RedirectError);
+      expect((error as Error).message).toContain('which the `fetch` given to the client followed');
+    }
+    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'GET', 'POST', 'GET']);
+  });
+});
