@@ -1,23 +1,23 @@
 import type { KyInstance } from 'ky';
-import type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult, HttpRequest } from './http-types.js';
 import * as z from 'zod/mini';
 import { toIssues } from '../schemas/issues.js';
 import { errorOf, isRedirect, parseBody, redactAnswer } from './answer.js';
 import { ATTEMPT_TIMED_OUT, withinTimeout } from './attempt.js';
-import { AbortError, ConnectionError, countAttempts, type NebulyError, TimeoutError, UnexpectedResponseError } from './errors.js';
 import type { Endpoint, HttpMethod } from './endpoints.js';
+import { AbortError, ConnectionError, countAttempts, type NebulyError, TimeoutError, UnexpectedResponseError } from './errors.js';
+import { plainHeaders } from './headers.js';
 import { logAttempt, logRetry } from './http-log.js';
-import { loadKy } from './ky.js';
+import type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult, HttpRequest } from './http-types.js';
 import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency.js';
+import { loadKy } from './ky.js';
 import type { Log } from './logging.js';
 import type { ResolvedClientOptions } from './options.js';
 import { redactError } from './redact.js';
 import { type CallOverrides, checkRequestOptions } from './request-options.js';
 import { nextAttempt, wait } from './retry.js';
-import { chooseTransport, type TransportChoice } from './transport/select.js';
 import { answerOf } from './transport/fetch.js';
+import { chooseTransport, type TransportChoice } from './transport/select.js';
 import type { Transport, WireAnswer } from './transport/types.js';
-import { plainHeaders } from './headers.js';
 import { parseOrThrow } from './validate.js';
 
 export type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult, HttpRequest } from './http-types.js';

@@ -57,9 +57,7 @@ export interface ClientOptions {
    */
   retryDelayMs?: number | undefined;
   /**
-   * A fetch implementation to use for every request, on every runtime. Without one, Node
-   * (20.16 and later) sends through keep-alive `node:http`, honouring `HTTPS_PROXY`,
-   * `HTTP_PROXY` and `NO_PROXY`; other runtimes use `globalThis.fetch`.
+   * A fetch for every request; without one, keep-alive `node:http` on Node (with `HTTPS_PROXY`, `NO_PROXY`…).
    * @default node:http on Node, else globalThis.fetch
    */
   fetch?: typeof globalThis.fetch | undefined;
