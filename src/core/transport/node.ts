@@ -58,6 +58,11 @@ const { Buffer } = globalThis as unknown as { Buffer: typeof NodeBuffer };
 /** How many URLs a transport keeps parsed. */
 const MAX_KNOWN_URLS = 64;
 
+/** A body's length in bytes: Node sends a DELETE's body only with one, and never chunks then. */
+function lengthOf(body: string | Uint8Array): string {
+  return String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+}
+
 function defaultPort(url: URL): number {
   return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
 }
@@ -131,8 +136,7 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
           port: route.port,
           path,
           method,
-          // Always a length: Node sends a DELETE's body only with one, and never chunks.
-          headers: { ...headers, ...route.headers, 'content-length': String(body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) },
+          headers: body === undefined ? { ...headers, ...route.headers } : { ...headers, ...route.headers, 'content-length': lengthOf(body) },
           agent: route.agent,
           signal,
         },
