@@ -66,3 +66,18 @@ describe('Idempotency-Key', () => {
     expect(server?.requests).toHaveLength(0);
   });
 });
+
+describe('Idempotency-Key on the recorder’s deliveries', () => {
+  it('is on every delivery, the same on each retry of it, another for the next conversation', async () => {
+    const nebuly = await client(1);
+    for (const end_user of ['a', 'b']) {
+      const conversation = nebuly.startConversation({ end_user });
+      conversation.interaction({ input: 'hi' }).end({ output: 'hello' });
+      await expect(conversation.end()).resolves.toMatchObject({ status: 'delivered' });
+    }
+    expect(server?.requests).toHaveLength(3);
+    expect(keyOf(0)).toBeDefined();
+    expect(keyOf(1)).toBe(keyOf(0));
+    expect(keyOf(2)).not.toBe(keyOf(0));
+  });
+});
