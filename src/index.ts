@@ -56,6 +56,7 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
+  RedirectError,
   TimeoutError,
   UnexpectedResponseError,
   UnprocessableEntityError,
