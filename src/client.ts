@@ -7,24 +7,6 @@ import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
 import { PlatformUsers } from './resources/platform-users.js';
-import type { Transport } from './recorder/publisher.js';
-
-const decoder = /* @__PURE__ */ new TextDecoder();
-
-/** The recorder's way to the service, through the client's HTTP core. */
-function deliveryOf(http: HttpCore): Transport {
-  return {
-    deliver: ({ path, body, idempotencyKey, signal }) =>
-      http.accepted({
-        method: 'POST',
-        path,
-        body: decoder.decode(body),
-        signal,
-        headers: new Headers({ 'idempotency-key': idempotencyKey }),
-      }),
-  };
-}
-
 /**
  * The client of the Nebuly platform API: one method per endpoint, and a recorder that
  * sends whole conversations when they end.
@@ -68,7 +50,7 @@ export class NebulyClient {
     this.conversations = new Conversations(http);
     this.eligibleUsers = new EligibleUsers(http);
     this.platformUsers = new PlatformUsers(http);
-    this.#recorder = new Recorder({ http: deliveryOf(http), onError: resolved.onError, options: resolved.recorder });
+    this.#recorder = new Recorder({ http, onError: resolved.onError, options: resolved.recorder });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NebulyClient, type NebulyError } from '../../src/index.js';
+import { NebulyClient, type NebulyError, type RecorderOptions } from '../../src/index.js';
 import { createReferenceHandler } from '../../src/reference-server/index.js';
 import { memoryStore } from '../../src/recorder/store/memory-store.js';
 import type { ConversationStore } from '../../src/types/store.js';
@@ -29,7 +29,7 @@ afterEach(async () => {
 });
 
 /** A reference server, and `count` instances of a backend sending to it through one store. */
-function instances(count: number, recorder: ConstructorParameters<typeof NebulyClient>[0]['recorder'] = {}) {
+function instances(count: number, recorder: RecorderOptions = {}) {
   const reference = createReferenceHandler({ apiKeys: { 'test-key': 'project' } });
   const store = sharedStore();
   const errors: NebulyError[] = [];
