@@ -2,6 +2,7 @@ import { HttpCore } from './core/http.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
 import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
+import { ambientContext, checkConversationTarget, type ConversationTarget } from './recorder/conversation-target.js';
 import type { DeliveryReport } from './recorder/delivery-report.js';
 import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
@@ -61,6 +62,27 @@ export class NebulyClient {
    */
   startConversation(params: StartConversationParams): Conversation {
     return this.#recorder.startConversation(params);
+  }
+
+  /**
+   * Runs `fn` with `target` as the ambient target: an integration created without a
+   * target (`observeOpenAI(client)`, `nebulyMiddleware()`, …) records what `fn` and
+   * everything it starts call into it, so one observed client serves every request and
+   * user. Follows `await`s where the runtime has `AsyncLocalStorage` (Node >= 20.16, Bun,
+   * Deno, workers with `nodejs_compat`); elsewhere only the synchronous part of `fn`
+   * (docs/integrations.md, "Ambient context"). Returns what `fn` returns.
+   *
+   * @throws TypeError when `target` is not a target, naming the field.
+   * @example
+   * ```ts
+   * const answer = await nebuly.withConversation({ endUser: userHash, conversationId: chatId }, () =>
+   *   run(agent, question), // the Agents SDK's default client, observed once per process
+   * );
+   * ```
+   */
+  withConversation<R>(target: ConversationTarget, fn: () => R): R {
+    checkConversationTarget(target, (value) => value instanceof NebulyClient, false);
+    return ambientContext().run({ nebuly: this, target }, fn);
   }
 
   /**

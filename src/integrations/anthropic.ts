@@ -18,7 +18,8 @@ import { observeClient } from './provider/client-proxy.js';
 import type { MethodObserver } from './provider/recording.js';
 import { checkTarget, type NebulyTarget } from './target.js';
 
-export { endConversation } from './sessions.js';
+export { endConversation } from './interactions.js';
+export { currentInteractionId } from './target.js';
 export type { NebulyTarget } from './target.js';
 
 /**
