@@ -1,0 +1,148 @@
+/**
+ * An app's tool loop through a wrapped OpenAI client: one interaction per user message,
+ * the tool runs as retrieval steps between the model calls (issue 18, items 1 and 2).
+ */
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { observeOpenAI } from 'nebuly-client/openai';
+import { openAIChatChunks } from '../../../examples/support/replies.js';
+import { nebulyWithReference } from '../nebuly.js';
+import { openai, provider, useFakeProvider } from './provider.js';
+
+useFakeProvider();
+
+type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
+
+const TOOLS: OpenAI.Chat.ChatCompletionTool[] = [
+  { type: 'function', function: { name: 'get_order', parameters: { type: 'object', properties: { id: { type: 'number' } } } } },
+  { type: 'function', function: { name: 'get_customer', parameters: { type: 'object', properties: { id: { type: 'number' } } } } },
+];
+
+/** The app's tools: what they return for the arguments the model wrote. */
+function runTool(name: string, args: string): string {
+  return `${name}: ${args} ok`;
+}
+
+describe('a streamed chat with parallel tool calls', () => {
+  it('three user messages are three interactions, each with its two tool runs between its two model calls', async () => {
+    // The model asks for two tools in parallel when the last message is the user's, and answers once it has their results.
+    provider.answer((request) => {
+      const messages = (request.body as { messages: ChatMessage[] }).messages;
+      const last = messages.at(-1);
+      const question = [...messages].reverse().find((message) => message.role === 'user')?.content as string;
+      return last?.role === 'tool'
+        ? { events: openAIChatChunks({ model: 'gpt-4o-2024-08-06', text: `Answer to ${question}` }, { withUsage: true }) }
+        : {
+            events: openAIChatChunks(
+              { model: 'gpt-4o-2024-08-06', toolCalls: [{ name: 'get_order', arguments: { id: 7 } }, { name: 'get_customer', arguments: { id: 3 } }] },
+              { withUsage: true },
+            ),
+          };
+    });
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const target = { nebuly, endUser: 'user-1', conversationId: 'chat-1' };
+    const client = observeOpenAI(openai(), target, { includeUsage: true });
+
+    const history: ChatMessage[] = [{ role: 'system', content: 'You are a shop assistant.' }];
+    for (const question of ['Where is order 7?', 'And the customer?', 'Thanks!']) {
+      history.push({ role: 'user', content: question });
+      for (;;) {
+        const completion = await client.chat.completions.stream({ model: 'gpt-4o', messages: history, tools: TOOLS }).finalChatCompletion();
+        const message = completion.choices[0]!.message;
+        history.push(message as ChatMessage);
+        if (message.tool_calls === undefined || message.tool_calls.length === 0) break;
+        for (const call of message.tool_calls) {
+          if (call.type !== 'function') continue;
+          history.push({ role: 'tool', tool_call_id: call.id, content: runTool(call.function.name, call.function.arguments) });
+        }
+      }
+    }
+    const { endConversation } = await import('nebuly-client/openai');
+    await endConversation(target);
+    await nebuly.flush();
+
+    expect(errors).toEqual([]);
+    expect(sent()).toHaveLength(1);
+    const interactions = sent()[0]!.interactions;
+    expect(interactions.map((interaction) => [interaction.input, interaction.output])).toEqual([
+      ['Where is order 7?', 'Answer to Where is order 7?'],
+      ['And the customer?', 'Answer to And the customer?'],
+      ['Thanks!', 'Answer to Thanks!'],
+    ]);
+    for (const interaction of interactions) {
+      expect(interaction.trace).toMatchObject([
+        { model: 'gpt-4o-2024-08-06', output: 'get_order({"id":7})\nget_customer({"id":3})', input_tokens: 0 },
+        { source: 'get_order', input: '{"id":7}', outputs: ['get_order: {"id":7} ok'] },
+        { source: 'get_customer', input: '{"id":3}', outputs: ['get_customer: {"id":3} ok'] },
+        { model: 'gpt-4o-2024-08-06', output: `Answer to ${interaction.input as string}` },
+      ]);
+    }
+  });
+});
+
+describe('the Responses API with previous_response_id', () => {
+  const response = (id: string, output: unknown[]) => ({
+    json: { id, object: 'response', created_at: 1_700_000_000, status: 'completed', model: 'gpt-4.1-2025-04-14', output, usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 } },
+  });
+  const text = (id: string, words: string) => ({ type: 'message', id, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: words, annotations: [] }] });
+
+  it('a follow-up records the whole conversation so far, its input is the user message, the tool run a step', async () => {
+    provider.answer((_request, index) =>
+      [
+        response('resp_1', [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_order', arguments: '{"id":7}', status: 'completed' }]),
+        response('resp_2', [text('msg_2', 'Order 7 shipped.')]),
+        response('resp_3', [text('msg_3', 'On Monday.')]),
+      ][index]!,
+    );
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const target = { nebuly, endUser: 'user-1', conversationId: 'chat-1' };
+    // Each request of the chat observes the shared client anew, as the docs recommend.
+    const first = await observeOpenAI(openai(), target).responses.create({ model: 'gpt-4.1', instructions: 'Be brief.', input: 'Where is order 7?' });
+    const second = await observeOpenAI(openai(), target).responses.create({
+      model: 'gpt-4.1',
+      instructions: 'Be brief.',
+      previous_response_id: first.id,
+      input: [{ type: 'function_call_output', call_id: 'call_1', output: 'shipped' }],
+    });
+    await observeOpenAI(openai(), target).responses.create({ model: 'gpt-4.1', instructions: 'Be brief.', previous_response_id: second.id, input: 'When?' });
+    const { endConversation } = await import('nebuly-client/openai');
+    await endConversation(target);
+    await nebuly.flush();
+
+    expect(errors).toEqual([]);
+    const [one, two] = sent()[0]!.interactions;
+    expect(one).toMatchObject({
+      input: 'Where is order 7?',
+      output: 'Order 7 shipped.',
+      trace: [
+        { output: 'get_order({"id":7})', messages: [{ role: 'system' }, { role: 'user', content: 'Where is order 7?' }] },
+        { source: 'get_order', input: '{"id":7}', outputs: ['shipped'] },
+        {
+          output: 'Order 7 shipped.',
+          messages: [
+            { role: 'system', content: 'Be brief.' },
+            { role: 'user', content: 'Where is order 7?' },
+            { role: 'assistant', content: 'get_order({"id":7})' },
+            { role: 'tool', content: 'shipped' },
+          ],
+        },
+      ],
+    });
+    expect(two).toMatchObject({
+      input: 'When?',
+      output: 'On Monday.',
+      trace: [
+        {
+          messages: [
+            { role: 'system', content: 'Be brief.' },
+            { role: 'user', content: 'Where is order 7?' },
+            { role: 'assistant', content: 'get_order({"id":7})' },
+            { role: 'tool', content: 'shipped' },
+            { role: 'assistant', content: 'Order 7 shipped.' },
+            { role: 'user', content: 'When?' },
+          ],
+        },
+      ],
+    });
+  });
+});
