@@ -1,4 +1,5 @@
 import { HttpCore } from './core/http.js';
+import type { Log } from './core/logging.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
 import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
@@ -8,6 +9,9 @@ import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
 import { PlatformUsers } from './resources/platform-users.js';
+
+// Set by NebulyClient's static block: the log stays private to everything but clientLog.
+let logOf: (client: NebulyClient) => Log;
 
 /**
  * The client of the Nebuly platform API: one method per endpoint, and a recorder that
@@ -38,6 +42,11 @@ export class NebulyClient {
   readonly baseUrl: string;
 
   readonly #recorder: Recorder;
+  readonly #log: Log;
+
+  static {
+    logOf = (client) => client.#log;
+  }
 
   /**
    * @throws TypeError when there is no API key (option or `NEBULY_API_KEY`), the region
@@ -53,6 +62,7 @@ export class NebulyClient {
     this.eligibleUsers = new EligibleUsers(http);
     this.platformUsers = new PlatformUsers(http);
     this.#recorder = new Recorder({ http, onError: resolved.onError, options: resolved.recorder });
+    this.#log = resolved.log;
   }
 
   /**
@@ -115,4 +125,16 @@ export class NebulyClient {
   shutdown(options?: ShutdownOptions): Promise<DeliveryReport> {
     return this.#recorder.shutdown(options);
   }
+}
+
+/**
+ * @internal The client's log (`logLevel`, `logger`): where the integrations write their
+ * capture diagnostics.
+ * @example
+ * ```ts
+ * clientLog(nebuly).info('nebuly-client integration: …');
+ * ```
+ */
+export function clientLog(client: NebulyClient): Log {
+  return logOf(client);
 }

@@ -5,6 +5,7 @@
  * The tool runs found in a continuing call's messages become retrieval steps, between
  * the LLM step that asked for them and the next.
  */
+import type { NebulyClient } from '../client.js';
 import type { ConversationOutcome } from '../recorder/outcome.js';
 import type { Turn } from '../recorder/turn.js';
 import type { NebulyTarget } from './nebuly-target.js';
@@ -85,7 +86,7 @@ function takePending(destination: Destination, runs: readonly ToolRun[]): OpenIn
   return index < 0 ? undefined : pending.splice(index, 1)[0];
 }
 
-function callIn(destination: Destination, interaction: OpenInteraction): ObservedCall {
+function callIn(destination: Destination, interaction: OpenInteraction, client: NebulyClient | undefined): ObservedCall {
   const internals = turnInternals(interaction.turn);
   return new TurnCall(interaction.turn, (result: CallResult) => {
     if (result.input !== undefined) internals.setInput(result.input);
@@ -96,7 +97,7 @@ function callIn(destination: Destination, interaction: OpenInteraction): Observe
       return;
     }
     close(interaction, result.output ?? '');
-  });
+  }, client);
 }
 
 function recordRuns(call: ObservedCall, runs: readonly ToolRun[]): void {
@@ -128,14 +129,14 @@ export interface CallStart {
  * interaction (input: `input`, the last user message's text). Never throws.
  * @example
  * ```ts
- * const call = beginInteractionCall(target, { input: lastUserText, toolRuns });
+ * const call = beginInteractionCall(target, { input: lastUserText, toolRuns }, nebuly);
  * ```
  */
-export function beginInteractionCall(target: NebulyTarget, start: CallStart): ObservedCall {
+export function beginInteractionCall(target: NebulyTarget, start: CallStart, client: NebulyClient | undefined): ObservedCall {
   try {
     const runs = start.toolRuns ?? [];
     if ('turn' in target) {
-      const call = new TurnCall(target.turn, undefined);
+      const call = new TurnCall(target.turn, undefined, client);
       lastInteraction.set(target, target.turn);
       recordRuns(call, runs);
       return call;
@@ -144,18 +145,18 @@ export function beginInteractionCall(target: NebulyTarget, start: CallStart): Ob
     const destination = destinationOf(place.key);
     const latest = destination.pending.at(-1);
     if (start.aside === true && latest !== undefined && !turnInternals(latest.turn).closed()) {
-      return new TurnCall(latest.turn, undefined);
+      return new TurnCall(latest.turn, undefined, client);
     }
     const continued = runs.length > 0 ? takePending(destination, runs) : undefined;
     if (continued !== undefined) {
-      const call = callIn(destination, continued);
+      const call = callIn(destination, continued, client);
       recordRuns(call, runs);
       return call;
     }
     settle(destination);
     const interaction = place.open(start.input ?? '');
     lastInteraction.set(target, interaction.turn);
-    const call = callIn(destination, interaction);
+    const call = callIn(destination, interaction, client);
     recordRuns(call, runs);
     return call;
   } catch {

@@ -4,6 +4,7 @@
  * its interaction with the text shown to the user, unless the answer awaits tools.
  */
 import type { EmbeddingStepInput, LLMStepInput } from '../schemas/index.js';
+import { diagnose } from './diagnostics.js';
 import type { ObservedCall } from './observed-call.js';
 import type { StepSlot } from './turn-access.js';
 
@@ -38,6 +39,7 @@ export class ModelCall {
   readonly #slot: StepSlot;
   readonly #endsCall: boolean;
   #done = false;
+  #streamed = false;
 
   /**
    * `endsCall: false` when the model call is one run of a larger one (a LangChain agent)
@@ -47,6 +49,11 @@ export class ModelCall {
     this.call = call;
     this.#slot = call.reserve();
     this.#endsCall = options.endsCall ?? true;
+  }
+
+  /** The answer is streamed: a missing token count is a stream without usage. */
+  streaming(): void {
+    this.#streamed = true;
   }
 
   /** Whether the call was recorded (or given up). */
@@ -69,8 +76,13 @@ export class ModelCall {
       this.drop();
       return undefined;
     }
-    if (finished.llm !== undefined) this.#slot.llm(finished.llm);
-    else if (finished.embedding !== undefined) this.#slot.embedding(finished.embedding);
+    if (finished.llm !== undefined) {
+      this.#slot.llm(finished.llm);
+      // A failed or stopped call is marked as such: its missing counts say nothing more.
+      if (finished.llm.input_tokens === undefined && finished.llm.output_tokens === undefined && !finished.llm.output.includes('[nebuly: ')) {
+        diagnose(this.call.client, this.#streamed ? 'stream_without_usage' : 'call_without_tokens');
+      }
+    } else if (finished.embedding !== undefined) this.#slot.embedding(finished.embedding);
     else this.#slot.cancel();
     if (this.#endsCall) this.call.end({ output: finished.output, awaitsTools: finished.awaitsTools });
     return finished;

@@ -3,6 +3,7 @@
  * integration records through. Nothing here throws into the caller's code: what goes
  * wrong is reported to the client's `onError`.
  */
+import type { NebulyClient } from '../client.js';
 import { NebulyError } from '../core/errors.js';
 import type { Turn } from '../recorder/turn.js';
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
@@ -65,6 +66,8 @@ export interface ObservedCall {
    * integration keeps for a call its framework never ended can then be let go.
    */
   readonly closed: boolean;
+  /** The client recording, when the target names it (standalone, ambient): for diagnostics. */
+  readonly client: NebulyClient | undefined;
 }
 
 /** The message of a fault, without anything but the error's own message. */
@@ -83,19 +86,21 @@ export type Finish = (result: CallResult) => void;
  * @internal Records a call's steps into a turn; `finish` is what ending the call does beyond that.
  * @example
  * ```ts
- * const call = new TurnCall(turn, undefined); // a { turn } target: the caller ends the turn
+ * const call = new TurnCall(turn, undefined, nebuly); // a { turn } target: the caller ends the turn
  * ```
  */
 export class TurnCall implements ObservedCall {
   readonly #turn: Turn;
   readonly #internals: TurnInternals;
   readonly #finish: Finish | undefined;
+  readonly client: NebulyClient | undefined;
   #ended = false;
 
-  constructor(turn: Turn, finish: Finish | undefined) {
+  constructor(turn: Turn, finish: Finish | undefined, client?: NebulyClient) {
     this.#turn = turn;
     this.#internals = turnInternals(turn);
     this.#finish = finish;
+    this.client = client;
   }
 
   llm(step: LLMStepInput): void {
@@ -187,4 +192,5 @@ export const NO_CALL: ObservedCall = {
     }
   },
   closed: true,
+  client: undefined,
 };

@@ -84,7 +84,9 @@ export function resolveTarget(choice: TargetChoice): NebulyTarget | undefined {
  */
 export function beginCall(choice: TargetChoice, start: CallStart): ObservedCall {
   const target = resolveTarget(choice);
-  return target === undefined ? NO_CALL : beginInteractionCall(target, start);
+  if (target === undefined) return NO_CALL;
+  const client = 'nebuly' in target ? target.nebuly : (ambientContext().get()?.nebuly as NebulyClient | undefined);
+  return beginInteractionCall(target, start, client);
 }
 
 /**

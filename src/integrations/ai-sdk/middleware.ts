@@ -115,6 +115,7 @@ export function nebulyMiddleware(target?: NebulyTarget): NebulyMiddleware {
       const recording = startModelCall(checked, params, model);
       if (recording === undefined) return doStream();
       const result = await awaited(recording, doStream);
+      recording.modelCall.streaming();
       try {
         const stream = observedParts(result.stream, recording.model, params.abortSignal, (answer, ending) =>
           recording.modelCall.finish(() => llmFinished(recording.messages, answer, ending)),

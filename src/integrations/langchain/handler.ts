@@ -150,7 +150,9 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
 
   override handleLLMNewToken(token: string, _indices: unknown, runId: string): void {
     const run = this.#runs.get(runId);
-    if (run?.kind === 'model' && typeof token === 'string') run.streamed += token;
+    if (run?.kind !== 'model' || typeof token !== 'string') return;
+    run.streamed += token;
+    run.modelCall.streaming();
   }
 
   override handleLLMEnd(output: LLMResult, runId: string): void {

@@ -122,6 +122,7 @@ function observeApiPromise(promise: ApiPromiseShape, recording: CallRecording, e
             end.drop();
             return inner;
           }
+          end.streaming();
           return observeIterator(inner, collector, end, signal);
         };
       } else {
