@@ -1,6 +1,7 @@
 /**
  * `nebuly.withConversation(target, fn)`: integrations made without a target record into
  * the ambient one, so that one observed client serves every request and user (issue 18, item 8).
+ * The first and third tests run the recipe of docs/integrations.md ("The ambient target").
  */
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { generateText, wrapLanguageModel } from 'ai';

@@ -1,6 +1,7 @@
 /**
  * An app's tool loop through a wrapped OpenAI client: one interaction per user message,
  * the tool runs as retrieval steps between the model calls (issue 18, items 1 and 2).
+ * The first test runs the recipe of docs/integrations.md ("Agent loops"), three times.
  */
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
