@@ -18,8 +18,11 @@ import {
 import { type ToolCallRequest, ToolRunReader } from '../tool-runs.js';
 import { ResponseHistory } from './response-history.js';
 
-/** The responses kept for follow-ups with `previous_response_id`, in this process. */
-const history = new ResponseHistory(1024);
+/**
+ * The responses kept for follow-ups with `previous_response_id`, in this process: the
+ * last 1024, and at most 4 million characters of messages (about 8 MB).
+ */
+const history = new ResponseHistory(1024, 4_000_000);
 
 /** A tool call item's request (`function_call`, `custom_tool_call`), else `undefined`. */
 function callItemRequest(item: unknown): ToolCallRequest | undefined {

@@ -6,7 +6,7 @@
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { observeOpenAI } from 'nebuly-client/openai';
-import { openAIChatChunks } from '../../../examples/support/replies.js';
+import { openAIChatChunks, openAIChatCompletion } from '../../../examples/support/replies.js';
 import { nebulyWithReference } from '../nebuly.js';
 import { openai, provider, useFakeProvider } from './provider.js';
 
@@ -78,6 +78,43 @@ describe('a streamed chat with parallel tool calls', () => {
         { model: 'gpt-4o-2024-08-06', output: `Answer to ${interaction.input as string}` },
       ]);
     }
+  });
+});
+
+describe('an embedding call inside a tool (RAG)', () => {
+  it('is a step of the interaction awaiting the tool, which goes on', async () => {
+    provider.answer((request) => {
+      if (request.path.endsWith('/embeddings')) {
+        return { json: { object: 'list', model: 'text-embedding-3-small', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }], usage: { prompt_tokens: 3, total_tokens: 3 } } };
+      }
+      const messages = (request.body as { messages: ChatMessage[] }).messages;
+      return messages.at(-1)?.role === 'tool'
+        ? openAIChatCompletion({ model: 'gpt-4o', text: 'Ships in 2 days.' })
+        : openAIChatCompletion({ model: 'gpt-4o', toolCalls: [{ name: 'search', arguments: { q: 'shipping' } }] });
+    });
+    const { nebuly, sent } = nebulyWithReference();
+    const client = observeOpenAI(openai(), { nebuly, endUser: 'user-1' });
+    const messages: ChatMessage[] = [{ role: 'user', content: 'How long is shipping?' }];
+    const first = await client.chat.completions.create({ model: 'gpt-4o', messages });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    await client.embeddings.create({ model: 'text-embedding-3-small', input: 'shipping' }); // the tool searches
+    messages.push(first.choices[0]!.message as ChatMessage, { role: 'tool', tool_call_id: call.id, content: 'Orders ship within 2 days.' });
+    await client.chat.completions.create({ model: 'gpt-4o', messages });
+    await nebuly.flush();
+
+    expect(sent()).toHaveLength(1);
+    expect(sent()[0]?.interactions).toEqual([
+      expect.objectContaining({
+        input: 'How long is shipping?',
+        output: 'Ships in 2 days.',
+        trace: [
+          expect.objectContaining({ output: 'search({"q":"shipping"})' }),
+          { model: 'text-embedding-3-small', input: 'shipping', input_tokens: 3 },
+          { source: 'search', input: '{"q":"shipping"}', outputs: ['Orders ship within 2 days.'] },
+          expect.objectContaining({ output: 'Ships in 2 days.' }),
+        ],
+      }),
+    ]);
   });
 });
 
