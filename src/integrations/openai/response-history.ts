@@ -76,7 +76,7 @@ export class ResponseHistory {
     const seen = new Set<string>();
     for (let at: string | undefined = id; at !== undefined && !seen.has(at); ) {
       seen.add(at);
-      const kept = this.#responses.get(at)?.kept;
+      const kept: KeptResponse | undefined = this.#responses.get(at)?.kept;
       if (kept === undefined) break;
       links.push(kept);
       at = kept.previous;
