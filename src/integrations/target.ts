@@ -85,7 +85,9 @@ export function resolveTarget(choice: TargetChoice): NebulyTarget | undefined {
 export function beginCall(choice: TargetChoice, start: CallStart): ObservedCall {
   const target = resolveTarget(choice);
   if (target === undefined) return NO_CALL;
-  const client = 'nebuly' in target ? target.nebuly : (ambientContext().get()?.nebuly as NebulyClient | undefined);
+  // The client, for diagnostics: the target's, else the one whose withConversation set it.
+  const ambientClient = choice === undefined ? (ambientContext().get()?.nebuly as NebulyClient | undefined) : undefined;
+  const client = 'nebuly' in target ? target.nebuly : ambientClient;
   return beginInteractionCall(target, start, client);
 }
 
