@@ -73,7 +73,7 @@ export class ModelCall {
       finished = produce();
     } catch (error) {
       this.call.fault(error, 'mapping a call to a step');
-      this.drop();
+      this.#giveUp();
       return undefined;
     }
     if (finished.llm !== undefined) {
@@ -90,7 +90,12 @@ export class ModelCall {
 
   /** The call was given up without anything to record (the caller read the raw response). */
   drop(): void {
+    if (this.#done) return;
     this.#done = true;
+    this.#giveUp();
+  }
+
+  #giveUp(): void {
     this.#slot.cancel();
     if (this.#endsCall) this.call.end({});
   }
