@@ -161,3 +161,28 @@ describe('serverless, with nebulyTelemetry (the recipe of docs/integrations.md)'
     ]);
   });
 });
+
+describe('middleware and telemetry together', () => {
+  it('a call with tools is matched by identity: one without telemetry, alike and at the same time, is still recorded', async () => {
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const slowAnswer = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return answer('Shipped.');
+    };
+    const model = wrapLanguageModel({
+      model: new MockLanguageModelV3({ provider: 'openai.chat', modelId: 'gpt-4o', doGenerate: slowAnswer }),
+      middleware: nebulyMiddleware({ conversation }),
+    });
+    const question = 'Where is my order 42?';
+    await Promise.all([
+      generateText({ model, prompt: question, tools: { getOrder }, experimental_telemetry: { isEnabled: false, integrations: [nebulyTelemetry({ conversation })] } }),
+      generateText({ model, prompt: question, tools: { getOrder } }), // no telemetry: the middleware records it
+    ]);
+    await conversation.end();
+    expect(errors).toEqual([]);
+    // Each call once: one by the telemetry integration, one by the middleware.
+    expect(sent()[0]?.interactions).toHaveLength(2);
+    expect(sent()[0]?.interactions.map((interaction) => (interaction.trace as unknown[]).length)).toEqual([1, 1]);
+  });
+});
