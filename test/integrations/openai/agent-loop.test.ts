@@ -183,4 +183,43 @@ describe('the Responses API with previous_response_id', () => {
       ],
     });
   });
+
+  it('a streamed response is kept too: its follow-up continues the interaction with the whole history', async () => {
+    const call = { type: 'function_call', id: 'fc_1', call_id: 'call_9', name: 'get_order', arguments: '{"id":9}', status: 'completed' };
+    const first = { id: 'resp_s1', object: 'response', created_at: 1, status: 'completed', model: 'gpt-4.1-2025-04-14', output: [call], usage: { input_tokens: 8, output_tokens: 4, total_tokens: 12 } };
+    provider.answer((_request, index) =>
+      index === 0
+        ? {
+            events: [
+              { event: 'response.created', data: { type: 'response.created', sequence_number: 0, response: { ...first, status: 'in_progress', output: [], usage: null } } },
+              { event: 'response.output_item.done', data: { type: 'response.output_item.done', sequence_number: 1, output_index: 0, item: call } },
+              { event: 'response.completed', data: { type: 'response.completed', sequence_number: 2, response: first } },
+            ],
+          }
+        : response('resp_s2', [text('msg_s2', 'Order 9 shipped.')]),
+    );
+    const { nebuly, sent } = nebulyWithReference();
+    const client = observeOpenAI(openai(), { nebuly, endUser: 'user-1' });
+    const stream = await client.responses.create({ model: 'gpt-4.1', input: 'Where is order 9?', stream: true });
+    for await (const event of stream) void event;
+    await client.responses.create({ model: 'gpt-4.1', previous_response_id: 'resp_s1', input: [{ type: 'function_call_output', call_id: 'call_9', output: 'shipped' }] });
+    await nebuly.flush();
+    expect(sent()[0]?.interactions).toEqual([
+      expect.objectContaining({
+        input: 'Where is order 9?',
+        output: 'Order 9 shipped.',
+        trace: [
+          expect.objectContaining({ output: 'get_order({"id":9})' }),
+          { source: 'get_order', input: '{"id":9}', outputs: ['shipped'] },
+          expect.objectContaining({
+            messages: [
+              { role: 'user', content: 'Where is order 9?' },
+              { role: 'assistant', content: 'get_order({"id":9})' },
+              { role: 'tool', content: 'shipped' },
+            ],
+          }),
+        ],
+      }),
+    ]);
+  });
 });
