@@ -178,10 +178,14 @@ export function lastInteractionId(target: NebulyTarget): string | undefined {
 }
 
 /**
- * Ends the conversation a standalone target with a `conversationId` records into, and
- * sends it; an interaction still awaiting tool results ends with the text it had.
- * Resolves `undefined` when there is none open (no call yet, or already ended), else the
- * outcome of `conversation.end()`. Never rejects.
+ * Ends the conversation a target records into, and sends it; an interaction still
+ * awaiting tool results ends first, with the text it had (ended by `conversation.end()`
+ * alone, it would be sent with output `''` and reported as `interaction_open`). For a
+ * standalone target with a `conversationId`, its session's conversation; for
+ * `{ conversation }`, that one. Resolves `undefined` when there is none open (no call
+ * yet, or already ended), else the outcome of `conversation.end()`. A standalone target
+ * without `conversationId` has a conversation per interaction, ended with it: this ends
+ * one still awaiting tools, and resolves `undefined`. Never rejects.
  *
  * @example
  * ```ts
@@ -192,9 +196,15 @@ export function lastInteractionId(target: NebulyTarget): string | undefined {
  * ```
  */
 export function endConversation(target: NebulyTarget): Promise<ConversationOutcome | undefined> {
-  if (!('nebuly' in target) || target.conversationId === undefined) return Promise.resolve(undefined);
-  const conversation = takeSession(target.nebuly, target.endUser, target.conversationId);
-  if (conversation === undefined) return Promise.resolve(undefined);
+  if ('turn' in target) return Promise.resolve(undefined);
+  if ('nebuly' in target && target.conversationId === undefined) {
+    // Its conversations are one interaction each, ended with it.
+    const destination = destinations.get(target);
+    if (destination !== undefined) settle(destination);
+    return Promise.resolve(undefined);
+  }
+  const conversation = 'conversation' in target ? target.conversation : takeSession(target.nebuly, target.endUser, target.conversationId as string);
+  if (conversation === undefined || conversation.ended) return Promise.resolve(undefined);
   const destination = destinations.get(conversation);
   if (destination !== undefined) settle(destination);
   return conversation.end();

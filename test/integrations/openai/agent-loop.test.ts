@@ -81,6 +81,21 @@ describe('a streamed chat with parallel tool calls', () => {
   });
 });
 
+describe('a loop left before its answer', () => {
+  it('endConversation({ conversation }) ends the interaction awaiting tools with the text it had, not as open', async () => {
+    provider.answer(() => openAIChatCompletion({ model: 'gpt-4o', text: 'Let me check.', toolCalls: [{ name: 'get_order', arguments: { id: 7 } }] }));
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    await observeOpenAI(openai(), { conversation }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Where is order 7?' }] });
+    const { endConversation } = await import('nebuly-client/openai');
+    expect(await endConversation({ conversation })).toMatchObject({ status: 'delivered' });
+    expect(errors).toEqual([]);
+    expect(sent()[0]?.interactions).toEqual([
+      expect.objectContaining({ input: 'Where is order 7?', output: 'Let me check.', trace: [expect.objectContaining({ output: 'Let me check.\nget_order({"id":7})' })] }),
+    ]);
+  });
+});
+
 describe('an embedding call inside a tool (RAG)', () => {
   it('is a step of the interaction awaiting the tool, which goes on', async () => {
     provider.answer((request) => {
