@@ -4,7 +4,8 @@
  * {@link endConversation}, the idle time-out or `nebuly.shutdown()`.
  *
  * {@link sessionConversation} is the one place that finds a session's conversation: it
- * is where resuming one across instances (`nebuly.conversation()`) plugs in.
+ * resumes it by id with `nebuly.conversation()`, so that a chat observed in several
+ * instances that share a store is one conversation.
  */
 import type { NebulyClient } from '../client.js';
 import type { Conversation } from '../recorder/conversation.js';
@@ -53,7 +54,12 @@ export function sessionConversation(target: StandaloneTarget, conversationId: st
   const key = keyOf(target.endUser, conversationId);
   const current = byKey.get(key);
   if (current !== undefined && !current.ended) return current;
-  const started = target.nebuly.startConversation({ end_user: target.endUser, conversation_id: conversationId, tags: target.tags });
+  const params = { end_user: target.endUser, conversation_id: conversationId, tags: target.tags };
+  // Resumed by id wherever it was recorded (in this process, or, with a shared store, in
+  // any instance). Another user's open conversation of the same id stays theirs: this
+  // user's goes apart, in this process.
+  const resumed = target.nebuly.conversation(params);
+  const started = resumed.endUser === target.endUser ? resumed : target.nebuly.startConversation(params);
   byKey.set(key, started);
   return started;
 }

@@ -220,9 +220,9 @@ describe('standalone { nebuly, endUser, conversationId?, tags? }', () => {
 describe('standalone sessions stay bounded', () => {
   it('forgets conversations that ended on their own (shutdown, idle) as new sessions start', async () => {
     const { nebuly } = nebulyWithReference();
-    const ended: ReturnType<typeof nebuly.startConversation>[] = [];
-    const spy = nebuly.startConversation.bind(nebuly);
-    nebuly.startConversation = (params) => {
+    const ended: ReturnType<typeof nebuly.conversation>[] = [];
+    const spy = nebuly.conversation.bind(nebuly);
+    nebuly.conversation = (params) => {
       const conversation = spy(params);
       ended.push(conversation);
       return conversation;
