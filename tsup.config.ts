@@ -1,19 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+import { tsupEntries } from './package-entries.js';
 
-/** The package's entry points, as `exports` in package.json names them. */
-const entry = {
-  index: 'src/index.ts',
-  'reference-server': 'src/reference-server/index.ts',
-  'reference-server-web': 'src/reference-server/web.ts',
-  msw: 'src/reference-server/msw.ts',
-  schemas: 'src/schemas/public.ts',
-  node: 'src/node/index.ts',
-  openai: 'src/integrations/openai.ts',
-  anthropic: 'src/integrations/anthropic.ts',
-  'ai-sdk': 'src/integrations/ai-sdk/index.ts',
-  langchain: 'src/integrations/langchain/index.ts',
-};
+/** The package's entry points (package-entries.ts): dist name → source. */
+const entry = tsupEntries();
 
 /** The bins, Node programs built apart: `nebuly-reference-server` and `nebuly`. */
 const isBinSource = (file: string) => file.startsWith('reference-server/cli') || file.startsWith('cli/');
