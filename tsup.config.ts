@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { tsupEntries } from './package-entries.js';
+import { FRAMEWORK_SPECIFIER, optionalFrameworks } from './scripts/optional-frameworks.js';
 
 /** The package's entry points (package-entries.ts): dist name → source. */
 const entry = tsupEntries();
@@ -76,6 +77,9 @@ export default defineConfig([
     format: ['cjs'],
     splitting: true,
     dts: { entry },
+    // A framework that is not installed: an error naming the package (scripts/optional-frameworks.ts).
+    noExternal: [...(library.noExternal ?? []), FRAMEWORK_SPECIFIER],
+    esbuildPlugins: [optionalFrameworks()],
   },
   {
     // The bins. Runtime dependencies (zod, csv-parse) stay external; nothing here
