@@ -39,25 +39,25 @@ async function load(file: string): Promise<{ failed: boolean; stderr: string }> 
   );
 }
 
+/** The entries that load their framework when imported, and that framework. */
+const LOADED_AT_IMPORT = [
+  ['langchain', '@langchain/core'],
+  ['msw', 'msw'],
+];
+
 describe('an integration entry whose framework is not installed', () => {
   it('runs in a project where no framework resolves', () => {
     for (const { framework } of integrations) expect(() => createRequire(join(OUT, 'x.js')).resolve(framework!)).toThrow();
   });
 
-  it.each([
-    ['langchain', '@langchain/core'],
-    ['msw', 'msw'],
-  ])('nebuly-client/%s, required: names the package to install', async (name, framework) => {
+  it.each(LOADED_AT_IMPORT)('nebuly-client/%s, required: names the package to install', async (name, framework) => {
     const { failed, stderr } = await load(join(OUT, 'cjs', `${name}.cjs`));
     expect(failed).toBe(true);
     expect(stderr).toContain(`Error: nebuly-client/${name} needs ${framework}, an optional peer dependency that is not installed: npm install ${framework}`);
     expect(stderr).toContain("code: 'MODULE_NOT_FOUND'");
   });
 
-  it.each([
-    ['langchain', '@langchain/core'],
-    ['msw', 'msw'],
-  ])('nebuly-client/%s, imported: fails as Node does, naming the package (a static import fails before any SDK code runs)', async (name, framework) => {
+  it.each(LOADED_AT_IMPORT)('nebuly-client/%s, imported: fails as Node does, naming the package (a static import fails before any SDK code runs)', async (name, framework) => {
     const { failed, stderr } = await load(join(OUT, 'esm', `${name}.js`));
     expect(failed).toBe(true);
     expect(stderr).toContain(`Cannot find package '${framework}'`);
