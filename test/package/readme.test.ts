@@ -110,7 +110,7 @@ describe('the quick start, run as the README says, against the reference server'
     expect(stdout).toMatch(/^Delivered conversation [0-9a-f-]{36}\n$/);
     expect(stderr).toBe('');
     // The server's own output, read as it arrives.
-    await vi.waitFor(() => expect(serverOutput).toMatch(/POST \/event-ingestion\/api\/v2\/events\/trace_conversation 202 \d+ms/));
+    await vi.waitFor(() => expect(serverOutput).toMatch(/POST \/event-ingestion\/api\/v2\/events\/trace_conversation 202 [\d.]+ms/), { timeout: 10_000 });
     expect(readme).toContain('`POST /event-ingestion/api/v2/events/trace_conversation 202 3ms`');
   });
 
