@@ -1,23 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { vitestAliases } from './package-entries.js';
 
-const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const ROOT = fileURLToPath(new URL('.', import.meta.url)).replace(/\/$/, '');
 
 export default defineConfig({
-  // The examples import the package by name, as users do; here that name is the source.
+  // The examples import the package by name, as users do; here each name is its source
+  // (package-entries.ts).
   resolve: {
-    alias: [
-      { find: /^nebuly-client$/, replacement: source('./src/index.ts') },
-      { find: /^nebuly-client\/msw$/, replacement: source('./src/reference-server/msw.ts') },
-      { find: /^nebuly-client\/reference-server$/, replacement: source('./src/reference-server/index.ts') },
-      { find: /^nebuly-client\/node$/, replacement: source('./src/node/index.ts') },
-      { find: /^nebuly-client\/reference-server\/web$/, replacement: source('./src/reference-server/web.ts') },
-      { find: /^nebuly-client\/schemas$/, replacement: source('./src/schemas/public.ts') },
-      { find: /^nebuly-client\/ai-sdk$/, replacement: source('./src/integrations/ai-sdk/index.ts') },
-      { find: /^nebuly-client\/langchain$/, replacement: source('./src/integrations/langchain/index.ts') },
-      { find: /^nebuly-client\/openai$/, replacement: source('./src/integrations/openai.ts') },
-      { find: /^nebuly-client\/anthropic$/, replacement: source('./src/integrations/anthropic.ts') },
-    ],
+    alias: vitestAliases(ROOT),
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],

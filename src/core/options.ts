@@ -4,6 +4,7 @@ import { NebulyError } from './errors.js';
 import { type Log, type Logger, type LogLevel, backgroundReporter, resolveLog } from './logging.js';
 import { nearestName } from './nearest.js';
 import { isBrowser } from './runtime.js';
+import { sdkHeaderProblems } from './sdk-headers.js';
 
 /** The regions the service runs in; a project lives in one. */
 export const REGION_BASE_URLS = {
@@ -61,7 +62,10 @@ export interface ClientOptions {
    * @default node:http on Node, else globalThis.fetch
    */
   fetch?: typeof globalThis.fetch | undefined;
-  /** Extra headers on every request. */
+  /**
+   * Extra headers on every request. `authorization`, `content-type` and `accept` are the
+   * SDK's and cannot be set here (a `TypeError`), as in a call's request options.
+   */
   headers?: Record<string, string> | undefined;
   /**
    * Receives the errors of background work (the recorder). Never thrown into your code.
@@ -275,6 +279,7 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   } = given as Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryDelayMs'>;
   const fetch = optionalFunction<typeof globalThis.fetch>('fetch', given.fetch);
   const headers = optionalObject<Record<string, string>>('headers', given.headers) ?? {};
+  for (const problem of sdkHeaderProblems(Object.keys(copyOf('headers', headers)))) throw typeError(`\`headers\` ${problem}`);
   const onError = optionalFunction<(error: NebulyError) => void>('onError', given.onError);
   const log = resolveLog(given.logLevel, given.logger);
 

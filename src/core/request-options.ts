@@ -3,6 +3,7 @@ import { ValidationError } from './errors.js';
 import { plainHeaders } from './headers.js';
 import { nearestName } from './nearest.js';
 import { MAX_TIMER_DELAY_MS } from './options.js';
+import { sdkHeaderProblems } from './sdk-headers.js';
 
 /**
  * Options of one call, its last argument: every method of the resources takes them.
@@ -58,9 +59,6 @@ const REQUEST_OPTION_NAMES: { readonly [K in keyof RequestOptions]-?: true } = {
   headers: true,
   idempotencyKey: true,
 };
-
-/** The headers the SDK sets on every request; a call cannot replace them. */
-const SDK_HEADERS = ['authorization', 'content-type', 'accept'];
 
 /** {@link RequestOptions} checked: what a call changes for its request, nothing when absent. */
 export interface CallOverrides {
@@ -153,15 +151,7 @@ function callHeaders(value: unknown, problem: (path: string[], message: string) 
     problem(['headers'], 'has a name or value an HTTP header cannot carry');
     return undefined;
   }
-  for (const name of SDK_HEADERS) {
-    if (Object.hasOwn(headers, name)) {
-      problem(
-        ['headers'],
-        `cannot set \`${name}\`: the SDK sets it on every request` +
-          (name === 'authorization' ? ' (for another API key, create another client)' : ''),
-      );
-    }
-  }
+  for (const message of sdkHeaderProblems(Object.keys(headers))) problem(['headers'], message);
   return headers;
 }
 

@@ -37,7 +37,7 @@ function isIsoDateTime(text: string): boolean {
 // The same checks and issues (`invalid_format`, `datetime` / `date`) as `z.iso.datetime()`
 // and `z.iso.date()`, in a few lines: zod's ISO formats and their regexes weigh 800 B
 // gzipped in a user's bundle, on the client's path.
-const isoDateTime = z.stringFormat('datetime', isIsoDateTime);
+const isoDateTime = z.stringFormat('datetime', isIsoDateTime, { error: (issue) => timestampMessage(issue.input, false) });
 const isoDate = z.stringFormat('date', isIsoDate);
 // `z.superRefine`, as the other schemas' own checks: `z.refine` for this one check would
 // add its own code to a user's bundle.
@@ -51,15 +51,42 @@ function toIsoString(value: Date | string): string {
   return value instanceof Date ? value.toISOString() : value;
 }
 
+/** A date-time with no `Z` and no offset: which instant it names depends on where it is read. */
+const DATE_TIME_WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/i;
+
+const ADD_A_ZONE = 'has no time zone: add `Z` for UTC or an offset such as `+02:00` (2026-01-01T09:30:00Z)';
+
+/**
+ * What is wrong with a value that is no timestamp, in words that say what to write: a
+ * string (from a CSV, a JSON file) gets an example, not "a Date", which a file cannot hold.
+ * `dateAllowed`: user records also take a date alone.
+ *
+ * @example
+ * ```ts
+ * timestampMessage('2026-01-01T09:30:00', false); // 'has no time zone: add `Z` for UTC or …'
+ * ```
+ */
+export function timestampMessage(input: unknown, dateAllowed: boolean): string {
+  if (input === undefined) return 'is required';
+  if (input instanceof Date) return 'must be a valid Date (got an Invalid Date)';
+  if (typeof input !== 'string') {
+    const got = input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input;
+    return `must be a Date or an ISO 8601 ${dateAllowed ? 'date or date-time' : 'date-time'} string (got ${got})`;
+  }
+  if (DATE_TIME_WITHOUT_ZONE.test(input.trim())) return dateAllowed ? `${ADD_A_ZONE}, or give the date alone (2026-01-01)` : ADD_A_ZONE;
+  if (!dateAllowed && DATE.test(input.trim())) return 'must be a date-time, not a date: add the time and `Z` (2026-01-01T09:30:00Z)';
+  return dateAllowed
+    ? 'must be an ISO 8601 date (2026-01-01) or date-time with `Z` or an offset (2026-01-01T09:30:00Z)'
+    : 'must be an ISO 8601 date-time with `Z` or an offset (2026-01-01T09:30:00Z)';
+}
+
 /**
  * An interaction timestamp: a `Date` or an ISO 8601 date-time string (with `Z` or an
  * offset) in; out, the UTC form of `Date.prototype.toISOString()`, which is what the
  * service's own examples send.
  */
 export const timestamp = z.pipe(
-  z.union([validDate, isoDateTime], {
-    error: 'must be a Date or an ISO 8601 date-time string',
-  }),
+  z.union([validDate, isoDateTime], { error: (issue) => timestampMessage(issue.input, false) }),
   z.transform((value) => new Date(value).toISOString()),
 );
 
@@ -68,8 +95,6 @@ export const timestamp = z.pipe(
  * date, a date-time or a `Date` is accepted; strings go out as given, a `Date` as ISO 8601.
  */
 export const userTimestamp = z.pipe(
-  z.union([validDate, isoDateTime, isoDate], {
-    error: 'must be a Date or an ISO 8601 date or date-time string',
-  }),
+  z.union([validDate, isoDateTime, isoDate], { error: (issue) => timestampMessage(issue.input, true) }),
   z.transform(toIsoString),
 );

@@ -43,11 +43,37 @@ function describeType(value: unknown): string {
   return typeof value;
 }
 
+/** `endUser` → `end_user`: the wire's names are snake_case, JavaScript's camelCase. */
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/**
+ * For a field that is missing: the key of the same object that is its camelCase
+ * spelling (`endUser` for `end_user`), which the caller most likely meant.
+ */
+function camelCaseOf(root: unknown, path: readonly PropertyKey[]): string | undefined {
+  const name = path.at(-1);
+  if (typeof name !== 'string' || !name.includes('_')) return undefined;
+  const parent = valueAt(root, path.slice(0, -1));
+  if (typeof parent !== 'object' || parent === null) return undefined;
+  try {
+    return Object.keys(parent).find((key) => key !== name && snakeCase(key) === name);
+  } catch {
+    return undefined; // a Proxy that throws: no hint
+  }
+}
+
 const LIMIT_UNITS: Record<string, string> = { string: 'characters', array: 'items' };
 
 // zod/mini ships no messages ("Invalid input") unless a locale is loaded; these few lines
 // say the same in words a person can act on, without the locale's weight in the bundle.
-function messageOf(issue: RawIssue, value: unknown): string {
+function messageOf(issue: RawIssue, value: unknown, root: unknown, path: readonly PropertyKey[]): string {
+  const message = ownMessageOf(issue, value);
+  if (value !== undefined) return message;
+  const camel = camelCaseOf(root, path);
+  return camel === undefined ? message : `${message} (got \`${camel}\`: did you mean \`${String(path.at(-1))}\`?)`;
+}
+
+function ownMessageOf(issue: RawIssue, value: unknown): string {
   if (issue.message !== 'Invalid input' && issue.message !== '' && issue.message !== undefined) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
@@ -167,7 +193,7 @@ export function toIssues(issues: readonly RawIssue[], input: unknown): Issue[] {
       }
       flat.push({
         path: path.map((key) => (typeof key === 'number' ? key : String(key))),
-        message: messageOf(issue, valueAt(input, path)),
+        message: messageOf(issue, valueAt(input, path), input, path),
         code: issue.code,
       });
     }

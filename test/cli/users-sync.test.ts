@@ -106,6 +106,8 @@ describe.concurrent('nebuly users sync (bin)', { timeout: TIMEOUT_MS }, () => {
         'line",2026-01-01,,c',
         ',2026-01-01,,d',
         'alice,2026-01-01,,e',
+        'dave,2026-01-01T09:30:00,,f',
+        'erin,2026-03-01,2026-02-01,g',
         'carol,2026-01-01',
       ].join('\n'),
     );
@@ -113,11 +115,15 @@ describe.concurrent('nebuly users sync (bin)', { timeout: TIMEOUT_MS }, () => {
     const run = await nebuly(['users', 'sync', path]);
 
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('4 bad rows; nothing was sent');
-    expect(run.stderr).toContain(`${path}:3, column active_from: must be a Date or an ISO 8601 date or date-time string`);
+    expect(run.stderr).toContain('6 bad rows; nothing was sent');
+    expect(run.stderr).toContain(
+      `${path}:3, column active_from: must be an ISO 8601 date (2026-01-01) or date-time with \`Z\` or an offset (2026-01-01T09:30:00Z)`,
+    );
     expect(run.stderr).toContain(`${path}:6, column end_user: is required`);
     expect(run.stderr).toContain(`${path}:7, column end_user: repeats the end_user of line 2`);
-    expect(run.stderr).toContain(`${path}:8: has 2 cells; the header has 4`);
+    expect(run.stderr).toContain(`${path}:8, column active_from: has no time zone: add \`Z\` for UTC or an offset such as \`+02:00\``);
+    expect(run.stderr).toContain(`${path}:9, column active_to: must not be before \`active_from\``);
+    expect(run.stderr).toContain(`${path}:10: has 2 cells; the header has 4`);
     expect(run.stderr).not.toContain(':4'); // the two-line row is fine
     expect(server.requests.count()).toBe(0);
   });

@@ -1,20 +1,20 @@
 import fc from 'fast-check';
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { timestamp, userTimestamp } from '../../src/schemas/common.js';
+import { timestamp, timestampMessage, userTimestamp } from '../../src/schemas/common.js';
 
 // The SDK checks ISO strings with its own few lines instead of zod's ISO formats (for the
 // bundle's size); a caller must see no difference: the same strings accepted, the same issues.
 const validDate = z.date().check(z.refine((d) => !Number.isNaN(d.getTime()), 'must be a valid Date'));
-const zodDateTime = z.iso.datetime({ offset: true });
+const zodDateTime = z.iso.datetime({ offset: true, error: (issue) => timestampMessage(issue.input, false) });
 const zodDate = z.iso.date();
-// The schemas as they were with zod's ISO formats.
+// The schemas as they were with zod's ISO formats (and the SDK's messages).
 const zodTimestamp = z.pipe(
-  z.union([validDate, zodDateTime], { error: 'must be a Date or an ISO 8601 date-time string' }),
+  z.union([validDate, zodDateTime], { error: (issue) => timestampMessage(issue.input, false) }),
   z.transform((value) => new Date(value).toISOString()),
 );
 const zodUserTimestamp = z.pipe(
-  z.union([validDate, zodDateTime, zodDate], { error: 'must be a Date or an ISO 8601 date or date-time string' }),
+  z.union([validDate, zodDateTime, zodDate], { error: (issue) => timestampMessage(issue.input, true) }),
   z.transform((value) => (value instanceof Date ? value.toISOString() : value)),
 );
 

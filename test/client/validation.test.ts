@@ -99,7 +99,7 @@ describe('validation before sending', () => {
       }),
     );
     expect(error.message).toBe(
-      'Invalid params: users[0].active_from must be a Date or an ISO 8601 date or date-time string',
+      'Invalid params: users[0].active_from must be a Date or an ISO 8601 date or date-time string (got object)',
     );
   });
 

@@ -216,17 +216,24 @@ describe('the bytes on the wire', () => {
     expect(request.body).toBe(JSON.stringify({ users: [user] }));
   });
 
-  it('sends extra headers, but never lets them replace the Authorization header', async () => {
-    const nebuly = new NebulyClient({
-      apiKey: 'nb-test-key',
-      baseUrl: BASE,
-      headers: { 'x-team': 'support', Authorization: 'Bearer other', ACCEPT: 'text/plain' },
-    });
+  it('sends extra headers', async () => {
+    const nebuly = new NebulyClient({ apiKey: 'nb-test-key', baseUrl: BASE, headers: { 'x-team': 'support' } });
     await nebuly.platformUsers.list().catch(() => undefined);
     const request = onlyRequest();
     expect(request.headers.get('x-team')).toBe('support');
     expect(request.headers.get('authorization')).toBe('Bearer nb-test-key');
     expect(request.headers.get('accept')).toBe('application/json');
+  });
+
+  it.each([
+    ['Authorization', 'Bearer other-secret', 'cannot set `authorization`: the SDK sets it on every request, from `apiKey`'],
+    ['ACCEPT', 'text/plain', 'cannot set `accept`: the SDK sets it on every request'],
+    ['content-type', 'text/plain', 'cannot set `content-type`: the SDK sets it on every request'],
+  ])('refuses a client-level %s header, as a call\'s: a TypeError naming it, never its value', (name, value, message) => {
+    const make = () => new NebulyClient({ apiKey: 'nb-test-key', baseUrl: BASE, headers: { 'x-team': 'support', [name]: value } });
+    expect(make).toThrow(TypeError);
+    expect(make).toThrow(`nebuly-client: \`headers\` ${message}`);
+    expect(() => make()).not.toThrow(value);
   });
 
   it('uses the fetch implementation it is given', async () => {

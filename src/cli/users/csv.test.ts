@@ -26,7 +26,7 @@ describe('users CSV', () => {
     );
     expect(users.map((u) => u.end_user)).toEqual(['one\ntwo\nthree']);
     expect(issues).toEqual([
-      { line: 5, column: 'active_from', message: 'must be a Date or an ISO 8601 date or date-time string' },
+      { line: 5, column: 'active_from', message: 'must be an ISO 8601 date (2026-01-01) or date-time with `Z` or an offset (2026-01-01T09:30:00Z)' },
       { line: 7, column: 'end_user', message: 'is required' },
     ]);
   });

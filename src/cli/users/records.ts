@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { UserRecord } from '../../schemas/index.js';
 import { toIssues } from '../../schemas/issues.js';
-import { userRecordSchema } from '../../schemas/users.js';
+import { accessPeriodCheck, userRecordSchema } from '../../schemas/users.js';
 
 /** A problem with one row of a users file: where it is and what is wrong. */
 export interface RowIssue {
@@ -19,8 +19,8 @@ export interface ReadUsers {
 }
 
 // Strict: a misspelt field (`active_too`) in a file meant to be the source of truth must
-// not be dropped quietly.
-const fileUserSchema = z.strictObject(userRecordSchema.shape);
+// not be dropped quietly. The shape alone loses the record's own checks: added back.
+const fileUserSchema = z.strictObject(userRecordSchema.shape).check(accessPeriodCheck);
 
 /** Collects rows: validates each with the SDK's own schema and catches repeated `end_user`s. */
 export class RowChecker {

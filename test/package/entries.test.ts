@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Options } from 'tsup';
+import { describe, expect, it } from 'vitest';
+import { distName, importPath, PACKAGE_ENTRIES, PACKAGE_NAME } from '../../package-entries.js';
+import { entryFiles } from '../../scripts/sync-entries.js';
+import configs from '../../tsup.config.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
+  name: string;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+};
+
+describe('the table of entries (package-entries.ts)', () => {
+  it.each(entryFiles())('is what $path lists (run `npm run entries` after changing the table)', ({ current, expected }) => {
+    expect(current).toBe(expected);
+  });
+
+  it('is what every build of the library bundles', () => {
+    const library = (configs as Options[]).filter((config) => 'index' in (config.entry as Record<string, string>));
+    expect(library).toHaveLength(3); // ESM for bundlers, ESM for Node, CommonJS
+    for (const config of library) {
+      for (const entry of PACKAGE_ENTRIES) expect((config.entry as Record<string, string>)[distName(entry)]).toBe(entry.source);
+    }
+  });
+
+  it('names the package as package.json does, and each integration an optional peer dependency', () => {
+    expect(PACKAGE_NAME).toBe(manifest.name);
+    for (const { framework } of PACKAGE_ENTRIES.filter((entry) => entry.framework !== undefined)) {
+      expect(manifest.peerDependencies).toHaveProperty([framework!]);
+      expect(manifest.peerDependenciesMeta[framework!]?.optional).toBe(true);
+    }
+  });
+
+  it('resolves each import path to its source in the tests, as users import it', async () => {
+    for (const entry of PACKAGE_ENTRIES) {
+      // Through vitest's aliases, made from the table: the same module as the source file.
+      const byName: unknown = await import(/* @vite-ignore */ importPath(entry));
+      const bySource: unknown = await import(/* @vite-ignore */ `${ROOT}${entry.source}`);
+      expect(byName).toBe(bySource);
+    }
+  });
+});
