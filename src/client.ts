@@ -1,4 +1,6 @@
 import { HttpCore } from './core/http.js';
+import type { NebulyError } from './core/errors.js';
+import type { Log } from './core/logging.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
 import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
@@ -7,6 +9,28 @@ import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
 import { PlatformUsers } from './resources/platform-users.js';
+
+/** @internal What integrations made without a turn need of a client: its log and its `onError`. */
+export interface ClientParts {
+  /** The log of `logLevel` and `logger`. */
+  readonly log: Log;
+  /** The client's `onError`, made safe: never throws. */
+  readonly report: (error: NebulyError) => void;
+}
+
+const partsOfClients = new WeakMap<NebulyClient, ClientParts>();
+
+/**
+ * @internal A client's log and `onError`, for integrations that record without a turn
+ * (the span processor), kept off the client's own surface.
+ * @example
+ * ```ts
+ * clientParts(nebuly)?.log.info('nebuly-client: content was not captured');
+ * ```
+ */
+export function clientParts(nebuly: NebulyClient): ClientParts | undefined {
+  return partsOfClients.get(nebuly);
+}
 
 /**
  * The client of the Nebuly platform API: one method per endpoint, and a recorder that
@@ -52,6 +76,7 @@ export class NebulyClient {
     this.eligibleUsers = new EligibleUsers(http);
     this.platformUsers = new PlatformUsers(http);
     this.#recorder = new Recorder({ http, onError: resolved.onError, options: resolved.recorder });
+    partsOfClients.set(this, { log: resolved.log, report: resolved.onError });
   }
 
   /**

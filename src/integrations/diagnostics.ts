@@ -1,0 +1,70 @@
+/**
+ * What makes recorded data silently poorer, told once per kind and client through the
+ * client's logger at `info`: not an error (nothing failed), but worth knowing once.
+ */
+import { clientParts, type NebulyClient } from '../client.js';
+
+/**
+ * The framework majors each integration is tested with (docs/integrations.md, "Versions").
+ * A version outside them is told once: it may work, but nobody has seen it work.
+ */
+export const TESTED_MAJORS = {
+  openai: [6, 7],
+  '@anthropic-ai/sdk': [1],
+  ai: [6, 7],
+  '@langchain/core': [1],
+  '@openai/agents': [0],
+} as const satisfies Record<string, readonly number[]>;
+
+/** The kinds of diagnostic, each told once per client and subject. */
+export type DiagnosticKind = 'content-not-captured' | 'untested-version' | 'no-end-user';
+
+const told = new WeakMap<NebulyClient, Set<string>>();
+
+/**
+ * @internal Tells `message` through `nebuly`'s logger at `info`, the first time this
+ * `kind` (and `subject`: the framework, the instrumentation) is seen for this client.
+ * Never throws.
+ * @example
+ * ```ts
+ * diagnoseOnce(nebuly, 'content-not-captured', 'ai', 'nebuly-client/otel: spans of ai carry no messages …');
+ * ```
+ */
+export function diagnoseOnce(nebuly: NebulyClient, kind: DiagnosticKind, subject: string, message: string): void {
+  try {
+    let seen = told.get(nebuly);
+    if (seen === undefined) {
+      seen = new Set();
+      told.set(nebuly, seen);
+    }
+    const key = `${kind}\u0000${subject}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    clientParts(nebuly)?.log.info(message, { kind, subject });
+  } catch {
+    // A diagnostic is never worth a fault in the caller's code.
+  }
+}
+
+/**
+ * @internal Whether `version` (`'7.57.0'`) is of a major the integration of `framework`
+ * is tested with; when not, tells it once (`untested-version`). `undefined` (the version
+ * is not known) tells nothing.
+ * @example
+ * ```ts
+ * checkTestedVersion(nebuly, 'ai', event.aiVersion);
+ * ```
+ */
+export function checkTestedVersion(nebuly: NebulyClient, framework: keyof typeof TESTED_MAJORS, version: string | undefined): void {
+  if (version === undefined) return;
+  const major = Number.parseInt(version, 10);
+  const tested: readonly number[] = TESTED_MAJORS[framework];
+  if (Number.isInteger(major) && tested.includes(major)) return;
+  diagnoseOnce(
+    nebuly,
+    'untested-version',
+    framework,
+    `nebuly-client: ${framework} ${version} is a version this integration was not tested with (tested: ${tested.map((known) => `${known}.x`).join(', ')}); ` +
+      'it may record less or nothing: see the Versions table of docs/integrations.md.',
+  );
+}
