@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { observeOpenAI } from 'nebuly-client/openai';
 import { type FakeLLMServer, startFakeLLMServer } from '../../examples/support/fake-llm-server.js';
 import { openAIChatChunks, openAIChatCompletion } from '../../examples/support/replies.js';
-import { nebulyWithReference } from '../integrations/nebuly.js';
+import { nebulyWithReference } from './nebuly.js';
 
 let provider: FakeLLMServer;
 beforeAll(async () => {
