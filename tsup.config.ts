@@ -14,6 +14,7 @@ const entry = {
   'ai-sdk': 'src/integrations/ai-sdk/index.ts',
   langchain: 'src/integrations/langchain/index.ts',
   otel: 'src/integrations/otel/index.ts',
+  'openai-agents': 'src/integrations/openai-agents/index.ts',
 };
 
 /** The bins, Node programs built apart: `nebuly-reference-server` and `nebuly`. */
@@ -43,7 +44,7 @@ const library: Options = {
   // about 0.5 ms (bench/import.ts). Its types still come from the `zod` dependency.
   noExternal: ['ky', 'zod'],
   // The integrations import their frameworks as types only; kept external all the same.
-  external: ['msw', /^node:/, 'openai', '@anthropic-ai/sdk', 'ai', /^@langchain\//, /^@opentelemetry\//],
+  external: ['msw', /^node:/, 'openai', '@anthropic-ai/sdk', 'ai', /^@langchain\//, /^@opentelemetry\//, /^@openai\//],
   treeshake: true,
   // Keep `node:` specifiers as written: they are what Deno and Bun resolve too.
   removeNodeProtocol: false,

@@ -18,6 +18,7 @@ export default defineConfig({
       { find: /^nebuly-client\/openai$/, replacement: source('./src/integrations/openai.ts') },
       { find: /^nebuly-client\/anthropic$/, replacement: source('./src/integrations/anthropic.ts') },
       { find: /^nebuly-client\/otel$/, replacement: source('./src/integrations/otel/index.ts') },
+      { find: /^nebuly-client\/openai-agents$/, replacement: source('./src/integrations/openai-agents/index.ts') },
     ],
   },
   test: {

@@ -56,8 +56,15 @@ function responseMessages(params: unknown): StepMessage[] {
   return systemFirst(messages);
 }
 
-/** A whole response as the answer: its message texts and its tool calls, in output order. */
-function responseAnswer(response: unknown, requested: string | undefined): Answer {
+/**
+ * @internal A whole response as the answer: its message texts and its tool calls, in
+ * output order (also what the Agents SDK's response spans hold).
+ * @example
+ * ```ts
+ * const answer = responseAnswer(response, 'gpt-4.1');
+ * ```
+ */
+export function responseAnswer(response: unknown, requested: string | undefined): Answer {
   const texts: string[] = [];
   const toolCalls: string[] = [];
   for (const item of arrayField(response, 'output')) {

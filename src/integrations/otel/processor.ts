@@ -7,7 +7,7 @@ import { NebulyError } from '../../core/errors.js';
 import { diagnoseOnce } from '../diagnostics.js';
 import { defaultConversationId, defaultEndUser } from './identity.js';
 import { runInput, runOutput } from './messages.js';
-import { recordInteraction } from './record.js';
+import { recordInteraction } from '../record-interaction.js';
 import { spanKind } from './kind.js';
 import { epochMs, type OtelSpan, parentIdOf, scopeOf } from './span.js';
 import { readSteps, type SpanNode } from './steps.js';

@@ -4,6 +4,7 @@
  */
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../../schemas/index.js';
 import { readableText } from '../readable.js';
+import type { Step } from '../record-interaction.js';
 import type { SpanKind } from './kind.js';
 import { inputMessages, outputText } from './messages.js';
 import { type Attributes, epochMs, firstCount, firstText, flattened, json, type OtelSpan, text } from './span.js';
@@ -14,12 +15,6 @@ export interface SpanNode {
   readonly kind: SpanKind;
   readonly children: SpanNode[];
 }
-
-/** A step to record, with the kind the recorder's method takes. */
-export type Step =
-  | { readonly kind: 'llm'; readonly step: LLMStepInput }
-  | { readonly kind: 'retrieval'; readonly step: RetrievalStepInput }
-  | { readonly kind: 'embedding'; readonly step: EmbeddingStepInput };
 
 /** What reading a tree found: its steps, and the model calls whose content was not captured. */
 export interface ReadSteps {

@@ -1,28 +1,36 @@
 /**
- * One span tree recorded as one interaction, through the client's recorder.
+ * One interaction recorded whole, after the fact, through the client's recorder: what
+ * the span processors (`nebuly-client/otel`, `nebuly-client/openai-agents`) build from a
+ * finished trace.
  */
-import type { NebulyClient } from '../../client.js';
-import type { Conversation } from '../../recorder/conversation.js';
-import { turnParts } from '../../recorder/turn.js';
-import { sessionConversation } from '../sessions.js';
-import { lastUserText } from '../provider/text.js';
-import type { Step } from './steps.js';
+import type { NebulyClient } from '../client.js';
+import type { Conversation } from '../recorder/conversation.js';
+import { turnParts } from '../recorder/turn.js';
+import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
+import { lastUserText } from './provider/text.js';
+import { sessionConversation } from './sessions.js';
 
-/** What one interaction is made of, read from its spans. */
-export interface SpanInteraction {
+/** A step to record, with the kind the recorder's method takes. */
+export type Step =
+  | { readonly kind: 'llm'; readonly step: LLMStepInput }
+  | { readonly kind: 'retrieval'; readonly step: RetrievalStepInput }
+  | { readonly kind: 'embedding'; readonly step: EmbeddingStepInput };
+
+/** What one interaction is made of, read from a finished trace. */
+export interface TracedInteraction {
   readonly endUser: string;
   readonly conversationId: string | undefined;
   readonly input: string | undefined;
   readonly output: string | undefined;
   readonly steps: readonly Step[];
-  /** The outermost span's times, in epoch milliseconds. */
+  /** The trace's first start and last end, in epoch milliseconds. */
   readonly startMs: number;
   readonly endMs: number;
 }
 
 /**
  * The conversation an interaction goes into, and whether it is its own (ended at once):
- * the one place where the processor makes conversations, so that resuming one by id
+ * the one place where the span processors make conversations, so that resuming one by id
  * across instances changes only here.
  */
 function conversationFor(nebuly: NebulyClient, endUser: string, conversationId: string | undefined): { conversation: Conversation; own: boolean } {
@@ -56,7 +64,7 @@ function firstQuestion(steps: readonly Step[]): string {
  * recordInteraction(nebuly, { endUser, conversationId, input, output, steps, startMs, endMs });
  * ```
  */
-export function recordInteraction(nebuly: NebulyClient, interaction: SpanInteraction): void {
+export function recordInteraction(nebuly: NebulyClient, interaction: TracedInteraction): void {
   const { conversation, own } = conversationFor(nebuly, interaction.endUser, interaction.conversationId);
   const turn = conversation.interaction({ input: interaction.input ?? firstQuestion(interaction.steps) });
   const { record } = turnParts(turn);
