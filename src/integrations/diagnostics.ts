@@ -7,6 +7,11 @@ import { clientParts, type NebulyClient } from '../client.js';
 /**
  * The framework majors each integration is tested with (docs/integrations.md, "Versions").
  * A version outside them is told once: it may work, but nobody has seen it work.
+ *
+ * @example
+ * ```ts
+ * TESTED_MAJORS.ai; // [6, 7]
+ * ```
  */
 export const TESTED_MAJORS = {
   openai: [6, 7],
@@ -16,7 +21,14 @@ export const TESTED_MAJORS = {
   '@openai/agents': [0],
 } as const satisfies Record<string, readonly number[]>;
 
-/** The kinds of diagnostic, each told once per client and subject. */
+/**
+ * The kinds of diagnostic, each told once per client and subject.
+ *
+ * @example
+ * ```ts
+ * const kind: DiagnosticKind = 'content-not-captured';
+ * ```
+ */
 export type DiagnosticKind = 'content-not-captured' | 'untested-version' | 'no-end-user';
 
 const told = new WeakMap<NebulyClient, Set<string>>();

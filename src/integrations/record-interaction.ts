@@ -10,13 +10,27 @@ import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../sc
 import { lastUserText } from './provider/text.js';
 import { sessionConversation } from './sessions.js';
 
-/** A step to record, with the kind the recorder's method takes. */
+/**
+ * A step to record, with the kind the recorder's method takes.
+ *
+ * @example
+ * ```ts
+ * const step: Step = { kind: 'retrieval', step: { source: 'get_order', input: '{"id":7}', outputs: ['shipped'] } };
+ * ```
+ */
 export type Step =
   | { readonly kind: 'llm'; readonly step: LLMStepInput }
   | { readonly kind: 'retrieval'; readonly step: RetrievalStepInput }
   | { readonly kind: 'embedding'; readonly step: EmbeddingStepInput };
 
-/** What one interaction is made of, read from a finished trace. */
+/**
+ * What one interaction is made of, read from a finished trace.
+ *
+ * @example
+ * ```ts
+ * const traced: TracedInteraction = { endUser: 'user-1', conversationId: undefined, input: 'Hi', output: 'Hello!', steps: [], startMs, endMs };
+ * ```
+ */
 export interface TracedInteraction {
   readonly endUser: string;
   readonly conversationId: string | undefined;

@@ -13,7 +13,14 @@ import { beginCall, type NebulyTarget, type ObservedCall, type StepSlot } from '
 import { awaitModelCall, type AwaitedModelCall } from './handoff.js';
 import { eventMessages, lastUserWords, stepMessages } from './messages.js';
 
-/** What is read of ai 7's events: every field optional, checked where used. */
+/**
+ * What is read of ai 7's events: every field optional, checked where used.
+ *
+ * @example
+ * ```ts
+ * const started: Ai7Event = { callId: 'call-1', operationId: 'ai.generateText', messages: [{ role: 'user', content: 'Hi' }] };
+ * ```
+ */
 export interface Ai7Event {
   readonly callId?: string;
   readonly operationId?: string;

@@ -8,14 +8,28 @@ import { diagnoseOnce } from '../diagnostics.js';
 import { recordInteraction, type Step } from '../record-interaction.js';
 import { type AgentsSpan, finalText, spanStep } from './steps.js';
 
-/** What is read of an Agents SDK trace: its id, `groupId` and `metadata`. */
+/**
+ * What is read of an Agents SDK trace: its id, `groupId` and `metadata`.
+ *
+ * @example
+ * ```ts
+ * const trace: AgentsTrace = { traceId: 'trace_1', groupId: 'chat-1', metadata: { user_id: 'user-1' } };
+ * ```
+ */
 export interface AgentsTrace {
   readonly traceId: string;
   readonly groupId?: string | null | undefined;
   readonly metadata?: Record<string, unknown> | undefined;
 }
 
-/** Resolves something about a run from its trace; `undefined`: not known. */
+/**
+ * Resolves something about a run from its trace; `undefined`: not known.
+ *
+ * @example
+ * ```ts
+ * const endUser: TraceResolver = (trace) => trace.metadata?.customer as string | undefined;
+ * ```
+ */
 export type TraceResolver = (trace: AgentsTrace) => string | undefined;
 
 /**

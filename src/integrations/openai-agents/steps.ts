@@ -9,7 +9,14 @@ import { contentText, systemFirst, toolCallText, tokenCount, type StepMessage } 
 import { isObject, readableText } from '../readable.js';
 import type { Step } from '../record-interaction.js';
 
-/** What is read of an Agents SDK span. */
+/**
+ * What is read of an Agents SDK span.
+ *
+ * @example
+ * ```ts
+ * const tool: AgentsSpan = { traceId, startedAt, endedAt, error: null, spanData: { type: 'function', name: 'lookup', input: '{}', output: 'ok' } };
+ * ```
+ */
 export interface AgentsSpan {
   readonly traceId: string;
   readonly startedAt: string | null;
@@ -97,7 +104,14 @@ export function spanStep(span: AgentsSpan): { step: Step; text?: string } | unde
   }
 }
 
-/** The text shown to the user after a run: the last model call's message text. */
+/**
+ * The text shown to the user after a run: the last model call's message text.
+ *
+ * @example
+ * ```ts
+ * finalText(['', 'Order 7 has shipped.', undefined]); // 'Order 7 has shipped.'
+ * ```
+ */
 export function finalText(answers: readonly (string | undefined)[]): string {
   for (let index = answers.length - 1; index >= 0; index -= 1) {
     const text = answers[index];

@@ -8,6 +8,11 @@ import { type OtelSpan, firstText } from './span.js';
  * The attributes read for the end user, first found wins: OTel's `user.id` (also
  * OpenInference's) and `enduser.id`, the AI SDK's `experimental_telemetry.metadata`
  * (`ai.telemetry.metadata.*`), OpenLLMetry's association properties.
+ *
+ * @example
+ * ```ts
+ * span.setAttribute(END_USER_ATTRIBUTES[0], userHash); // 'user.id'
+ * ```
  */
 export const END_USER_ATTRIBUTES = [
   'user.id',
@@ -24,6 +29,11 @@ export const END_USER_ATTRIBUTES = [
  * The attributes read for the conversation id, first found wins: the GenAI conventions'
  * `gen_ai.conversation.id`, `session.id` (OpenInference's too), the AI SDK's metadata,
  * OpenLLMetry's association properties.
+ *
+ * @example
+ * ```ts
+ * span.setAttribute(CONVERSATION_ID_ATTRIBUTES[0], chatId); // 'gen_ai.conversation.id'
+ * ```
  */
 export const CONVERSATION_ID_ATTRIBUTES = [
   'gen_ai.conversation.id',

@@ -7,12 +7,19 @@
 import { type Attributes, text } from './span.js';
 
 /**
+ * What a span is to the processor.
+ *
  * - `llm`: one model call (an LLM step);
  * - `embedding`: one embedding call;
  * - `tool`: a tool's run (a retrieval step);
  * - `retrieval`: a retriever's query (a retrieval step);
  * - `run`: a run around model calls (an agent, a workflow, `generateText`): an interaction
  *   when outermost, else transparent.
+ *
+ * @example
+ * ```ts
+ * const kind: SpanKind | undefined = spanKind(span.attributes);
+ * ```
  */
 export type SpanKind = 'llm' | 'embedding' | 'tool' | 'retrieval' | 'run';
 

@@ -144,7 +144,14 @@ export function runInput(attributes: Attributes): string | undefined {
   return fromMessages ?? plainValue(firstText(attributes, ['input.value', 'traceloop.entity.input']));
 }
 
-/** What a run answered: its answer's text, else its output value. */
+/**
+ * What a run answered: its answer's text, else its output value.
+ *
+ * @example
+ * ```ts
+ * runOutput({ 'output.value': 'It shipped.' }); // 'It shipped.'
+ * ```
+ */
 export function runOutput(attributes: Attributes): string | undefined {
   return outputText(attributes) ?? plainValue(firstText(attributes, ['output.value', 'traceloop.entity.output']));
 }

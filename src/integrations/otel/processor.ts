@@ -12,7 +12,14 @@ import { spanKind } from './kind.js';
 import { epochMs, type OtelSpan, parentIdOf, scopeOf } from './span.js';
 import { readSteps, type SpanNode } from './steps.js';
 
-/** Resolves something about a span tree from one of its spans; `undefined`: not this one. */
+/**
+ * Resolves something about a span tree from one of its spans; `undefined`: not this one.
+ *
+ * @example
+ * ```ts
+ * const endUser: SpanResolver = (span) => span.attributes['app.customer'] as string | undefined;
+ * ```
+ */
 export type SpanResolver = (span: OtelSpan) => string | undefined;
 
 /**

@@ -4,13 +4,27 @@
  * loads nothing of OpenTelemetry.
  */
 
-/** A span's identity. */
+/**
+ * A span's identity.
+ *
+ * @example
+ * ```ts
+ * const { traceId, spanId }: OtelSpanContext = span.spanContext();
+ * ```
+ */
 export interface OtelSpanContext {
   readonly traceId: string;
   readonly spanId: string;
 }
 
-/** An attribute's value, as OpenTelemetry allows it. */
+/**
+ * An attribute's value, as OpenTelemetry allows it.
+ *
+ * @example
+ * ```ts
+ * const model: OtelAttributeValue = span.attributes['gen_ai.request.model'];
+ * ```
+ */
 export type OtelAttributeValue = string | number | boolean | readonly (string | number | boolean | null | undefined)[] | undefined;
 
 /**
@@ -40,31 +54,73 @@ export interface OtelSpan {
   readonly instrumentationLibrary?: { readonly name: string; readonly version?: string | undefined } | undefined;
 }
 
-/** The attributes of a span. */
+/**
+ * The attributes of a span.
+ *
+ * @example
+ * ```ts
+ * const attributes: Attributes = span.attributes;
+ * ```
+ */
 export type Attributes = OtelSpan['attributes'];
 
-/** The parent span's id, in either SDK major; `undefined` for a root. */
+/**
+ * The parent span's id, in either SDK major; `undefined` for a root.
+ *
+ * @example
+ * ```ts
+ * const parent = open.get(parentIdOf(span) ?? '');
+ * ```
+ */
 export function parentIdOf(span: OtelSpan): string | undefined {
   return span.parentSpanContext?.spanId ?? span.parentSpanId;
 }
 
-/** An `[seconds, nanoseconds]` time in epoch milliseconds. */
+/**
+ * An `[seconds, nanoseconds]` time in epoch milliseconds.
+ *
+ * @example
+ * ```ts
+ * epochMs([1_700_000_000, 500_000_000]); // 1_700_000_000_500
+ * ```
+ */
 export function epochMs(time: readonly [number, number]): number {
   return time[0] * 1000 + time[1] / 1e6;
 }
 
-/** The instrumentation that made the span: its scope's name. */
+/**
+ * The instrumentation that made the span: its scope's name.
+ *
+ * @example
+ * ```ts
+ * scopeOf(span); // 'ai'
+ * ```
+ */
 export function scopeOf(span: OtelSpan): string {
   return (span.instrumentationScope ?? span.instrumentationLibrary)?.name ?? 'unknown';
 }
 
-/** A string attribute, else `undefined` (an empty string counts as none). */
+/**
+ * A string attribute, else `undefined` (an empty string counts as none).
+ *
+ * @example
+ * ```ts
+ * text({ 'tool.name': 'lookup' }, 'tool.name'); // 'lookup'
+ * ```
+ */
 export function text(attributes: Attributes, key: string): string | undefined {
   const value = attributes[key];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The first of `keys` that is a string attribute. */
+/**
+ * The first of `keys` that is a string attribute.
+ *
+ * @example
+ * ```ts
+ * firstText(attributes, ['gen_ai.response.model', 'gen_ai.request.model']);
+ * ```
+ */
 export function firstText(attributes: Attributes, keys: readonly string[]): string | undefined {
   for (const key of keys) {
     const found = text(attributes, key);
@@ -73,7 +129,14 @@ export function firstText(attributes: Attributes, keys: readonly string[]): stri
   return undefined;
 }
 
-/** The first of `keys` that is a count (a non-negative integer; a numeric string too). */
+/**
+ * The first of `keys` that is a count (a non-negative integer; a numeric string too).
+ *
+ * @example
+ * ```ts
+ * firstCount({ 'llm.token_count.prompt': 25 }, ['gen_ai.usage.input_tokens', 'llm.token_count.prompt']); // 25
+ * ```
+ */
 export function firstCount(attributes: Attributes, keys: readonly string[]): number | undefined {
   for (const key of keys) {
     const value = attributes[key];

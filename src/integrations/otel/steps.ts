@@ -9,14 +9,28 @@ import type { SpanKind } from './kind.js';
 import { inputMessages, outputText } from './messages.js';
 import { type Attributes, epochMs, firstCount, firstText, flattened, json, type OtelSpan, text } from './span.js';
 
-/** An ended AI span and the AI spans that ended below it. */
+/**
+ * An ended AI span and the AI spans that ended below it.
+ *
+ * @example
+ * ```ts
+ * const node: SpanNode = { span, kind: 'llm', children: [] };
+ * ```
+ */
 export interface SpanNode {
   readonly span: OtelSpan;
   readonly kind: SpanKind;
   readonly children: SpanNode[];
 }
 
-/** What reading a tree found: its steps, and the model calls whose content was not captured. */
+/**
+ * What reading a tree found: its steps, and the model calls whose content was not captured.
+ *
+ * @example
+ * ```ts
+ * const { steps, uncaptured }: ReadSteps = readSteps(root);
+ * ```
+ */
 export interface ReadSteps {
   readonly steps: Step[];
   /** The instrumentation scopes of model calls that carried neither messages nor answer. */
