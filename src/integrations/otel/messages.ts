@@ -153,6 +153,19 @@ export function runInput(attributes: Attributes): string | undefined {
  * ```
  */
 export function runOutput(attributes: Attributes): string | undefined {
+  // A run's GenAI output holds every message of the run (tool calls and results too): the
+  // answer shown is the text of its last assistant message that has some.
+  const genAi = json(attributes, 'gen_ai.output.messages');
+  if (Array.isArray(genAi)) {
+    const texts = genAi
+      .filter((message) => isObject(message) && message.role === 'assistant' && Array.isArray(message.parts))
+      .map((message) => partsText((message as { parts: unknown[] }).parts.filter((part) => isObject(part) && part.type === 'text')))
+      .filter((text) => text !== '');
+    if (texts.length > 0) return texts.at(-1);
+  }
+  // The AI SDK's run spans: the answer's text (tool calls of the run are not what was shown).
+  const aiAnswer = text(attributes, 'ai.response.text') ?? text(attributes, 'ai.response.object');
+  if (aiAnswer !== undefined) return aiAnswer;
   return outputText(attributes) ?? plainValue(firstText(attributes, ['output.value', 'traceloop.entity.output']));
 }
 

@@ -93,6 +93,20 @@ describe('the OTel GenAI semantic conventions', () => {
     expect(byUser['user-2']?.trace).toEqual([{ source: 'lookup', input: '', outputs: ['[nebuly: call failed (timed out)]'] }]);
   });
 
+  it('an agent span whose output holds every message of the run: the output is its last assistant text', async () => {
+    const { tracer, sent, nebuly } = tracing();
+    const outputs = [
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'get_order', arguments: { id: 7 } }] },
+      { role: 'tool', parts: [{ type: 'tool_call_response', id: 'c1', response: 'shipped' }] },
+      { role: 'assistant', parts: [{ type: 'text', content: 'It shipped.' }], finish_reason: 'stop' },
+    ];
+    await span(tracer, 'invoke_agent', { 'gen_ai.operation.name': 'invoke_agent', 'user.id': 'user-1' }, () => span(tracer, 'chat', genAiChat('Where is order 7?', 'It shipped.', [3, 2])), {
+      'gen_ai.output.messages': JSON.stringify(outputs),
+    });
+    await nebuly.shutdown();
+    expect(sent()[0]?.interactions[0]).toMatchObject({ input: 'Where is order 7?', output: 'It shipped.' });
+  });
+
   it('spans of other kinds between AI spans (an HTTP request) do not split the interaction', async () => {
     const { tracer, sent, nebuly } = tracing();
     await span(tracer, 'invoke_agent', { 'gen_ai.operation.name': 'invoke_agent', 'user.id': 'user-1' }, () =>
