@@ -20,6 +20,6 @@
  */
 export { nebulyMiddleware, type NebulyMiddleware } from './middleware.js';
 export { nebulyTelemetry } from './telemetry.js';
-export type { NebulyTelemetry } from './telemetry-v7.js';
+export type { AnyEventCallback, NebulyTelemetry } from './telemetry-v7.js';
 export { endConversation } from '../sessions.js';
 export type { NebulyTarget } from '../target.js';

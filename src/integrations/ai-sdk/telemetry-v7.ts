@@ -212,8 +212,15 @@ export function ai7Telemetry(target: NebulyTarget) {
 /** Whether a telemetry event is ai 7's: ai 6's carry no `callId`. */
 const isAi7 = (event: unknown): event is Ai7Event => isObject(event) && typeof event.callId === 'string';
 
-/** A callback of a telemetry integration, taking the events of ai 6 and ai 7 alike. */
-type AnyEventCallback = (event: unknown) => void;
+/**
+ * A callback of a telemetry integration, taking the events of ai 6 and ai 7 alike.
+ *
+ * @example
+ * ```ts
+ * const onEnd: AnyEventCallback = (event) => console.log(event);
+ * ```
+ */
+export type AnyEventCallback = (event: unknown) => void;
 
 /**
  * What {@link nebulyTelemetry} returns: a telemetry integration for ai 6
