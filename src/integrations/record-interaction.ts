@@ -8,7 +8,6 @@ import type { Conversation } from '../recorder/conversation.js';
 import { turnParts } from '../recorder/turn.js';
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
 import { lastUserText } from './provider/text.js';
-import { sessionConversation } from './sessions.js';
 
 /**
  * A step to record, with the kind the recorder's method takes.
@@ -48,7 +47,8 @@ export interface TracedInteraction {
  * across instances changes only here.
  */
 function conversationFor(nebuly: NebulyClient, endUser: string, conversationId: string | undefined): { conversation: Conversation; own: boolean } {
-  if (conversationId !== undefined) return { conversation: sessionConversation({ nebuly, endUser, conversationId }, conversationId), own: false };
+  // Resumed by id, in this process or (with a shared store) any instance.
+  if (conversationId !== undefined) return { conversation: nebuly.conversation({ conversation_id: conversationId, end_user: endUser }), own: false };
   return { conversation: nebuly.startConversation({ end_user: endUser }), own: true };
 }
 
