@@ -40,6 +40,8 @@ export const PACKAGE_ENTRIES: readonly PackageEntry[] = [
   { subpath: 'anthropic', source: 'src/integrations/anthropic.ts', framework: '@anthropic-ai/sdk' },
   { subpath: 'ai-sdk', source: 'src/integrations/ai-sdk/index.ts', framework: 'ai' },
   { subpath: 'langchain', source: 'src/integrations/langchain/index.ts', framework: '@langchain/core' },
+  { subpath: 'otel', source: 'src/integrations/otel/index.ts', framework: '@opentelemetry/sdk-trace-base' },
+  { subpath: 'openai-agents', source: 'src/integrations/openai-agents/index.ts', framework: '@openai/agents' },
 ];
 
 /** The import path users write: `nebuly-client`, `nebuly-client/openai`. */

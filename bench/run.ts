@@ -11,6 +11,7 @@ import { benchImport } from './import.js';
 import { benchFrameworks } from './frameworks.js';
 import { benchIntegrations } from './integrations.js';
 import { benchMemory } from './memory.js';
+import { benchOtel } from './otel.js';
 import { benchRecording } from './record.js';
 import { DIST, loadSdk } from './sdk.js';
 
@@ -23,6 +24,7 @@ const TARGETS = {
   bundleGzipBytes: { max: 21_500, unit: 'B' },
   openaiOverheadUsPerCall: { max: 20, unit: 'µs' },
   openaiOverheadUsPerChunk: { max: 2, unit: 'µs' },
+  otelOverheadUsPerSpan: { max: 5, unit: 'µs' },
   longestBlockMs: { max: 10, unit: 'ms' },
 } as const;
 
@@ -43,6 +45,8 @@ console.log('measuring observeOpenAI against the unwrapped client …');
 const integrations = await benchIntegrations(sdk);
 console.log('measuring nebulyMiddleware and NebulyCallbackHandler against no-op ones …');
 const frameworks = await benchFrameworks(sdk);
+console.log('measuring NebulySpanProcessor against no processor …');
+const otel = await benchOtel(sdk);
 console.log('measuring the longest block of the event loop in large cases …');
 const blocking = await benchBlocking(sdk);
 console.log('measuring the bundle …');
@@ -57,6 +61,7 @@ const figures: Record<Metric, number> = {
   bundleGzipBytes: bundle.gzipBytes,
   openaiOverheadUsPerCall: integrations.overheadUsPerCall,
   openaiOverheadUsPerChunk: integrations.overheadUsPerChunk,
+  otelOverheadUsPerSpan: otel.overheadUsPerSpan,
   longestBlockMs: Math.max(
     ...(['end1kInteractions', 'crop50MiB', 'end10kInteractions', 'shutdown10kOpen', 'idle10kTogether', 'evictAt10k'] as const).flatMap(
       (scenario) => [blocking[scenario].callMs, blocking[scenario].gapMs],
@@ -125,6 +130,10 @@ console.log(
     `per part of a ${frameworks.partsPerStream}-part streamText ${quartiles(frameworks.aiSdkPlainPartUs)} and ${quartiles(frameworks.aiSdkObservedPartUs)}. ` +
     `NebulyCallbackHandler: chat model invoke ${quartiles(frameworks.langchainNoopCallUs)} with a no-op handler, ${quartiles(frameworks.langchainObservedCallUs)} with it`,
 );
+console.log(
+  `NebulySpanProcessor, lower quartiles of ${otel.traces} traces of ${otel.spansPerTrace} AI SDK-shaped spans: ` +
+    `${quartiles(otel.plainTraceUs)} per trace without it, ${quartiles(otel.observedTraceUs)} with it`,
+);
 if (!meets('bundleGzipBytes', bundle.gzipBytes)) {
   const groups = Object.entries(bundle.minifiedBytesBy).sort((a, b) => b[1] - a[1]);
   console.log(`minified bytes by origin: ${groups.map(([group, bytes]) => `${group} ${bytes}`).join(', ')}`);
@@ -140,7 +149,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks, blocking },
+  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks, otel, blocking },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 
 // The main entry must never load an integration's framework: walk the files it imports
 // (relative specifiers) in both formats and refuse any framework specifier among them.
-const FRAMEWORKS = /^(openai|@anthropic-ai\/|ai$|ai\/|@langchain\/)/;
+const FRAMEWORKS = /^(openai|@anthropic-ai\/|ai$|ai\/|@langchain\/|@opentelemetry\/|@openai\/)/;
 function frameworksLoadedBy(entry) {
   const seen = new Set();
   const found = new Set();
@@ -41,12 +41,14 @@ const crossEntry = `
   anthropic.observeAnthropic({}, { turn });
   aiSdk.nebulyMiddleware({ nebuly, endUser: 'u' });
   aiSdk.nebulyTelemetry({ conversation });
-  new langchain.NebulyCallbackHandler({ turn });`;
-const ENTRIES = "['index', 'openai', 'anthropic', 'ai-sdk', 'langchain']";
-const esm = `const [main, openai, anthropic, aiSdk, langchain] = await Promise.all(${ENTRIES}.map((name) => import('./dist/' + name + '.js')));`;
+  new langchain.NebulyCallbackHandler({ turn });
+  new otel.NebulySpanProcessor({ nebuly });
+  new agents.NebulyAgentsProcessor({ nebuly });`;
+const ENTRIES = "['index', 'openai', 'anthropic', 'ai-sdk', 'langchain', 'otel', 'openai-agents']";
+const esm = `const [main, openai, anthropic, aiSdk, langchain, otel, agents] = await Promise.all(${ENTRIES}.map((name) => import('./dist/' + name + '.js')));`;
 // As Node resolves the package's names: the `node` condition, the build in dist/node.
-const esmByName = `const [main, openai, anthropic, aiSdk, langchain] = await Promise.all(['', '/openai', '/anthropic', '/ai-sdk', '/langchain'].map((subpath) => import('nebuly-client' + subpath)));`;
-const cjs = `const [main, openai, anthropic, aiSdk, langchain] = ${ENTRIES}.map((name) => require('./dist/' + name + '.cjs'));`;
+const esmByName = `const [main, openai, anthropic, aiSdk, langchain, otel, agents] = await Promise.all(['', '/openai', '/anthropic', '/ai-sdk', '/langchain', '/otel', '/openai-agents'].map((subpath) => import('nebuly-client' + subpath)));`;
+const cjs = `const [main, openai, anthropic, aiSdk, langchain, otel, agents] = ${ENTRIES}.map((name) => require('./dist/' + name + '.cjs'));`;
 execFileSync(process.execPath, ['--input-type=module', '-e', esm + crossEntry], { stdio: 'inherit' });
 execFileSync(process.execPath, ['--input-type=module', '-e', esmByName + crossEntry], { stdio: 'inherit' });
 execFileSync(process.execPath, ['--input-type=commonjs', '-e', cjs + crossEntry], { stdio: 'inherit' });

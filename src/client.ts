@@ -1,4 +1,5 @@
 import { HttpCore } from './core/http.js';
+import type { NebulyError } from './core/errors.js';
 import type { Log } from './core/logging.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
 import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
@@ -10,8 +11,27 @@ import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
 import { PlatformUsers } from './resources/platform-users.js';
 
-// Set by NebulyClient's static block: the log stays private to everything but clientLog.
-let logOf: (client: NebulyClient) => Log;
+/** @internal What integrations made without a turn need of a client: its log and its `onError`. */
+export interface ClientParts {
+  /** The log of `logLevel` and `logger`. */
+  readonly log: Log;
+  /** The client's `onError`, made safe: never throws. */
+  readonly report: (error: NebulyError) => void;
+}
+
+const partsOfClients = new WeakMap<NebulyClient, ClientParts>();
+
+/**
+ * @internal A client's log and `onError`, for integrations that record without a turn
+ * (the span processor), kept off the client's own surface.
+ * @example
+ * ```ts
+ * clientParts(nebuly)?.log.info('nebuly-client: content was not captured');
+ * ```
+ */
+export function clientParts(nebuly: NebulyClient): ClientParts | undefined {
+  return partsOfClients.get(nebuly);
+}
 
 /**
  * The client of the Nebuly platform API: one method per endpoint, and a recorder that
@@ -42,11 +62,7 @@ export class NebulyClient {
   readonly baseUrl: string;
 
   readonly #recorder: Recorder;
-  readonly #log: Log;
 
-  static {
-    logOf = (client) => client.#log;
-  }
 
   /**
    * @throws TypeError when there is no API key (option or `NEBULY_API_KEY`), the region
@@ -62,7 +78,7 @@ export class NebulyClient {
     this.eligibleUsers = new EligibleUsers(http);
     this.platformUsers = new PlatformUsers(http);
     this.#recorder = new Recorder({ http, onError: resolved.onError, options: resolved.recorder });
-    this.#log = resolved.log;
+    partsOfClients.set(this, { log: resolved.log, report: resolved.onError });
   }
 
   /**
@@ -175,5 +191,5 @@ export class NebulyClient {
  * ```
  */
 export function clientLog(client: NebulyClient): Log {
-  return logOf(client);
+  return (partsOfClients.get(client) as ClientParts).log;
 }

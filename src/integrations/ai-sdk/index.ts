@@ -20,6 +20,7 @@
  */
 export { nebulyMiddleware, type NebulyMiddleware } from './middleware.js';
 export { nebulyTelemetry } from './telemetry.js';
+export type { AnyEventCallback, NebulyTelemetry } from './telemetry-v7.js';
 export { endConversation } from '../interactions.js';
 export { currentInteractionId } from '../target.js';
 export type { NebulyTarget } from '../target.js';

@@ -5,6 +5,7 @@ import { readableText } from '../readable.js';
 import { beginCall, checkTarget, resolveTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
 import { awaitModelCall, type AwaitedModelCall } from './handoff.js';
 import { eventRequest, lastUserWords } from './messages.js';
+import { type NebulyTelemetry, withAi7 } from './telemetry-v7.js';
 
 type EventOf<NAME extends keyof TelemetryIntegration> = Parameters<NonNullable<TelemetryIntegration[NAME]>>[0];
 
@@ -170,7 +171,7 @@ class ObservedRun {
  * });
  * ```
  */
-export function nebulyTelemetry(target?: NebulyTarget): TelemetryIntegration {
+export function nebulyTelemetry(target?: NebulyTarget): NebulyTelemetry {
   const checked = checkTarget(target);
   let run: ObservedRun | undefined;
   // ai calls each callback detached from this object, and swallows what it throws;
@@ -179,7 +180,8 @@ export function nebulyTelemetry(target?: NebulyTarget): TelemetryIntegration {
     const current = run;
     current?.guard(context, () => record(current));
   };
-  return {
+  // ai 7's events (telemetry-v7.ts) are told apart and recorded there.
+  return withAi7(checked, {
     onStart(event) {
       const previous = run;
       run = undefined;
@@ -205,5 +207,5 @@ export function nebulyTelemetry(target?: NebulyTarget): TelemetryIntegration {
       observe('recording the end of a call', (current) => current.finished(event));
       run = undefined;
     },
-  };
+  } satisfies TelemetryIntegration);
 }

@@ -98,9 +98,17 @@ function responseRequest(params: unknown): ReadRequest {
   return { messages: systemFirst(messages), toolRuns: tools.runs(), remember };
 }
 
-/** A whole response as the answer: its message texts and its tool calls, in output order. */
-function responseAnswer(response: unknown, requested: string | undefined, read: ReadRequest): Answer {
-  read.remember?.(response);
+/**
+ * @internal A whole response as the answer: its message texts and its tool calls, in
+ * output order (also what the Agents SDK's response spans hold). `read`, when given,
+ * remembers the response for a later `previous_response_id`.
+ * @example
+ * ```ts
+ * const answer = responseAnswer(response, 'gpt-4.1');
+ * ```
+ */
+export function responseAnswer(response: unknown, requested: string | undefined, read?: ReadRequest): Answer {
+  read?.remember?.(response);
   const texts: string[] = [];
   const toolCalls: string[] = [];
   const toolCallIds: string[] = [];
