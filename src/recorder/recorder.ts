@@ -334,6 +334,8 @@ export class Recorder {
     // Closed at once, so that what is recorded on them from now on is reported, not
     // recorded; let go in slices, since there may be many.
     for (const conversation of open) conversation.state.open = false;
+    // Not in the caller's call: shutdown() returns at once.
+    await paced();
     for (const conversation of open) {
       this.#letGo(conversation, reason);
       const wait = pace();
