@@ -3,7 +3,7 @@ import { USAGE } from './args.js';
 import type { Env } from './connection.js';
 import { CliError, describeError, EXIT, exitCodeOf } from './failure.js';
 import { processIo, type Io } from './io.js';
-import { replay } from './replay.js';
+import { replay } from './replay/command.js';
 import { usersExport } from './users/export.js';
 import { usersSync } from './users/sync.js';
 
