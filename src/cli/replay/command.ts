@@ -173,7 +173,7 @@ export async function replay(argv: readonly string[], env: Env, io: Io): Promise
       if ('unreadable' in letter) return { outcome: { kind: 'rejected', reason: letter.unreadable } as Outcome, record: `\n${text}\n` };
       const key = keyOf(letter, text);
       const record = encodeDeadLetter({ idempotencyKey: key, conversationId: letter.conversationId, payload: JSON.stringify(letter.body) });
-      return { outcome: await resend(client, letter, key, host.baseUrl), record };
+      return { outcome: await resend(client, letter, key, host.shown), record };
     };
     for (const path of files) await replayTaken({ file, send, concurrency, stopAfter, tally, io }, path);
   } finally {

@@ -39,7 +39,7 @@ export async function usersExport(argv: readonly string[], env: Env, io: Io): Pr
   try {
     users = (await api.list()).users.map(toExported);
   } catch (error) {
-    throw new CliError(`could not read the ${api.name}: ${describeError(error, host.baseUrl)}`, EXIT.failed);
+    throw new CliError(`could not read the ${api.name}: ${describeError(error, host.shown)}`, EXIT.failed);
   }
   io.out(format === 'csv' ? writeUsersCsv(users) : writeUsersJson(users));
 }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { UserRecord } from '../../schemas/index.js';
 import { toIssues } from '../../schemas/issues.js';
 import { userRecordSchema } from '../../schemas/users.js';
+import { escapeControl } from '../io.js';
 
 /** A problem with one row of a users file: where it is and what is wrong. */
 export interface RowIssue {
@@ -65,7 +66,7 @@ export class RowChecker {
 export function formatIssues(file: string, issues: readonly RowIssue[], kind: 'column' | 'field', limit = 50): string {
   const shown = issues.slice(0, limit).map((issue) => {
     const where = issue.column === undefined ? '' : `, ${kind} ${issue.column}`;
-    return `  ${file}:${issue.line}${where}: ${issue.message}`;
+    return escapeControl(`  ${file}:${issue.line}${where}: ${issue.message}`);
   });
   if (issues.length > limit) shown.push(`  … and ${issues.length - limit} more`);
   return shown.join('\n');

@@ -2,7 +2,7 @@ import type { UserRecord, UsersResponse } from '../../schemas/index.js';
 import { parseCommand } from '../args.js';
 import { connect, CONNECTION_USAGE, readWholeNumber, type Env } from '../connection.js';
 import { CliError, concernsThisRequestOnly, describeError, EXIT } from '../failure.js';
-import { count, plural, type Io } from '../io.js';
+import { count, escapeControl, plural, type Io } from '../io.js';
 import { Progress } from '../progress.js';
 import { usersApi, type UsersApi } from './api.js';
 import { diffUsers, type UsersDiff } from './diff.js';
@@ -67,9 +67,9 @@ function printDiff(io: Io, diff: UsersDiff, deleteMissing: boolean, verbose: boo
       `  unchanged: ${count(diff.unchanged)}\n` +
       `  to delete: ${count(deleteMissing ? diff.missing.length : 0)}${kept}\n`,
   );
-  io.out(listed(diff.insert, verbose, (user) => `+ ${user.end_user}`));
-  io.out(listed(diff.update, verbose, ({ user, changes }) => `~ ${user.end_user}: ${changes.join('; ')}`));
-  if (deleteMissing) io.out(listed(diff.missing, verbose, (endUser) => `- ${endUser}`));
+  io.out(listed(diff.insert, verbose, (user) => `+ ${escapeControl(user.end_user)}`));
+  io.out(listed(diff.update, verbose, ({ user, changes }) => `~ ${escapeControl(`${user.end_user}: ${changes.join('; ')}`)}`));
+  if (deleteMissing) io.out(listed(diff.missing, verbose, (endUser) => `- ${escapeControl(endUser)}`));
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -115,7 +115,7 @@ async function apply<T>(
       outcome.applied += batch.length - skipped.length;
       failed += skipped.length;
       if (skipped.length > 0) {
-        const examples = skipped.slice(0, 3).join(', ');
+        const examples = escapeControl(skipped.slice(0, 3).join(', '));
         outcome.notApplied.push({
           count: skipped.length,
           reason: `${label}: the service skipped ${plural(skipped.length, 'user')} of it (${examples}${skipped.length > 3 ? ', …' : ''})`,
@@ -175,13 +175,13 @@ export async function usersSync(argv: readonly string[], env: Env, io: Io): Prom
   try {
     current = await api.list();
   } catch (error) {
-    throw new CliError(`could not read the ${api.name}, so nothing was sent: ${describeError(error, host.baseUrl)}`, EXIT.failed);
+    throw new CliError(`could not read the ${api.name}, so nothing was sent: ${describeError(error, host.shown)}`, EXIT.failed);
   }
   const diff = diffUsers(users, current.users);
   if (deleteMissing && users.length === 0 && diff.missing.length > 0) {
     throw new CliError(`${file} has no users: with --delete-missing that would delete all ${count(diff.missing.length)}; nothing was sent`);
   }
-  printDiff(io, diff, deleteMissing, values.verbose === true, `the ${plural(current.users.length, api.name.replace(/s$/, ''))} at ${host.baseUrl}`);
+  printDiff(io, diff, deleteMissing, values.verbose === true, `the ${plural(current.users.length, api.name.replace(/s$/, ''))} at ${host.shown}`);
   if (values['dry-run'] === true) {
     io.out('Dry run: nothing was sent.\n');
     return;
@@ -191,7 +191,7 @@ export async function usersSync(argv: readonly string[], env: Env, io: Io): Prom
     io.out(`Nothing to change: the ${api.name} are what ${file} says.\n`);
     return;
   }
-  const context: ApplyContext = { io, host: host.baseUrl, batchSize, stopped: false };
+  const context: ApplyContext = { io, host: host.shown, batchSize, stopped: false };
   const outcomes = [
     await apply(context, 'insert', diff.insert, async (batch) => skippedOf(batch, await api.insert(batch))),
     await apply(context, 'update', diff.update.map(({ user }) => user), async (batch) => skippedOf(batch, await api.update(batch))),
