@@ -84,7 +84,7 @@ export default defineConfig([
     dts: { entry },
   },
   {
-    // The bins. Runtime dependencies (zod, csv-parse) stay external; nothing here
+    // The bins. Runtime dependencies (zod) stay external; nothing here
     // reaches the main entry.
     entry: { cli: 'src/reference-server/cli.ts', nebuly: 'src/cli/main.ts' },
     format: ['esm'],
