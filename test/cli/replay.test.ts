@@ -92,6 +92,18 @@ describe.concurrent('nebuly replay (bin)', { timeout: TIMEOUT_MS }, () => {
     expect(server.requests.count({ path: CONVERSATION })).toBe(2);
   });
 
+  it('a host that is not the service (404) stops the replay at once, keeping every record', async () => {
+    const { server, nebuly, file } = await world();
+    const path = await file('wrong-host.jsonl', [record('u-1'), record('u-2'), record('u-3')].join(''));
+
+    const result = await nebuly(['replay', path, '--concurrency', '1'], { NEBULY_BASE_URL: `${server.url}/not-the-api` });
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('0 delivered, 0 set aside, 3 kept for the next replay');
+    expect(result.stdout).toMatch(/Stopped sending: .*answered 404/);
+    expect(server.requests.count()).toBe(1);
+  });
+
   it('loses nothing while other processes append during the replay, and sends nothing twice', async () => {
     const { server, start, nebuly, file } = await world();
     const path = await file('busy.jsonl', Array.from({ length: 20 }, (_, index) => record(`before-${index}`)).join(''));

@@ -97,6 +97,14 @@ export function feedbackCases(factory: TargetFactory): void {
       expect(conversations).toEqual(target().store.listConversations(PROJECT_A));
     });
 
+    it('deleting an interaction deletes the feedback linked to it', async () => {
+      const client = target().client();
+      await client.conversations.send(conversationParams());
+      await client.interactions.sendFeedback(feedback());
+      await client.interactions.delete({ filters: [{ kind: 'user_query', values: ['change my flight'] }] });
+      expect(target().store.listFeedback(PROJECT_A)).toEqual([]);
+    });
+
     it('the listing needs a key and is read-only', async () => {
       expect((await target().fetch(INSPECTION_PATHS.conversations)).status).toBe(401);
       const post = await target().fetch(INSPECTION_PATHS.conversations, { method: 'POST', headers: authorized(), body: '{}' });
