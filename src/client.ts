@@ -1,12 +1,17 @@
 import { HttpCore } from './core/http.js';
+import type { Log } from './core/logging.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
 import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
+import { ambientContext, checkConversationTarget, type ConversationTarget } from './recorder/conversation-target.js';
 import type { DeliveryReport } from './recorder/delivery-report.js';
 import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
 import { PlatformUsers } from './resources/platform-users.js';
+
+// Set by NebulyClient's static block: the log stays private to everything but clientLog.
+let logOf: (client: NebulyClient) => Log;
 
 /**
  * The client of the Nebuly platform API: one method per endpoint, and a recorder that
@@ -37,6 +42,11 @@ export class NebulyClient {
   readonly baseUrl: string;
 
   readonly #recorder: Recorder;
+  readonly #log: Log;
+
+  static {
+    logOf = (client) => client.#log;
+  }
 
   /**
    * @throws TypeError when there is no API key (option or `NEBULY_API_KEY`), the region
@@ -52,6 +62,46 @@ export class NebulyClient {
     this.eligibleUsers = new EligibleUsers(http);
     this.platformUsers = new PlatformUsers(http);
     this.#recorder = new Recorder({ http, onError: resolved.onError, options: resolved.recorder });
+    this.#log = resolved.log;
+  }
+
+  /**
+   * Resumes the open conversation `conversation_id`, recorded so far in this process or,
+   * with a shared store (`recorder.store`), in any instance; else starts it. Record each
+   * exchange with `conversation.interaction()`; `conversation.end()`, from any instance,
+   * or the idle time-out sends the whole conversation in one request. Cheap and
+   * synchronous: nothing is read from the store here. Never throws: bad input goes to
+   * `onError`.
+   *
+   * @example
+   * ```ts
+   * // In whichever instance serves this message of the chat:
+   * const conversation = nebuly.conversation({ conversation_id: chatId, end_user: await hashEndUser(userId) });
+   * const turn = conversation.interaction({ input: message });
+   * turn.end({ output: answer });
+   * await nebuly.flush(); // serverless: waitUntil(nebuly.flush())
+   * ```
+   */
+  conversation(params: StartConversationParams & { conversation_id: string }): Conversation {
+    return this.#recorder.conversation(params);
+  }
+
+  /**
+   * Ends and sends the conversations of the recorder's store that have been idle for
+   * `idleTimeoutMs`, whichever instance recorded them, and those a sender that died left
+   * unsent. Long-running processes sweep on their own (`sweepIntervalMs`); in serverless,
+   * call it from a cron route. Resolves with the report of what it sent. Never rejects.
+   *
+   * @example
+   * ```ts
+   * export async function GET() {
+   *   const { delivered } = await nebuly.sweep();
+   *   return Response.json({ delivered });
+   * }
+   * ```
+   */
+  sweep(): Promise<DeliveryReport> {
+    return this.#recorder.sweep();
   }
 
   /**
@@ -61,6 +111,27 @@ export class NebulyClient {
    */
   startConversation(params: StartConversationParams): Conversation {
     return this.#recorder.startConversation(params);
+  }
+
+  /**
+   * Runs `fn` with `target` as the ambient target: an integration created without a
+   * target (`observeOpenAI(client)`, `nebulyMiddleware()`, …) records what `fn` and
+   * everything it starts call into it, so one observed client serves every request and
+   * user. Follows `await`s where the runtime has `AsyncLocalStorage` (Node >= 20.16, Bun,
+   * Deno, workers with `nodejs_compat`); elsewhere only the synchronous part of `fn`
+   * (docs/integrations.md, "Ambient context"). Returns what `fn` returns.
+   *
+   * @throws TypeError when `target` is not a target, naming the field.
+   * @example
+   * ```ts
+   * const answer = await nebuly.withConversation({ endUser: userHash, conversationId: chatId }, () =>
+   *   run(agent, question), // the Agents SDK's default client, observed once per process
+   * );
+   * ```
+   */
+  withConversation<R>(target: ConversationTarget, fn: () => R): R {
+    checkConversationTarget(target, (value) => value instanceof NebulyClient, false);
+    return ambientContext().run({ nebuly: this, target }, fn);
   }
 
   /**
@@ -93,4 +164,16 @@ export class NebulyClient {
   shutdown(options?: ShutdownOptions): Promise<DeliveryReport> {
     return this.#recorder.shutdown(options);
   }
+}
+
+/**
+ * @internal The client's log (`logLevel`, `logger`): where the integrations write their
+ * capture diagnostics.
+ * @example
+ * ```ts
+ * clientLog(nebuly).info('nebuly-client integration: …');
+ * ```
+ */
+export function clientLog(client: NebulyClient): Log {
+  return logOf(client);
 }

@@ -74,7 +74,7 @@ const ROOT_API = [
   // errors
   'NebulyError', 'ValidationError', 'Issue', 'APIError', 'BadRequestError', 'AuthenticationError',
   'PermissionDeniedError', 'NotFoundError', 'ConflictError', 'PayloadTooLargeError', 'UnprocessableEntityError',
-  'RateLimitError', 'InternalServerError', 'ConnectionError', 'TimeoutError', 'AbortError', 'UnexpectedResponseError',
+  'RateLimitError', 'RedirectError', 'InternalServerError', 'ConnectionError', 'TimeoutError', 'AbortError', 'UnexpectedResponseError',
   ...WIRE_TYPES,
   // builders
   'interactionParams', 'InteractionParamsInput', 'conversationInteraction', 'llmStep', 'retrievalStep', 'embeddingStep',
@@ -82,7 +82,11 @@ const ROOT_API = [
   // the recorder
   'RECORDER_DEFAULTS', 'RecorderOptions', 'ResolvedRecorderOptions', 'Conversation', 'StartConversationParams',
   'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'DeliveryReport', 'ConversationOutcome', 'ConversationStatus',
+  'ConversationTarget',
   'DeliveryError', 'QueueFullError', 'RecordingError', 'RecordingErrorCode', 'UndeliveredConversation',
+  // the store of open conversations
+  'memoryStore', 'MemoryStoreOptions', 'ConversationStore', 'ConversationClaim', 'StoredInteraction', 'SentInteraction',
+  'MaybePromise',
 ];
 
 describe('the package root', () => {

@@ -31,10 +31,23 @@ export function idempotencyCases(factory: TargetFactory): void {
       const client = target().client();
       await client.conversations.send(conversationParams(), byKey('key-1'));
       await client.conversations.send(conversationParams(), byKey('key-2'));
-      await client.conversations.send(conversationParams());
+      const raw = () =>
+        target().fetch(REFERENCE_PATHS.conversation, { method: 'POST', headers: authorized(), body: JSON.stringify(conversationParams()) });
+      expect((await raw()).status).toBe(202);
+      expect((await raw()).status).toBe(202);
 
-      expect(stored()).toHaveLength(6);
-      expect(stored()[4]?.idempotency_key).toBeNull();
+      expect(stored()).toHaveLength(8);
+      expect(stored().map((interaction) => interaction.idempotency_key)).toEqual(['key-1', 'key-1', 'key-2', 'key-2', null, null, null, null]);
+    });
+
+    it('the client’s own key, one per call, makes each call store once', async () => {
+      await target().client().conversations.send(conversationParams());
+      await target().client().conversations.send(conversationParams());
+
+      const keys = stored().map((interaction) => interaction.idempotency_key);
+      expect(keys).toHaveLength(4);
+      expect(new Set(keys).size).toBe(2);
+      expect(keys.every((key) => typeof key === 'string' && key !== '')).toBe(true);
     });
 
     it('the same key with a different body is a 422 and stores nothing more', async () => {
@@ -86,10 +99,20 @@ export function idempotencyCases(factory: TargetFactory): void {
 
     it('stored, then 504: a retry without a key stores a duplicate', async () => {
       target().faults.add({ storeFirst: true, status: 504 });
+      const send = () =>
+        target().fetch(REFERENCE_PATHS.conversation, { method: 'POST', headers: authorized(), body: JSON.stringify(conversationParams()) });
+      expect((await send()).status).toBe(504);
+      expect((await send()).status).toBe(202);
+
+      expect(stored()).toHaveLength(4);
+    });
+
+    it('stored, then 504: the client’s retry carries the same key of its own, and is stored once', async () => {
+      target().faults.add({ storeFirst: true, status: 504 });
       await target().client(KEY_A, { maxRetries: 1 }).conversations.send(conversationParams());
 
       expect(statuses()).toEqual([504, 202]);
-      expect(stored()).toHaveLength(4);
+      expect(stored()).toHaveLength(2);
     });
 
     it('stored, then 504: a retry with the same key is answered the first answer, stored once', async () => {
