@@ -82,7 +82,7 @@ export default defineConfig([
     esbuildPlugins: [optionalFrameworks()],
   },
   {
-    // The bins. Runtime dependencies (zod, csv-parse) stay external; nothing here
+    // The bins. Runtime dependencies (zod) stay external; nothing here
     // reaches the main entry.
     entry: { cli: 'src/reference-server/cli.ts', nebuly: 'src/cli/main.ts' },
     format: ['esm'],

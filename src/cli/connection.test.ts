@@ -14,7 +14,7 @@ describe('resolveHost', () => {
     [{}, { NEBULY_REGION: 'EU' }, 'https://backend.eu.nebuly.com', 'NEBULY_REGION=EU'],
     [{}, { NEBULY_BASE_URL: ' ' }, 'https://backend.nebuly.com', 'default (region us)'],
   ])('flags beat the environment, the base URL beats the region: %o with %o → %s', (flags, environment, url, source) => {
-    expect(resolveHost(flags, environment)).toEqual({ baseUrl: url, source });
+    expect(resolveHost(flags, environment)).toEqual({ baseUrl: url, shown: url, source });
   });
 
   it('names the setting that is wrong', () => {

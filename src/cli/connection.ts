@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { NebulyClient } from '../client.js';
-import { MAX_TIMER_DELAY_MS, REGION_BASE_URLS, type ClientOptions, type Region } from '../core/options.js';
-import { CliError, EXIT } from './failure.js';
+import { CLIENT_DEFAULTS, MAX_TIMER_DELAY_MS, REGION_BASE_URLS, type ClientOptions, type Region } from '../core/options.js';
+import { CliError, EXIT, registerSecret } from './failure.js';
 
 /** The options every command takes, to reach the service. */
 export const CONNECTION_OPTIONS = {
@@ -12,13 +12,16 @@ export const CONNECTION_OPTIONS = {
   'max-retries': { type: 'string' },
 } as const;
 
-/** The usage lines of {@link CONNECTION_OPTIONS}. */
+/**
+ * The usage lines of {@link CONNECTION_OPTIONS}. The defaults are the client's own
+ * (`CLIENT_DEFAULTS`), which the commands use when the flag is not given: one source.
+ */
 export const CONNECTION_USAGE = `Connection (flags beat the environment):
   --base-url <url>       host to use                    (NEBULY_BASE_URL)
   --region us|eu         the project's region            (NEBULY_REGION; default us)
   --api-key-file <path>  read the API key from a file    (NEBULY_API_KEY)
-  --timeout <ms>         time-out of one attempt         (default 30000)
-  --max-retries <n>      retries of a failed request     (default 2)`;
+  --timeout <ms>         time-out of one attempt         (default ${CLIENT_DEFAULTS.timeoutMs})
+  --max-retries <n>      retries of a failed request     (default ${CLIENT_DEFAULTS.maxRetries})`;
 
 /** The connection flags as `parseArgs` returns them. */
 export interface ConnectionFlags {
@@ -35,8 +38,57 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** The host the command talks to, and what chose it. */
 export interface ResolvedHost {
   baseUrl: string;
+  /**
+   * The base URL as printed: a user name, password or query values in it (where a key is
+   * sometimes put) replaced by `***`.
+   */
+  shown: string;
   /** `--base-url`, `--region eu`, `NEBULY_BASE_URL`, `NEBULY_REGION=eu` or `default (us)`. */
   source: string;
+}
+
+/**
+ * `url` with what may hold a secret masked: the user name and password, and each query
+ * value. `https://key@host/?api_key=k` → `https://***@host/?api_key=***`.
+ *
+ * @example
+ * ```ts
+ * shownUrl('https://u:p@backend.nebuly.com/?token=abc'); // 'https://***:***@backend.nebuly.com/?token=***'
+ * ```
+ */
+export function shownUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return '(not a URL)';
+  }
+  if (parsed.username !== '') parsed.username = '***';
+  if (parsed.password !== '') parsed.password = '***';
+  const names = [...parsed.searchParams.keys()];
+  if (parsed.search !== '') parsed.search = names.map((name) => `${encodeURIComponent(name)}=***`).join('&');
+  if (parsed.hash !== '') parsed.hash = '***';
+  return parsed.href.replace(/\/+$/, '').replaceAll('%2A%2A%2A', '***');
+}
+
+/** Every secret in a base URL: its user name, password and query values, for redaction. */
+export function secretsOfUrl(url: string): string[] {
+  try {
+    const parsed = new URL(url);
+    return [parsed.username, parsed.password, ...parsed.searchParams.values(), parsed.hash.slice(1)]
+      .flatMap((value) => [value, safeDecode(value)])
+      .filter((value) => value.length >= 4);
+  } catch {
+    return [];
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function setting(env: Env, name: string): string | undefined {
@@ -75,15 +127,17 @@ function checkedUrl(url: string, where: string): string {
  * NEBULY_REGION, then the US host. A flag typed for this run beats the environment.
  */
 export function resolveHost(flags: ConnectionFlags, env: Env): ResolvedHost {
-  if (flags['base-url'] !== undefined) return { baseUrl: checkedUrl(flags['base-url'], '--base-url'), source: '--base-url' };
-  if (flags.region !== undefined) return { baseUrl: regionUrl(flags.region, '--region'), source: `--region ${flags.region}` };
+  const host = (baseUrl: string, source: string): ResolvedHost => {
+    for (const secret of secretsOfUrl(baseUrl)) registerSecret(secret);
+    return { baseUrl, shown: shownUrl(baseUrl), source };
+  };
+  if (flags['base-url'] !== undefined) return host(checkedUrl(flags['base-url'], '--base-url'), '--base-url');
+  if (flags.region !== undefined) return host(regionUrl(flags.region, '--region'), `--region ${flags.region}`);
   const envUrl = setting(env, 'NEBULY_BASE_URL');
-  if (envUrl !== undefined) return { baseUrl: checkedUrl(envUrl, 'NEBULY_BASE_URL'), source: 'NEBULY_BASE_URL' };
+  if (envUrl !== undefined) return host(checkedUrl(envUrl, 'NEBULY_BASE_URL'), 'NEBULY_BASE_URL');
   const envRegion = setting(env, 'NEBULY_REGION');
-  if (envRegion !== undefined) {
-    return { baseUrl: regionUrl(envRegion, 'NEBULY_REGION'), source: `NEBULY_REGION=${envRegion}` };
-  }
-  return { baseUrl: REGION_BASE_URLS.us, source: 'default (region us)' };
+  if (envRegion !== undefined) return host(regionUrl(envRegion, 'NEBULY_REGION'), `NEBULY_REGION=${envRegion}`);
+  return host(REGION_BASE_URLS.us, 'default (region us)');
 }
 
 /** The API key and where it came from; the key itself is never shown. */
@@ -108,12 +162,14 @@ export async function resolveKey(flags: ConnectionFlags, env: Env): Promise<Reso
     }
     const key = text.trim();
     if (key === '') throw new CliError(`--api-key-file: ${file} is empty`);
+    registerSecret(key);
     return { key, source: `--api-key-file ${file}` };
   }
   const key = setting(env, 'NEBULY_API_KEY');
   if (key === undefined) {
     throw new CliError('no API key: set NEBULY_API_KEY, or pass --api-key-file <path>');
   }
+  registerSecret(key);
   return { key, source: 'NEBULY_API_KEY' };
 }
 

@@ -27,7 +27,7 @@ export async function doctor(argv: readonly string[], env: Env, io: Io): Promise
     return;
   }
   const host = resolveHost(values, env);
-  io.out(`host:       ${host.baseUrl} (from ${host.source})\n`);
+  io.out(`host:       ${host.shown} (from ${host.source})\n`);
   let keySource: string;
   try {
     keySource = (await resolveKey(values, env)).source;
@@ -55,6 +55,6 @@ export async function doctor(argv: readonly string[], env: Env, io: Io): Promise
     io.out(rtt());
   } catch (error) {
     io.out(`key check:  failed\n${rtt()}`);
-    throw new CliError(describeError(error, host.baseUrl), EXIT.failed);
+    throw new CliError(describeError(error, host.shown), EXIT.failed);
   }
 }

@@ -1,11 +1,13 @@
 import { doctor } from './doctor.js';
 import { USAGE } from './args.js';
 import type { Env } from './connection.js';
-import { CliError, describeError, EXIT, exitCodeOf } from './failure.js';
+import { CliError, describeError, EXIT, exitCodeOf, redactSecrets } from './failure.js';
 import { processIo, type Io } from './io.js';
-import { replay } from './replay.js';
+import { replay } from './replay/command.js';
 import { usersExport } from './users/export.js';
+import { unknownCommand } from './suggest.js';
 import { usersSync } from './users/sync.js';
+import { packageVersion } from './version.js';
 
 type Command = (argv: readonly string[], env: Env, io: Io) => Promise<void>;
 
@@ -34,10 +36,14 @@ async function run(argv: readonly string[], env: Env, io: Io): Promise<number> {
     io.out(`${USAGE}\n`);
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
   }
+  if (argv[0] === '--version' || argv[0] === '-V') {
+    io.out(`nebuly ${await packageVersion()}\n`);
+    return EXIT.ok;
+  }
   const found = find(argv);
   if (found === undefined) {
-    // The words are not quoted back: a mistyped command may be followed by a key.
-    io.err(`nebuly: unknown command\n\n${USAGE}\n`);
+    // Words are echoed only when they look like a command: one may be followed by a key.
+    io.err(`nebuly: ${unknownCommand(argv, Object.keys(COMMANDS))}\n\nRun nebuly --help for the commands.\n`);
     return EXIT.usage;
   }
   try {
@@ -56,13 +62,18 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(error.code === 'EPIPE' ? EXIT.ok : EXIT.failed);
 });
 
-run(process.argv.slice(2), process.env, processIo()).then(
+// Everything printed goes through the redaction of this run's secrets: a key echoed by a
+// server or proxy, in a body or an HTML page, is not shown.
+const raw = processIo();
+const io: Io = { ...raw, out: (text) => raw.out(redactSecrets(text)), err: (text) => raw.err(redactSecrets(text)) };
+
+run(process.argv.slice(2), process.env, io).then(
   (code) => {
     // Set, not process.exit(): stdout may still be draining into a pipe.
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`nebuly: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`nebuly: unexpected failure: ${redactSecrets(error instanceof Error ? error.message : String(error))}\n`);
     process.exitCode = EXIT.failed;
   },
 );

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { sendConversationParamsSchema } from '../schemas/conversations.js';
+import { sendFeedbackParamsSchema } from '../schemas/feedback-event.js';
 import { deleteInteractionsParamsSchema } from '../schemas/filters.js';
 import { sendInteractionParamsSchema } from '../schemas/interactions.js';
 import { messageResponseSchema } from '../schemas/responses.js';
@@ -71,6 +72,7 @@ export const ENDPOINTS = {
   sendInteraction: endpoint('POST', '/event-ingestion/api/v3/events/trace_interaction', sendInteractionParamsSchema, undefined, { ingests: true }),
   deleteInteractions: endpoint('POST', '/api/external/projects/delete-interactions', deleteInteractionsParamsSchema, messageResponseSchema),
   sendConversation: endpoint('POST', '/event-ingestion/api/v2/events/trace_conversation', sendConversationParamsSchema, undefined, { ingests: true }),
+  sendFeedback: endpoint('POST', '/event-ingestion/api/v1/events/feedback', sendFeedbackParamsSchema, undefined, { ingests: true }),
   listEligibleUsers: endpoint('GET', ELIGIBLE_USERS, undefined, usersResponseSchema),
   insertEligibleUsers: endpoint('POST', ELIGIBLE_USERS, usersParamsSchema, usersResponseSchema),
   updateEligibleUsers: endpoint('PUT', ELIGIBLE_USERS, usersParamsSchema, usersResponseSchema),

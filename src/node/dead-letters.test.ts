@@ -22,7 +22,17 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const lines = async (path: string) => (await readFile(path, 'utf8')).split('\n').slice(0, -1);
+/** The request bodies of the file's records, as compact JSON, in file order. */
+const lines = async (path: string) =>
+  (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.stringify((JSON.parse(line) as { body: unknown }).body));
+const records = async (path: string) =>
+  (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 function payload(index: number, size = 10): string {
   return JSON.stringify({ conversation: { end_user: `u-${index}`, interactions: [{ input: 'x'.repeat(size) }] } });
@@ -52,6 +62,7 @@ describe('writeDeadLetters', () => {
 
     fault.remove();
     for (const line of written) await nebuly.conversations.send(JSON.parse(line));
+    expect((await readFile(path, 'utf8')).startsWith('\n{"nebuly_dead_letter":1,')).toBe(true);
     expect(server.store.listInteractions(PROJECT)).toHaveLength(12);
     await nebuly.shutdown();
   });
@@ -83,6 +94,21 @@ describe('writeDeadLetters', () => {
     deadLetters(new QueueFullError(burst, 'maxQueuedBytes', 100));
     await deadLetters.flush();
     expect(await lines(path)).toEqual([payload(1), payload(2), payload(3)]);
+  });
+
+  it('keeps the idempotency key and conversation id of each conversation with its body', async () => {
+    const path = join(dir, 'keys.jsonl');
+    const deadLetters = writeDeadLetters(path);
+    deadLetters(new DeliveryError({ conversationId: 'c-1', payload: payload(1), idempotencyKey: 'key-1' }, new NebulyError('x')));
+    deadLetters(new QueueFullError([{ conversationId: 'c-2', payload: payload(2), idempotencyKey: 'key-2' }], 'maxQueuedBytes', 1));
+    deadLetters(new DeliveryError({ conversationId: 'c-3', payload: payload(3) }, new NebulyError('never sent')));
+    await deadLetters.flush();
+
+    expect(await records(path)).toEqual([
+      { nebuly_dead_letter: 1, idempotency_key: 'key-1', conversation_id: 'c-1', body: JSON.parse(payload(1)) },
+      { nebuly_dead_letter: 1, idempotency_key: 'key-2', conversation_id: 'c-2', body: JSON.parse(payload(2)) },
+      { nebuly_dead_letter: 1, conversation_id: 'c-3', body: JSON.parse(payload(3)) },
+    ]);
   });
 
   it('writes a payload with line breaks as one line', async () => {

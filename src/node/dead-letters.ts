@@ -1,7 +1,8 @@
-import { appendFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { NebulyError } from '../core/errors.js';
 import type { UndeliveredConversation } from '../recorder/errors.js';
+import { encodeDeadLetter } from '../utils/dead-letter-line.js';
 
 /** An `onError` handler that keeps undelivered conversations in a JSON Lines file. */
 export interface DeadLetterHandler {
@@ -33,7 +34,9 @@ const queues = new Map<string, Promise<void>>();
 function undelivered(error: NebulyError): UndeliveredConversation[] | undefined {
   const { conversations } = error as { conversations?: unknown };
   if (Array.isArray(conversations)) return conversations.filter(isUndelivered);
-  return isUndelivered(error) ? [{ payload: error.payload, conversationId: error.conversationId }] : undefined;
+  if (!isUndelivered(error)) return undefined;
+  const { idempotencyKey } = error as { idempotencyKey?: unknown };
+  return [{ payload: error.payload, conversationId: error.conversationId, idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined }];
 }
 
 function isUndelivered(value: unknown): value is UndeliveredConversation {
@@ -41,9 +44,22 @@ function isUndelivered(value: unknown): value is UndeliveredConversation {
   return typeof payload === 'string' && typeof conversationId === 'string';
 }
 
-/** One line of JSON: the payload is compact JSON already; anything else is made so. */
-function toLine(payload: string): string {
-  return /[\r\n]/.test(payload) ? JSON.stringify(JSON.parse(payload)) : payload;
+/**
+ * Appends one record in one `write(2)` on a file opened `O_APPEND`: the kernel places it
+ * whole at the end, so records of several processes never interleave, whatever their
+ * size (`fs.appendFile` writes in 512 KiB pieces, which other processes' pieces can
+ * split). Opened for each record, so that once `nebuly replay` has renamed the file away,
+ * the next record starts a new file.
+ */
+async function appendRecord(file: string, record: Buffer): Promise<void> {
+  const handle = await open(file, 'a', 0o600);
+  try {
+    const { bytesWritten } = await handle.write(record, 0, record.byteLength);
+    // A short write (disk full) leaves a cut line; the next record still starts on a fresh one.
+    if (bytesWritten !== record.byteLength) throw new Error(`only ${bytesWritten} of ${record.byteLength} bytes were written`);
+  } finally {
+    await handle.close();
+  }
 }
 
 function defaultOtherError(error: NebulyError): void {
@@ -57,12 +73,11 @@ function defaultWriteError(error: Error, conversationId: string): void {
 /**
  * An `onError` handler for `new NebulyClient({ onError })` that appends each conversation
  * that could not be delivered (`DeliveryError`, `QueueFullError`) to a JSON Lines file,
- * one request body a line, for `nebuly replay <file>` to send again later. Calls may come
- * at any rate: the lines of one file are appended one at a time, each in one piece, so
- * they never interleave within the process. The file is created with mode 0600, as it
- * holds conversation content. Never throws.
- *
- * Give each process its own file: appends from several processes are not coordinated.
+ * one record a line (the request body with its idempotency key, see docs/cli.md), for
+ * `nebuly replay <file>` to send again later under the same key. Each record is one
+ * `write(2)` on a file opened for appending, so several processes may share a file and
+ * their records never interleave, and a record cut by a crash does not spoil the next.
+ * The file is created with mode 0600, as it holds conversation content. Never throws.
  *
  * @example
  * ```ts
@@ -97,8 +112,7 @@ export function writeDeadLetters(path: string, options: WriteDeadLettersOptions 
   const append = (conversation: UndeliveredConversation): void => {
     const write = async () => {
       try {
-        const line = `${toLine(conversation.payload)}\n`;
-        await appendFile(file, line, { encoding: 'utf8', mode: 0o600 });
+        await appendRecord(file, Buffer.from(encodeDeadLetter(conversation), 'utf8'));
       } catch (cause) {
         try {
           onWriteError(cause instanceof Error ? cause : new Error(String(cause)), conversation.conversationId);

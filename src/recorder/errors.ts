@@ -64,6 +64,12 @@ export interface UndeliveredConversation {
    * with `nebuly.conversations.send(JSON.parse(payload))`. Never holds the API key.
    */
   payload: string;
+  /**
+   * The `Idempotency-Key` its sends carried (or would have carried): send it again with
+   * the same key (`headers: { 'idempotency-key': key }`, as `nebuly replay` does) and a
+   * service that already stored it stores it once. `undefined` when it was never sent.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 /**
@@ -86,6 +92,8 @@ export class DeliveryError extends NebulyError implements UndeliveredConversatio
   override name = 'DeliveryError';
   readonly conversationId: string;
   readonly payload: string;
+  /** The `Idempotency-Key` of its sends; `undefined` when it was never sent. Resend with it. */
+  readonly idempotencyKey: string | undefined;
   /** Why the last attempt failed. */
   declare readonly cause: NebulyError;
 
@@ -93,6 +101,7 @@ export class DeliveryError extends NebulyError implements UndeliveredConversatio
     super(`Conversation ${conversation.conversationId} was not delivered: ${cause.message}`, { cause });
     this.conversationId = conversation.conversationId;
     this.payload = conversation.payload;
+    this.idempotencyKey = conversation.idempotencyKey;
   }
 }
 

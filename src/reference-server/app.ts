@@ -1,9 +1,11 @@
 import { readBody } from './body.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
+import { fingerprintOf, IdempotencyAnswers } from './idempotency.js';
+import { inspect, isInspectionPath } from './inspection.js';
 import { type ReferenceOptions, resolveReferenceOptions } from './options.js';
 import { RequestLog } from './request-log.js';
 import { detail, json } from './responses.js';
-import { ROUTES } from './routes.js';
+import { ROUTES, SERVED_METHODS } from './routes.js';
 import { ReferenceStore } from './store.js';
 
 /** What every way of running the reference exposes: its data, its faults, its request log. */
@@ -20,6 +22,11 @@ export interface ReferenceState {
 export interface ReferenceApp extends ReferenceState {
   /** Answers a request whose path below the base URL is `path`. `Response.error()` means: drop the connection. */
   handle(request: Request, path: string): Promise<Response>;
+  /**
+   * Answers 405 to a method no route serves and that a `Request` cannot even carry
+   * (`TRACE`, `CONNECT`, `TRACK`): the Node server calls this instead of `handle`.
+   */
+  refuseMethod(method: string, path: string): Response;
 }
 
 /** What serving a request gave: the response, and the request's body as read (`''` when it was not). */
@@ -55,13 +62,23 @@ function tooLarge(limit: number): Response {
   return detail(413, `Request body is larger than the limit of ${limit} bytes`);
 }
 
+function methodNotAllowed(allowed: readonly string[]): Response {
+  return detail(405, 'Method Not Allowed', { allow: allowed.join(', ') });
+}
+
+/** The first answer to a key, given again: same status and body, marked as a replay. */
+function replayed(status: number, body: string, contentType: string): Response {
+  return new Response(body, { status, headers: { 'content-type': contentType, 'idempotent-replayed': 'true' } });
+}
+
 /** @internal Builds the reference: one store, one fault list, one request log, one pipeline. */
 export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
   const resolved = resolveReferenceOptions(options);
-  const { apiKeys, bodyLimitBytes, onRequest } = resolved;
-  const store = new ReferenceStore();
+  const { apiKeys, bodyLimitBytes, onRequest, now } = resolved;
+  const store = new ReferenceStore(now, resolved.onStored);
   const faults = new FaultInjector(resolved.random);
-  const requests = new RequestLog(resolved.maxRecordedRequests);
+  const requests = new RequestLog(resolved.maxRecordedRequests, resolved.maxRecordedBytes);
+  const idempotency = new IdempotencyAnswers(() => now().getTime());
   for (const spec of resolved.faults) faults.add(spec);
 
   function keyOf(request: Request): string | undefined {
@@ -70,10 +87,11 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
 
   // The order mirrors the real deployment: the infrastructure in front of the service
   // (faults, the body limit) acts before the application routes (404, 405), checks the
-  // key (401), and parses (400) and validates (422) the body.
+  // key (401), and parses (400) and validates (422) the body. A store-first fault lets
+  // the request be served, then fails its answer.
   async function serve(request: Request, method: string, path: string, project: string | undefined): Promise<Answer> {
     const fault = faults.take(method, path);
-    if (fault !== undefined) {
+    if (fault !== undefined && fault.storeFirst !== true) {
       if (fault.delayMs !== undefined) {
         await sleep(fault.delayMs, request.signal);
         // The client gave up during the delay: like a proxy, do not serve it at all.
@@ -82,28 +100,51 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
       const response = faultResponse(fault);
       if (response !== undefined) return { response, requestBody: '' };
     }
+    const answer = await route(request, method, path, project);
+    return fault?.storeFirst === true ? failAfterServing(fault, answer, request.signal) : answer;
+  }
 
+  async function failAfterServing(fault: FaultSpec, answer: Answer, signal: AbortSignal): Promise<Answer> {
+    if (fault.delayMs !== undefined) {
+      await sleep(fault.delayMs, signal);
+      if (signal.aborted) return { response: Response.error(), requestBody: answer.requestBody };
+    }
+    return { response: faultResponse(fault) ?? answer.response, requestBody: answer.requestBody };
+  }
+
+  async function route(request: Request, method: string, path: string, project: string | undefined): Promise<Answer> {
     const declaredLength = Number(request.headers.get('content-length') ?? 0);
     if (declaredLength > bodyLimitBytes) return { response: tooLarge(bodyLimitBytes), requestBody: '' };
-
-    const route = ROUTES[path];
-    if (route === undefined) return { response: detail(404, 'Not Found'), requestBody: '' };
-    const endpoint = route[method];
-    if (endpoint === undefined) {
-      return { response: detail(405, 'Method Not Allowed', { allow: Object.keys(route).join(', ') }), requestBody: '' };
+    // A method no route serves (TRACE, PATCH, …) is a 405 on every path, never a 404.
+    const known = ROUTES[path];
+    if (!SERVED_METHODS.includes(method)) {
+      return { response: methodNotAllowed(known === undefined ? SERVED_METHODS : Object.keys(known)), requestBody: '' };
     }
-
-    if (project === undefined) {
-      const text = keyOf(request) === undefined ? 'Missing API key: send Authorization: Bearer <API key>' : 'Invalid API key';
-      return { response: detail(401, text, { 'www-authenticate': 'Bearer' }), requestBody: '' };
+    if (isInspectionPath(path)) {
+      if (method !== 'GET') return { response: methodNotAllowed(['GET']), requestBody: '' };
+      if (project === undefined) return { response: unauthorized(request), requestBody: '' };
+      return { response: inspect(store, project, path), requestBody: '' };
     }
-
-    if (!endpoint.readsBody) return { response: endpoint.run({ store, project, json: undefined }), requestBody: '' };
+    if (known === undefined) return { response: detail(404, 'Not Found'), requestBody: '' };
+    const endpoint = known[method];
+    if (endpoint === undefined) return { response: methodNotAllowed(Object.keys(known)), requestBody: '' };
+    if (project === undefined) return { response: unauthorized(request), requestBody: '' };
+    const run = (value: unknown, idempotencyKey: string | null) => endpoint.run({ store, project, json: value, idempotencyKey });
+    if (!endpoint.readsBody) return { response: run(undefined, null), requestBody: '' };
 
     const read = await readBody(request, bodyLimitBytes);
     if (!read.ok) {
       const response = read.reason === 'too-large' ? tooLarge(bodyLimitBytes) : detail(400, 'Request body is not valid UTF-8');
       return { response, requestBody: '' };
+    }
+    const key = request.headers.get('idempotency-key');
+    const fingerprint = key === null ? '' : await fingerprintOf(read.text);
+    if (key !== null) {
+      const first = idempotency.recall(project, key);
+      if (first !== undefined && first.fingerprint !== fingerprint) {
+        return { response: detail(422, 'Idempotency-Key was already used with a different body'), requestBody: read.text };
+      }
+      if (first !== undefined) return { response: replayed(first.status, first.body, first.contentType), requestBody: read.text };
     }
     let value: unknown;
     try {
@@ -112,7 +153,37 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
     } catch {
       return { response: detail(400, 'Request body is not valid JSON'), requestBody: read.text };
     }
-    return { response: endpoint.run({ store, project, json: value }), requestBody: read.text };
+    const response = run(value, key);
+    if (key !== null && response.ok) {
+      const contentType = response.headers.get('content-type') ?? 'application/json';
+      const body = await response.clone().text();
+      idempotency.remember(project, key, { fingerprint, status: response.status, body, contentType, at: now().getTime() });
+    }
+    return { response, requestBody: read.text };
+  }
+
+  function unauthorized(request: Request): Response {
+    const text = keyOf(request) === undefined ? 'Missing API key: send Authorization: Bearer <API key>' : 'Invalid API key';
+    return detail(401, text, { 'www-authenticate': 'Bearer' });
+  }
+
+  function record(method: string, path: string, answer: Answer, project: string | undefined, started: number): void {
+    const recorded = {
+      method,
+      path,
+      status: answer.response.status,
+      body: answer.requestBody,
+      project,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    };
+    requests.add(recorded);
+    if (onRequest !== undefined) {
+      try {
+        onRequest({ ...recorded, bodyDropped: false });
+      } catch (error) {
+        console.error('reference server: onRequest threw', error);
+      }
+    }
   }
 
   async function handle(request: Request, path: string): Promise<Response> {
@@ -127,24 +198,15 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
       console.error('reference server: unexpected error', error);
       answer = { response: json({ detail: 'Internal Server Error' }, 500), requestBody: '' };
     }
-    const recorded = {
-      method,
-      path,
-      status: answer.response.status,
-      body: answer.requestBody,
-      project,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-    };
-    requests.add(recorded);
-    if (onRequest !== undefined) {
-      try {
-        onRequest({ ...recorded });
-      } catch (error) {
-        console.error('reference server: onRequest threw', error);
-      }
-    }
+    record(method, path, answer, project, started);
     return answer.response;
   }
 
-  return { handle, store, faults, requests };
+  function refuseMethod(method: string, path: string): Response {
+    const answer = { response: methodNotAllowed(SERVED_METHODS), requestBody: '' };
+    record(method.toUpperCase(), path, answer, undefined, performance.now());
+    return answer.response;
+  }
+
+  return { handle, refuseMethod, store, faults, requests };
 }

@@ -12,6 +12,7 @@ describe('parseCliArgs', () => {
       host: '0.0.0.0',
       apiKeys: { 'dev-key': 'dev-project', 'key-b': 'project-b' },
       bodyLimitBytes: undefined,
+      print: false,
       help: false,
     });
   });
@@ -27,6 +28,10 @@ describe('parseCliArgs', () => {
   it('keeps base64 padding in a bare key, and splits at the last =', () => {
     expect(parseCliArgs(['--api-key', 'abc=='], {}).apiKeys).toEqual({ 'abc==': DEFAULT_CLI_PROJECT });
     expect(parseCliArgs(['--api-key', 'abc===proj'], {}).apiKeys).toEqual({ 'abc==': 'proj' });
+  });
+
+  it('reads --print', () => {
+    expect(parseCliArgs(['--api-key', 'k', '--print'], {}).print).toBe(true);
   });
 
   it('reads --body-limit, and port 0', () => {

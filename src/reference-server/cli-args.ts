@@ -13,6 +13,8 @@ export interface CliConfig {
   apiKeys: Record<string, string>;
   /** The largest body taken; `undefined` for the server's default. */
   bodyLimitBytes: number | undefined;
+  /** Print each stored interaction and feedback as it arrives. */
+  print: boolean;
   /** Print the usage and exit. */
   help: boolean;
 }
@@ -29,6 +31,9 @@ Options:
                        (default: the NEBULY_API_KEY environment variable)
   --project <name>     project of the keys given without =project   (default ${DEFAULT_CLI_PROJECT})
   --body-limit <bytes> largest request body taken                   (default 1048576)
+  --print              print each interaction and feedback as it is stored
+                       (strings cut to 120 characters); GET /_reference/conversations
+                       lists them all, with the key: see docs/reference-server.md
   -h, --help           show this help
 
 Example:
@@ -68,6 +73,7 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
       'api-key': { type: 'string', multiple: true },
       project: { type: 'string' },
       'body-limit': { type: 'string' },
+      print: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -101,6 +107,7 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
       values['body-limit'] === undefined
         ? undefined
         : wholeNumber('body-limit', values['body-limit'], 1, Number.MAX_SAFE_INTEGER),
+    print: values.print === true,
     help,
   };
 }

@@ -60,4 +60,33 @@ describe('nebuly-reference-server (bin)', () => {
     expect(stderr).toContain('no API key');
     expect(stderr).toContain('Usage: nebuly-reference-server');
   });
+
+  it('--print shows each stored interaction as it arrives, cut and escaped, and the listing shows them all', async () => {
+    const key = 'print-key';
+    const cli = start(['--port', '0', '--api-key', key, '--print']);
+    const url = await cli.url();
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const interaction = {
+      input: `Hi \u001b[31mred\u001b[0m ${'x'.repeat(300)}`,
+      output: 'Hello!',
+      time_start: '2026-03-01T10:00:00Z',
+      time_end: '2026-03-01T10:00:01Z',
+      trace: [{ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], output: 'Hello!' }],
+      feedback_actions: [{ slug: 'thumbs_up' }],
+    };
+    const body = JSON.stringify({ conversation: { end_user: 'u-1', interactions: [interaction] } });
+    const sent = await fetch(`${url}/event-ingestion/api/v2/events/trace_conversation`, { method: 'POST', headers, body });
+    expect(sent.status).toBe(202);
+
+    await expect.poll(cli.output).toContain('stored interaction-1 (conversation "conversation-1", end user "u-1")');
+    expect(cli.output()).toContain('  input:  "Hi \\u001b[31mred\\u001b[0m xxx');
+    expect(cli.output()).toContain('… (+196 chars)');
+    expect(cli.output()).toContain('  trace:  llm "gpt-4o" (1 messages)');
+    expect(cli.output()).toContain('  feedback: thumbs_up');
+    expect(cli.output()).not.toContain('\u001b');
+
+    const listing = await fetch(`${url}/_reference/conversations`, { headers });
+    const { conversations } = (await listing.json()) as { conversations: { end_user: string; interactions: { input: string }[] }[] };
+    expect(conversations).toEqual([expect.objectContaining({ end_user: 'u-1', interactions: [expect.objectContaining({ input: interaction.input })] })]);
+  });
 });

@@ -1,5 +1,6 @@
 import { parseCliArgs, USAGE, type CliConfig } from './cli-args.js';
 import { createReferenceServer } from './node.js';
+import { describeStored } from './print.js';
 
 function readConfig(): CliConfig {
   try {
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
     onRequest: ({ method, path, status, durationMs }) => {
       console.log(`${method} ${path} ${status === 0 ? 'dropped' : status} ${durationMs}ms`);
     },
+    ...(config.print ? { onStored: (record) => console.log(describeStored(record)) } : {}),
   });
   const projects = [...new Set(Object.values(config.apiKeys))].join(', ');
   const keyCount = Object.keys(config.apiKeys).length;

@@ -21,6 +21,16 @@ describe('createReferenceHandler (web-standard Request → Response)', () => {
     expect(reference.store.listUsers('p')).toHaveLength(1);
   });
 
+  it('maxRecordedBytes bounds the bodies of the request log: the oldest are dropped and counted', async () => {
+    const reference = createReferenceHandler({ apiKeys: { k: 'p' }, maxRecordedBytes: 150 });
+    for (const endUser of ['u-1', 'u-2', 'u-3']) {
+      await reference.fetch(post('http://h/api/external/eligible-users', 'k', { users: [{ ...users[0], end_user: endUser }] }));
+    }
+    expect(reference.requests.all().map((request) => request.bodyDropped)).toEqual([true, false, false]);
+    expect(reference.requests.droppedBodies).toBe(1);
+    expect(() => createReferenceHandler({ apiKeys: { k: 'p' }, maxRecordedBytes: 0 })).toThrow('`maxRecordedBytes` must be a whole number');
+  });
+
   it('serves below basePath, and 404s outside it', async () => {
     const reference = createReferenceHandler({ apiKeys: { k: 'p' }, basePath: 'nebuly/' });
     const inside = await reference.fetch(post('http://h/nebuly/api/external/eligible-users', 'k', { users }));

@@ -81,6 +81,6 @@ export function createHandlers(options: ReferenceHandlersOptions): ReferenceHand
 export type { ReferenceOptions } from './options.js';
 export type { ReferenceState } from './app.js';
 export type { ReferenceStore } from './store.js';
-export type { StoredInteraction, StoredUser } from './stored.js';
+export type { StoredConversation, StoredFeedback, StoredInteraction, StoredRecord, StoredUser } from './stored.js';
 export type { FaultInjector, Fault, FaultSpec } from './faults.js';
 export type { RequestLog, RecordedRequest, RequestFilter } from './request-log.js';

@@ -28,6 +28,25 @@ function send(agent: Agent, url: string, method: string, body?: Buffer): Promise
 }
 
 describe('createReferenceServer (node:http)', () => {
+  it('answers TRACE, CONNECT-like and unknown methods 405 with Allow, never a stack trace, and records them', async () => {
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      server = await createReferenceServer({ apiKeys: { k: 'p' } });
+      const agent = new Agent({ keepAlive: false });
+      for (const [method, path] of [['TRACE', '/api/external/eligible-users'], ['TRACE', '/nowhere'], ['PATCH', '/nowhere']] as const) {
+        const answer = await send(agent, `${server.url}${path}`, method);
+        expect(answer.status, `${method} ${path}`).toBe(405);
+        expect(JSON.parse(answer.body)).toEqual({ detail: 'Method Not Allowed' });
+      }
+      expect(server.requests.all().map((request) => `${request.method} ${request.status}`)).toEqual(['TRACE 405', 'TRACE 405', 'PATCH 405']);
+      expect(errors).toEqual([]);
+    } finally {
+      console.error = original;
+    }
+  });
+
   it('listens on loopback, on a free port when asked for port 0', async () => {
     server = await createReferenceServer({ apiKeys: { k: 'p' } });
     expect(server.url).toBe(`http://127.0.0.1:${server.port}`);

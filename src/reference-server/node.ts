@@ -32,6 +32,8 @@ export interface ReferenceServer extends ReferenceState {
 }
 
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
+/** Methods the Fetch API refuses to put in a `Request` (it throws): answered 405 without one. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /**
  * The request body as a web stream that reads the socket only as fast as it is consumed.
@@ -85,6 +87,12 @@ async function answer(app: ReferenceApp, incoming: IncomingMessage, outgoing: Se
   outgoing.on('close', () => {
     if (!outgoing.writableFinished) abort.abort();
   });
+  const method = (incoming.method ?? 'GET').toUpperCase();
+  if (FORBIDDEN_METHODS.has(method)) {
+    incoming.resume();
+    await send(outgoing, app.refuseMethod(method, new URL(incoming.url ?? '/', origin).pathname));
+    return;
+  }
   const request = toRequest(incoming, origin, abort.signal);
   const response = await app.handle(request, new URL(request.url).pathname);
   if (response.type === 'error') {
@@ -95,6 +103,10 @@ async function answer(app: ReferenceApp, incoming: IncomingMessage, outgoing: Se
   // buffered, so the client can finish sending and the connection serves its next request.
   if (request.body !== null && !request.bodyUsed) await request.body.cancel().catch(() => undefined);
   incoming.resume();
+  await send(outgoing, response);
+}
+
+async function send(outgoing: ServerResponse, response: Response): Promise<void> {
   const body = Buffer.from(await response.arrayBuffer());
   outgoing.statusCode = response.status;
   response.headers.forEach((value, name) => outgoing.setHeader(name, value));

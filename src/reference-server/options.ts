@@ -1,5 +1,6 @@
 import type { FaultSpec } from './faults.js';
 import type { RecordedRequest } from './request-log.js';
+import type { StoredRecord } from './stored.js';
 
 /**
  * Options of the reference server, whichever way it runs: Node server, web handler or
@@ -30,14 +31,33 @@ export interface ReferenceOptions {
    * @default 1000
    */
   maxRecordedRequests?: number | undefined;
+  /**
+   * How many bytes (UTF-8) of request bodies `requests` keeps, all requests together;
+   * past it the oldest bodies are dropped first (the request stays, with `body: ''` and
+   * `bodyDropped: true`) and counted in `requests.droppedBodies`.
+   * @default 67_108_864 (64 MiB)
+   */
+  maxRecordedBytes?: number | undefined;
   /** Called after each request is answered, with what was recorded. The CLI logs from here. */
   onRequest?: ((request: RecordedRequest) => void) | undefined;
+  /**
+   * Called with each interaction and each late feedback once stored (a repeat of an
+   * `Idempotency-Key` stores nothing, so it is not called). The bin's `--print` uses it.
+   */
+  onStored?: ((record: StoredRecord) => void) | undefined;
+  /**
+   * The reference's clock: `received_at`, and the 24 hours an `Idempotency-Key` is
+   * remembered.
+   * @default () => new Date()
+   */
+  now?: (() => Date) | undefined;
 }
 
 /** The defaults of {@link ReferenceOptions}. */
 export const REFERENCE_DEFAULTS = Object.freeze({
   bodyLimitBytes: 1_048_576,
   maxRecordedRequests: 1000,
+  maxRecordedBytes: 64 * 1024 * 1024,
 });
 
 /** {@link ReferenceOptions} checked, with every default filled in. */
@@ -47,7 +67,10 @@ export interface ResolvedReferenceOptions {
   faults: readonly FaultSpec[];
   random: () => number;
   maxRecordedRequests: number;
+  maxRecordedBytes: number;
   onRequest: ((request: RecordedRequest) => void) | undefined;
+  onStored: ((record: StoredRecord) => void) | undefined;
+  now: () => Date;
 }
 
 function positiveInteger(name: string, value: number): number {
@@ -65,7 +88,10 @@ export function resolveReferenceOptions(options: ReferenceOptions): ResolvedRefe
     faults = [],
     random = Math.random,
     maxRecordedRequests = REFERENCE_DEFAULTS.maxRecordedRequests,
+    maxRecordedBytes = REFERENCE_DEFAULTS.maxRecordedBytes,
     onRequest,
+    onStored,
+    now = () => new Date(),
   } = options;
   // A map, not the object: a key such as `__proto__` or `toString` must not resolve to
   // anything it was not configured with.
@@ -87,6 +113,9 @@ export function resolveReferenceOptions(options: ReferenceOptions): ResolvedRefe
     faults,
     random,
     maxRecordedRequests: positiveInteger('maxRecordedRequests', maxRecordedRequests),
+    maxRecordedBytes: positiveInteger('maxRecordedBytes', maxRecordedBytes),
     onRequest,
+    onStored,
+    now,
   };
 }

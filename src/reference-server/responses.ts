@@ -1,4 +1,5 @@
 import type { Issue } from '../utils/issues.js';
+import type { UnlinkedFeedback } from './feedback-link.js';
 
 /** One entry of a FastAPI validation error: where, what, and a machine-readable kind. */
 export interface ValidationDetail {
@@ -47,4 +48,24 @@ export function validationError(issues: readonly Issue[], input: unknown): Respo
     };
   });
   return json({ detail: entries }, 422);
+}
+
+/**
+ * 422 for a late feedback that matches no stored interaction, in FastAPI's validation
+ * shape so that the client lists it like any other refusal of the body.
+ */
+export function unlinkedFeedback(unlinked: UnlinkedFeedback): Response {
+  const entry: ValidationDetail =
+    unlinked.reason === 'no_interaction'
+      ? {
+          loc: ['body', 'metadata'],
+          msg: 'no stored interaction has this end_user, input and output: send the interaction first, or put the feedback in its feedback_actions',
+          type: 'no_interaction',
+        }
+      : {
+          loc: ['body', 'metadata', 'timestamp'],
+          msg: `must be after the interaction's time_end (${unlinked.latestTimeEnd})`,
+          type: 'not_after_time_end',
+        };
+  return json({ detail: [entry] }, 422);
 }

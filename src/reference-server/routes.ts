@@ -1,23 +1,25 @@
 import * as z from 'zod/mini';
 import { type Endpoint, type EndpointName, ENDPOINTS } from '../core/endpoints.js';
 import { toIssues } from '../schemas/issues.js';
-import { json, validationError } from './responses.js';
+import { json, unlinkedFeedback, validationError } from './responses.js';
 import type { ReferenceStore } from './store.js';
 
 /** The paths the reference serves, below the base URL. */
 export const REFERENCE_PATHS = {
   interaction: ENDPOINTS.sendInteraction.path,
   conversation: ENDPOINTS.sendConversation.path,
+  feedback: ENDPOINTS.sendFeedback.path,
   deleteInteractions: ENDPOINTS.deleteInteractions.path,
   eligibleUsers: ENDPOINTS.listEligibleUsers.path,
   platformUsers: ENDPOINTS.listPlatformUsers.path,
 } as const;
 
-/** What a route gets: the store, the caller's project, and the parsed JSON body. */
+/** What a route gets: the store, the caller's project, the parsed JSON body and the request's `Idempotency-Key`. */
 interface RouteContext {
   store: ReferenceStore;
   project: string;
   json: unknown;
+  idempotencyKey: string | null;
 }
 
 /** One method of one path, as the reference serves it. */
@@ -29,8 +31,10 @@ export interface Route {
 
 /** What the reference does for an endpoint, given the body its params schema gave. */
 type Action<E extends Endpoint> = E['params'] extends z.ZodMiniType
-  ? (store: ReferenceStore, project: string, body: z.output<E['params']>) => Response
+  ? (store: ReferenceStore, project: string, body: z.output<E['params']>, idempotencyKey: string | null) => Response
   : (store: ReferenceStore, project: string) => Response;
+
+type AnyAction = (store: ReferenceStore, project: string, body?: unknown, idempotencyKey?: string | null) => Response;
 
 /** The ingestion endpoints answer this: the service processes ingestion asynchronously. */
 const ACCEPTED = { status: 'accepted' } as const;
@@ -49,17 +53,21 @@ const updateUsers: Action<typeof ENDPOINTS.updateEligibleUsers> = (store, projec
 
 /** Every endpoint's behaviour. Each acts on the caller's project alone. */
 const ACTIONS: { readonly [K in EndpointName]: Action<(typeof ENDPOINTS)[K]> } = {
-  sendInteraction: (store, project, body) => {
-    store.addInteraction(project, body);
+  sendInteraction: (store, project, body, idempotencyKey) => {
+    store.addInteraction(project, body, idempotencyKey);
     return json(ACCEPTED, 202);
   },
   deleteInteractions: (store, project, { filters, time_range }) => {
     const deleted = store.deleteInteractions(project, filters, time_range);
     return json({ message: `${plural(deleted, 'interaction')} deleted` });
   },
-  sendConversation: (store, project, body) => {
-    store.addConversation(project, body);
+  sendConversation: (store, project, body, idempotencyKey) => {
+    store.addConversation(project, body, idempotencyKey);
     return json(ACCEPTED, 202);
+  },
+  sendFeedback: (store, project, body, idempotencyKey) => {
+    const stored = store.addFeedback(project, body, idempotencyKey);
+    return 'reason' in stored ? unlinkedFeedback(stored) : json(ACCEPTED, 202);
   },
   listEligibleUsers: listUsers,
   insertEligibleUsers: insertUsers,
@@ -76,16 +84,37 @@ const ACTIONS: { readonly [K in EndpointName]: Action<(typeof ENDPOINTS)[K]> } =
   updatePlatformUsers: updateUsers,
 };
 
+/**
+ * Other names a body's fields go by, mapped to the schema's before validation. One page
+ * of the service's docs names the feedback's `action` `feedback`: both are accepted.
+ */
+const ALIASES: Partial<Record<EndpointName, Readonly<Record<string, string>>>> = {
+  sendFeedback: { feedback: 'action' },
+};
+
+function unalias(value: unknown, aliases: Readonly<Record<string, string>> | undefined): unknown {
+  if (aliases === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const renamed: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [alias, name] of Object.entries(aliases)) {
+    if (Object.hasOwn(renamed, alias) && !Object.hasOwn(renamed, name)) {
+      renamed[name] = renamed[alias];
+      delete renamed[alias];
+    }
+  }
+  return renamed;
+}
+
 /** A route that validates the body with the endpoint's params schema, as the service does, then acts. */
-function toRoute(endpoint: Endpoint, action: (store: ReferenceStore, project: string, body?: unknown) => Response): Route {
+function toRoute(endpoint: Endpoint, action: AnyAction, aliases?: Readonly<Record<string, string>>): Route {
   const schema = endpoint.params;
   if (schema === undefined) return { readsBody: false, run: ({ store, project }) => action(store, project) };
   return {
     readsBody: true,
-    run({ store, project, json: value }) {
+    run({ store, project, json: sent, idempotencyKey }) {
+      const value = unalias(sent, aliases);
       const result = z.safeParse(schema, value);
       if (!result.success) return validationError(toIssues(result.error.issues, value), value);
-      return action(store, project, result.data);
+      return action(store, project, result.data, idempotencyKey);
     },
   };
 }
@@ -95,8 +124,10 @@ export const ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, Rou
   const routes: Record<string, Record<string, Route>> = {};
   for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
     const endpoint = ENDPOINTS[name];
-    const action = ACTIONS[name] as (store: ReferenceStore, project: string, body?: unknown) => Response;
-    (routes[endpoint.path] ??= {})[endpoint.method] = toRoute(endpoint, action);
+    (routes[endpoint.path] ??= {})[endpoint.method] = toRoute(endpoint, ACTIONS[name] as AnyAction, ALIASES[name]);
   }
   return routes;
 })();
+
+/** Every method some route serves; any other is answered 405 on every path. */
+export const SERVED_METHODS: readonly string[] = [...new Set(Object.values(ROUTES).flatMap((methods) => Object.keys(methods)))];

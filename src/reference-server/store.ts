@@ -1,6 +1,20 @@
-import type { InteractionFilter, SendConversationBody, SendInteractionBody, UserRecord } from '../schemas/index.js';
+import type {
+  InteractionFilter,
+  SendConversationBody,
+  SendFeedbackBody,
+  SendInteractionBody,
+  UserRecord,
+} from '../schemas/index.js';
+import { linkFeedback, type UnlinkedFeedback } from './feedback-link.js';
 import { matchesAll, type TimeRange } from './matching.js';
-import { type StoredInteraction, type StoredUser, toStoredUser } from './stored.js';
+import {
+  type StoredConversation,
+  type StoredFeedback,
+  type StoredInteraction,
+  type StoredRecord,
+  type StoredUser,
+  toStoredUser,
+} from './stored.js';
 
 /** What a user deletion did. */
 export interface DeleteUsersResult {
@@ -13,6 +27,7 @@ export interface DeleteUsersResult {
 interface Project {
   users: Map<string, StoredUser>;
   interactions: StoredInteraction[];
+  feedback: StoredFeedback[];
 }
 
 
@@ -35,17 +50,32 @@ export class ReferenceStore {
   readonly #projects = new Map<string, Project>();
   #interactionCount = 0;
   #conversationCount = 0;
+  #feedbackCount = 0;
   readonly #now: () => Date;
+  readonly #onStored: ((record: StoredRecord) => void) | undefined;
 
-  /** @param now The clock of `received_at`. */
-  constructor(now: () => Date = () => new Date()) {
+  /**
+   * @param now The clock of `received_at`.
+   * @param onStored Told of each interaction and feedback once stored, with a copy.
+   */
+  constructor(now: () => Date = () => new Date(), onStored?: (record: StoredRecord) => void) {
     this.#now = now;
+    this.#onStored = onStored;
+  }
+
+  #tell(record: StoredRecord): void {
+    if (this.#onStored === undefined) return;
+    try {
+      this.#onStored(structuredClone(record));
+    } catch (error) {
+      console.error('reference server: onStored threw', error);
+    }
   }
 
   #project(projectId: string): Project {
     let project = this.#projects.get(projectId);
     if (project === undefined) {
-      project = { users: new Map(), interactions: [] };
+      project = { users: new Map(), interactions: [], feedback: [] };
       this.#projects.set(projectId, project);
     }
     return project;
@@ -101,8 +131,8 @@ export class ReferenceStore {
     return structuredClone([...(this.#projects.get(projectId)?.users.values() ?? [])]);
   }
 
-  /** Stores the interaction of a single-interaction request. */
-  addInteraction(projectId: string, body: SendInteractionBody): StoredInteraction {
+  /** Stores the interaction of a single-interaction request, with the request's `Idempotency-Key`. */
+  addInteraction(projectId: string, body: SendInteractionBody, idempotencyKey: string | null = null): StoredInteraction {
     const { interaction } = body;
     const stored = this.#store(projectId, {
       source: 'interaction',
@@ -117,12 +147,13 @@ export class ReferenceStore {
       feedback_actions: body.user_feedback ?? [],
       hide_content: interaction.hide_content ?? false,
       anonymize: body.anonymize ?? true,
+      idempotency_key: idempotencyKey,
     });
     return structuredClone(stored);
   }
 
   /** Stores the interactions of a bulk conversation request, under one assigned `conversation_id`. */
-  addConversation(projectId: string, body: SendConversationBody): StoredInteraction[] {
+  addConversation(projectId: string, body: SendConversationBody, idempotencyKey: string | null = null): StoredInteraction[] {
     this.#conversationCount += 1;
     const conversationId = `conversation-${this.#conversationCount}`;
     const { end_user, interactions } = body.conversation;
@@ -141,6 +172,7 @@ export class ReferenceStore {
           feedback_actions: interaction.feedback_actions ?? [],
           hide_content: false,
           anonymize: true,
+          idempotency_key: idempotencyKey,
         }),
       ),
     );
@@ -154,7 +186,65 @@ export class ReferenceStore {
       received_at: this.#now().toISOString(),
     };
     this.#project(projectId).interactions.push(stored);
+    this.#tell({ type: 'interaction', interaction: stored });
     return stored;
+  }
+
+  /**
+   * Stores a feedback sent after the fact, linked to the stored interaction it is about
+   * (see `linkFeedback`); when there is none, stores nothing and says why.
+   */
+  addFeedback(
+    projectId: string,
+    body: SendFeedbackBody,
+    idempotencyKey: string | null = null,
+  ): StoredFeedback | UnlinkedFeedback {
+    const project = this.#project(projectId);
+    const linked = linkFeedback(project.interactions, body.metadata);
+    if (!('id' in linked)) return linked;
+    this.#feedbackCount += 1;
+    const stored: StoredFeedback = {
+      id: `feedback-${this.#feedbackCount}`,
+      interaction_id: linked.id,
+      action: structuredClone(body.action),
+      end_user: body.metadata.end_user,
+      input: body.metadata.input,
+      output: body.metadata.output,
+      timestamp: body.metadata.timestamp,
+      anonymize: body.metadata.anonymize ?? true,
+      idempotency_key: idempotencyKey,
+      received_at: this.#now().toISOString(),
+    };
+    project.feedback.push(stored);
+    this.#tell({ type: 'feedback', feedback: stored });
+    return structuredClone(stored);
+  }
+
+  /** The project's feedback sent after the fact, in the order received, as copies. */
+  listFeedback(projectId: string): StoredFeedback[] {
+    return structuredClone(this.#projects.get(projectId)?.feedback ?? []);
+  }
+
+  /**
+   * The project's interactions grouped by `conversation_id`, each with the late feedback
+   * on its interactions; conversations in the order their first interaction arrived.
+   */
+  listConversations(projectId: string): StoredConversation[] {
+    const project = this.#projects.get(projectId);
+    if (project === undefined) return [];
+    const conversations = new Map<string, StoredConversation>();
+    const byInteraction = new Map<string, StoredConversation>();
+    for (const interaction of project.interactions) {
+      let conversation = conversations.get(interaction.conversation_id);
+      if (conversation === undefined) {
+        conversation = { conversation_id: interaction.conversation_id, end_user: interaction.end_user, interactions: [], feedback: [] };
+        conversations.set(interaction.conversation_id, conversation);
+      }
+      conversation.interactions.push(interaction);
+      byInteraction.set(interaction.id, conversation);
+    }
+    for (const feedback of project.feedback) byInteraction.get(feedback.interaction_id)?.feedback.push(feedback);
+    return structuredClone([...conversations.values()]);
   }
 
   /** The project's interactions, in the order received, as copies. */
@@ -177,6 +267,9 @@ export class ReferenceStore {
     const kept = project.interactions.filter((interaction) => !matchesAll(interaction, filters, range));
     const deleted = project.interactions.length - kept.length;
     project.interactions = kept;
+    // Feedback goes with the interaction it is about.
+    const keptIds = new Set(kept.map((interaction) => interaction.id));
+    project.feedback = project.feedback.filter((feedback) => keptIds.has(feedback.interaction_id));
     return deleted;
   }
 

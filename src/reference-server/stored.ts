@@ -1,5 +1,5 @@
 /** What the reference server stores: users and interactions, in the shapes it answers. */
-import type { ConversationFeedbackAction, TraceStep, UserRecord } from '../schemas/index.js';
+import type { ConversationFeedbackAction, FeedbackMetadata, TraceStep, UserRecord } from '../schemas/index.js';
 import { userRecordSchema } from '../schemas/users.js';
 
 /**
@@ -60,6 +60,63 @@ export interface StoredInteraction {
   hide_content: boolean;
   /** As sent; `true` when left out (the service's default), and always for the bulk form, which has no such field. */
   anonymize: boolean;
+  /** The `Idempotency-Key` of the request that stored it; `null` when it had none. */
+  idempotency_key: string | null;
   /** When the reference received it, ISO 8601. */
   received_at: string;
 }
+
+/**
+ * A feedback sent after the fact (`interactions.sendFeedback`), as stored: linked to the
+ * interaction it was found to be about.
+ * @example
+ * ```ts
+ * const [feedback] = server.store.listFeedback('dev-project');
+ * feedback?.interaction_id; // 'interaction-3'
+ * ```
+ */
+export interface StoredFeedback extends FeedbackMetadata {
+  /** Assigned by the reference: `feedback-1`, `feedback-2`, …. */
+  id: string;
+  /** The stored interaction it is about (same `end_user`, `input`, `output`; ended before `timestamp`). */
+  interaction_id: string;
+  /** The action, as sent (under `action`, or `feedback` as one page of the service's docs names it). */
+  action: ConversationFeedbackAction;
+  /** As sent; `true` when left out (the service's default). */
+  anonymize: boolean;
+  /** The `Idempotency-Key` of the request that stored it; `null` when it had none. */
+  idempotency_key: string | null;
+  /** When the reference received it, ISO 8601. */
+  received_at: string;
+}
+
+/**
+ * The interactions of one conversation, as `listConversations` and
+ * `GET /_reference/conversations` answer them.
+ * @example
+ * ```ts
+ * const [first] = server.store.listConversations('dev-project');
+ * first?.interactions.map((interaction) => interaction.input);
+ * ```
+ */
+export interface StoredConversation {
+  /** The `conversation_id` sent (single form) or assigned (bulk form). */
+  conversation_id: string;
+  /** The end user of its first interaction. */
+  end_user: string;
+  /** Its interactions, in the order received. */
+  interactions: StoredInteraction[];
+  /** Feedback sent later about its interactions, in the order received. */
+  feedback: StoredFeedback[];
+}
+
+/**
+ * Something the reference just stored, as `onStored` gets it.
+ * @example
+ * ```ts
+ * const onStored = (record: StoredRecord) => console.log(record.type, record.type === 'interaction' ? record.interaction.input : record.feedback.action.slug);
+ * ```
+ */
+export type StoredRecord =
+  | { type: 'interaction'; interaction: StoredInteraction }
+  | { type: 'feedback'; feedback: StoredFeedback };

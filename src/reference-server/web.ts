@@ -18,7 +18,9 @@ export { createReferenceHandler, type ReferenceHandler, type ReferenceHandlerOpt
 export type { ReferenceState } from './app.js';
 export { REFERENCE_DEFAULTS, type ReferenceOptions } from './options.js';
 export { ReferenceStore, type DeleteUsersResult } from './store.js';
-export type { StoredInteraction, StoredUser } from './stored.js';
+export type { StoredConversation, StoredFeedback, StoredInteraction, StoredRecord, StoredUser } from './stored.js';
+export { INSPECTION_PATHS } from './inspection.js';
+export { IDEMPOTENCY_WINDOW_MS } from './idempotency.js';
 export type { TimeRange } from './matching.js';
 export { FaultInjector, type Fault, type FaultSpec } from './faults.js';
 export { RequestLog, type RecordedRequest, type RequestFilter } from './request-log.js';

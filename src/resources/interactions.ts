@@ -1,7 +1,7 @@
 import { ENDPOINTS } from '../core/endpoints.js';
 import type { AcceptedResponse, HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/request-options.js';
-import type { DeleteInteractionsParams, MessageResponse, SendInteractionParams } from '../schemas/index.js';
+import type { DeleteInteractionsParams, MessageResponse, SendFeedbackParams, SendInteractionParams } from '../schemas/index.js';
 
 /**
  * Single interactions: send one, delete stored ones by filter. Each method takes {@link RequestOptions} last (`signal`, `timeoutMs`,
@@ -31,6 +31,24 @@ export class Interactions {
    */
   send(params: SendInteractionParams, options?: RequestOptions): Promise<AcceptedResponse> {
     return this.#http.call(ENDPOINTS.sendInteraction, params, options);
+  }
+
+  /**
+   * Sends feedback on an interaction that was sent earlier (`POST`): the service links it
+   * to the interaction it received with the same `end_user`, `input` and `output`, which
+   * ended before `timestamp`. Feedback on an interaction not sent yet goes in its
+   * `user_feedback` instead.
+   *
+   * @example
+   * ```ts
+   * await nebuly.interactions.sendFeedback({
+   *   action: { slug: 'thumbs_up' },
+   *   metadata: { end_user: hashed, input: 'Hi', output: 'Hello!', timestamp: new Date() },
+   * });
+   * ```
+   */
+  sendFeedback(params: SendFeedbackParams, options?: RequestOptions): Promise<AcceptedResponse> {
+    return this.#http.call(ENDPOINTS.sendFeedback, params, options);
   }
 
   /**

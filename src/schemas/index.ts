@@ -5,6 +5,7 @@
 export * from './common.js';
 export * from './conversations.js';
 export * from './feedback.js';
+export * from './feedback-event.js';
 export * from './filters.js';
 export * from './interactions.js';
 export * from './issues.js';

@@ -16,6 +16,7 @@
  */
 export { conversationInteractionSchema, sendConversationParamsSchema } from './conversations.js';
 export { conversationFeedbackActionSchema, FEEDBACK_SLUGS, feedbackActionSchema } from './feedback.js';
+export { feedbackMetadataSchema, sendFeedbackParamsSchema } from './feedback-event.js';
 export { deleteInteractionsParamsSchema, FILTER_KINDS, interactionFilterSchema, timeRangeSchema } from './filters.js';
 export { interactionSchema, sendInteractionParamsSchema } from './interactions.js';
 export { messageResponseSchema } from './responses.js';

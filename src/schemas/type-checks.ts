@@ -6,6 +6,7 @@
 import type * as z from 'zod/mini';
 import type { conversationInteractionSchema, sendConversationParamsSchema } from './conversations.js';
 import type { conversationFeedbackActionSchema, feedbackActionSchema } from './feedback.js';
+import type { feedbackMetadataSchema, sendFeedbackParamsSchema } from './feedback-event.js';
 import type { deleteInteractionsParamsSchema, interactionFilterSchema, timeRangeSchema } from './filters.js';
 import type { interactionSchema, sendInteractionParamsSchema } from './interactions.js';
 import type { messageResponseSchema } from './responses.js';
@@ -88,4 +89,8 @@ export type SchemaAgreement = [
   Expect<Same<T.UserRecordResponse, z.output<typeof userRecordResponseSchema>>>,
   Expect<Same<T.UsersResponse, z.output<typeof usersResponseSchema>>>,
   Expect<Same<T.MessageResponse, z.output<typeof messageResponseSchema>>>,
+  Expect<Same<T.FeedbackMetadataInput, z.input<typeof feedbackMetadataSchema>>>,
+  Expect<Same<T.FeedbackMetadata, z.output<typeof feedbackMetadataSchema>>>,
+  Expect<Same<T.SendFeedbackParams, z.input<typeof sendFeedbackParamsSchema>>>,
+  Expect<Same<T.SendFeedbackBody, z.output<typeof sendFeedbackParamsSchema>>>,
 ];

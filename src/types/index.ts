@@ -5,6 +5,7 @@
  */
 export type { Tags, TimestampInput } from './common.js';
 export type { ConversationFeedbackAction, FeedbackAction, FeedbackSlug } from './feedback.js';
+export type { FeedbackMetadata, FeedbackMetadataInput, SendFeedbackBody, SendFeedbackParams } from './feedback-event.js';
 export type {
   ConversationInteraction,
   ConversationInteractionInput,

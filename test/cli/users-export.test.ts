@@ -36,4 +36,23 @@ describe.concurrent('nebuly users export (bin)', { timeout: TIMEOUT_MS }, () => 
     expect(writes()).toEqual([]);
     expect(stored()).toEqual(original);
   });
+
+  it('--safe-formulas: a cell a spreadsheet would run is prefixed with a quote; without it, written as is', async () => {
+    const { server, nebuly } = await world();
+    server.store.insertUsers('cli-project', [
+      { end_user: '=HYPERLINK("http://evil.test")', tags: { note: '+1', team: '@ops', plain: 'a-b' }, active_from: '2026-01-01' },
+      { end_user: '-2', tags: { note: 'fine', team: 'x', plain: '\t=1' }, active_from: '2026-01-01' },
+    ]);
+    const safe = await nebuly(['users', 'export', '--safe-formulas']);
+    expect(safe.code).toBe(0);
+    expect(safe.stdout.split('\n').slice(0, 3)).toEqual([
+      'end_user,active_from,active_to,tag.note,tag.plain,tag.team',
+      `"'=HYPERLINK(""http://evil.test"")",2026-01-01,,'+1,a-b,'@ops`,
+      "'-2,2026-01-01,,fine,'\t=1,x",
+    ]);
+    const plain = await nebuly(['users', 'export']);
+    expect(plain.stdout.split('\n')[1]).toBe('"=HYPERLINK(""http://evil.test"")",2026-01-01,,+1,a-b,@ops');
+    const json = await nebuly(['users', 'export', '--format', 'json', '--safe-formulas']);
+    expect(json.code).toBe(2);
+  });
 });

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_PATHS } from '../../src/reference-server/routes.js';
 import type { StoredUser } from '../../src/reference-server/stored.js';
@@ -173,5 +174,21 @@ describe.concurrent('nebuly users sync (bin)', { timeout: TIMEOUT_MS }, () => {
     const refused = await nebuly(['users', 'sync', await file('platform-3.csv', usersCsv(1).csv), '--platform', '--delete-missing']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--delete-missing cannot be used with --platform');
+  });
+
+  it('refuses a file that is not UTF-8 (Latin-1, UTF-16 with a BOM), naming the encoding; nothing sent', async () => {
+    const { server, nebuly, file } = await world();
+    const latin1Path = await file('latin1.csv', '');
+    await writeFile(latin1Path, Buffer.from('end_user,active_from,tag.city\nm\xfcller,2026-01-01,K\xf6ln\n', 'latin1'));
+    const latin1 = await nebuly(['users', 'sync', latin1Path]);
+    expect(latin1.code).toBe(2);
+    expect(latin1.stderr).toMatch(/latin1\.csv is not UTF-8: line 2 has the byte 0xFC.*Latin-1 \/ Windows-1252\): save it as UTF-8/);
+
+    const path = await file('utf16.csv', '');
+    await writeFile(path, Buffer.from('\ufeffend_user,active_from\nu-1,2026-01-01\n', 'utf16le'));
+    const utf16 = await nebuly(['users', 'sync', path]);
+    expect(utf16.code).toBe(2);
+    expect(utf16.stderr).toContain('utf16.csv is UTF-16 (little-endian) (it starts with a byte-order mark), not UTF-8');
+    expect(server.requests.count({ method: 'POST' })).toBe(0);
   });
 });

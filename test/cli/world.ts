@@ -1,5 +1,5 @@
 /** The CLI as users run it: the real bin in a child process, against a reference server of its own. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -54,27 +54,29 @@ export async function world() {
   servers.push(server);
   const prefix = randomUUID();
 
-  /** Runs the real bin from its TypeScript source, as a user runs the built one. */
-  async function nebuly(args: string[], env: Record<string, string> = {}): Promise<Run> {
-    const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('NEBULY_')));
-    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...base, NEBULY_API_KEY: KEY, NEBULY_BASE_URL: server.url, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    // Whatever happened, the key is never printed, and no failure is a stack trace.
-    expect(stdout + stderr).not.toContain(KEY);
-    expect(stderr).not.toMatch(/\n\s+at /);
-    return { code, stdout, stderr };
+  /** Starts the real bin from its TypeScript source, as a user runs the built one; `done` when it exits. */
+  function start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run> } {
+    const { child, done } = run(BIN, args, { NEBULY_API_KEY: KEY, NEBULY_BASE_URL: server.url, ...env });
+    return {
+      child,
+      done: done.then((result) => {
+        // Whatever happened, the key is never printed, and no failure is a stack trace.
+        expect(result.stdout + result.stderr).not.toContain(KEY);
+        expect(result.stderr).not.toMatch(/\n\s+at /);
+        return result;
+      }),
+    };
+  }
+
+  /** Runs the real bin and resolves once it exits. */
+  function nebuly(args: string[], env: Record<string, string> = {}): Promise<Run> {
+    return start(args, env).done;
   }
 
   return {
     server,
     nebuly,
+    start,
     async file(name: string, content: string): Promise<string> {
       const path = join(dir, `${prefix}-${name}`);
       await writeFile(path, content);
@@ -83,6 +85,18 @@ export async function world() {
     stored: () => server.store.listUsers(PROJECT),
     writes: () => server.requests.all().filter((request) => request.method !== 'GET'),
   };
+}
+
+/** Runs a TypeScript script in a child process, with the environment less NEBULY_* plus `env`. */
+export function run(script: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run> } {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('NEBULY_')));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...base, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { child, done };
 }
 
 const DEPARTMENTS = ['sales', 'support', 'engineering', 'legal', 'finance'];

@@ -1,6 +1,8 @@
 import { deleteInteractionsCases } from './cases/delete-interactions.js';
 import { errorCases } from './cases/errors.js';
 import { faultCases } from './cases/faults.js';
+import { feedbackCases } from './cases/feedback.js';
+import { idempotencyCases } from './cases/idempotency.js';
 import { ingestionCases } from './cases/ingestion.js';
 import { isolationCases } from './cases/isolation.js';
 import { userCases } from './cases/users.js';
@@ -19,4 +21,6 @@ export function defineContractCases(factory: TargetFactory): void {
   errorCases(factory);
   isolationCases(factory);
   faultCases(factory);
+  idempotencyCases(factory);
+  feedbackCases(factory);
 }

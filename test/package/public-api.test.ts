@@ -59,8 +59,11 @@ const WIRE_TYPES = [
   'ConversationInteractionInput', 'ConversationInteraction', 'SendConversationParams', 'SendConversationBody',
   'InteractionFilter', 'InteractionFilterKind', 'TimeRangeInput', 'DeleteInteractionsParams', 'DeleteInteractionsBody',
   'UserRecordInput', 'UserRecord', 'UsersParams', 'DeleteUsersParams', 'UserRecordResponse', 'UsersResponse',
-  'MessageResponse',
+  'MessageResponse', 'FeedbackMetadataInput', 'FeedbackMetadata', 'SendFeedbackParams', 'SendFeedbackBody',
 ];
+
+/** Schemas added after 0.1.0: on `nebuly-client/schemas` only. */
+const NEW_SCHEMAS = ['feedbackMetadataSchema', 'sendFeedbackParamsSchema'];
 
 /** The public API of the package root: values and types. Changing it is a decision. */
 const ROOT_API = [
@@ -102,7 +105,7 @@ describe('the package root', () => {
 
 describe('nebuly-client/schemas', () => {
   it('exports every schema, the enumerations and the named types, and no internal helper', () => {
-    expect(exportedNames(entry('schemas/public.ts'))).toEqual([...DEPRECATED, ...WIRE_TYPES].sort());
+    expect(exportedNames(entry('schemas/public.ts'))).toEqual([...DEPRECATED, ...NEW_SCHEMAS, ...WIRE_TYPES].sort());
     for (const internal of INTERNALS) expect(schemas).not.toHaveProperty(internal);
   });
 });
@@ -110,6 +113,7 @@ describe('nebuly-client/schemas', () => {
 describe('parameter and response types', () => {
   it.each([
     ['Interactions', 'send', 'SendInteractionParams', 'traces'],
+    ['Interactions', 'sendFeedback', 'SendFeedbackParams', 'metadata'],
     ['Interactions', 'delete', 'DeleteInteractionsParams', 'filters'],
     ['Conversations', 'send', 'SendConversationParams', 'conversation'],
     ['EligibleUsers', 'insert', 'UsersParams', 'users'],

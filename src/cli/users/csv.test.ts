@@ -3,7 +3,7 @@ import { readUsersCsv, writeUsersCsv } from './csv.js';
 import type { ExportedUser } from './exported.js';
 
 describe('users CSV', () => {
-  it('writes what it reads back to the same records: commas, quotes, line breaks, empty strings', () => {
+  it('writes what it reads back to the same records: commas, quotes, line breaks, empty strings', async () => {
     const users: ExportedUser[] = [
       { end_user: 'a, b', tags: { note: 'said "hi"', team: 'x' }, active_from: '2026-01-01', active_to: '2026-12-31' },
       { end_user: 'empty', tags: { note: '' }, active_from: '2026-01-01T10:00:00Z' },
@@ -12,16 +12,16 @@ describe('users CSV', () => {
     ];
     const csv = writeUsersCsv(users);
     expect(csv.split('\n')[0]).toBe('end_user,active_from,active_to,tag.note,tag.team');
-    expect(readUsersCsv(csv)).toEqual({ users, issues: [] });
+    expect(await readUsersCsv(csv)).toEqual({ users, issues: [] });
   });
 
-  it('an unquoted empty cell is no value; a quoted one ("") is an empty string', () => {
-    const { users } = readUsersCsv('end_user,active_from,active_to,tag.a,tag.b\nu,2026-01-01,,,""\n');
+  it('an unquoted empty cell is no value; a quoted one ("") is an empty string', async () => {
+    const { users } = await readUsersCsv('end_user,active_from,active_to,tag.a,tag.b\nu,2026-01-01,,,""\n');
     expect(users).toEqual([{ end_user: 'u', active_from: '2026-01-01', tags: { b: '' } }]);
   });
 
-  it('reports each bad row by the line it starts on, a row spanning lines included, and the column', () => {
-    const { users, issues } = readUsersCsv(
+  it('reports each bad row by the line it starts on, a row spanning lines included, and the column', async () => {
+    const { users, issues } = await readUsersCsv(
       'end_user,active_from,tag.team\n"one\ntwo\nthree",2026-01-01,a\nbad,2026-02-30x,b\n\n,2026-01-01,c\n',
     );
     expect(users.map((u) => u.end_user)).toEqual(['one\ntwo\nthree']);
@@ -31,19 +31,19 @@ describe('users CSV', () => {
     ]);
   });
 
-  it('counts lines right with CRLF line breaks, inside quoted cells too, and with non-ASCII text', () => {
-    const { users, issues } = readUsersCsv(
+  it('counts lines right with CRLF line breaks, inside quoted cells too, and with non-ASCII text', async () => {
+    const { users, issues } = await readUsersCsv(
       'end_user,active_from,tag.note\r\nü,2026-01-01,"a\r\nb"\r\n\r\nbad,never,\r\nok,2026-01-01,é\r\nworse,,\r\n',
     );
     expect(users.map((u) => u.tags)).toEqual([{ note: 'a\r\nb' }, { note: 'é' }]);
     expect(issues.map((issue) => issue.line)).toEqual([5, 7]);
-    expect(readUsersCsv('end_user,active_from\r\n"a\r\nb",2026-01-01\r\nc,"2026-01-01"x\r\n').issues).toEqual([
+    expect((await readUsersCsv('end_user,active_from\r\n"a\r\nb",2026-01-01\r\nc,"2026-01-01"x\r\n')).issues).toEqual([
       { line: 4, column: undefined, message: expect.stringMatching(/^malformed CSV: Invalid Closing Quote/) },
     ]);
   });
 
-  it('checks the header: unknown, repeated, missing and nameless tag columns, all on line 1', () => {
-    const { issues } = readUsersCsv('end_user,tag.,tag.a,tag.a,email\nu,x,y,z,w\n');
+  it('checks the header: unknown, repeated, missing and nameless tag columns, all on line 1', async () => {
+    const { issues } = await readUsersCsv('end_user,tag.,tag.a,tag.a,email\nu,x,y,z,w\n');
     expect(issues.map((issue) => `${issue.column}: ${issue.message}`)).toEqual([
       'tag.: unknown column; expected end_user, active_from, active_to or tag.<name>',
       'tag.a: appears twice in the header',
@@ -53,8 +53,8 @@ describe('users CSV', () => {
     expect(issues.every((issue) => issue.line === 1)).toBe(true);
   });
 
-  it('an empty file asks for a header; a BOM is skipped', () => {
-    expect(readUsersCsv('').issues[0]?.message).toMatch(/^no header row/);
-    expect(readUsersCsv('\uFEFFend_user,active_from\nu,2026-01-01\n').users).toHaveLength(1);
+  it('an empty file asks for a header; a BOM is skipped', async () => {
+    expect((await readUsersCsv('')).issues[0]?.message).toMatch(/^no header row/);
+    expect((await readUsersCsv('\uFEFFend_user,active_from\nu,2026-01-01\n')).users).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
-import { CsvError, parse } from 'csv-parse/sync';
+import type { UserRecord } from '../../schemas/index.js';
 import { userRecordSchema } from '../../schemas/users.js';
-import { RowChecker, type ReadUsers } from './records.js';
+import { type Cell, CsvParser, type CsvRecord, CsvSyntaxError } from './csv-parser.js';
 import type { ExportedUser } from './exported.js';
+import { RowChecker, type ReadUsers } from './records.js';
 
 /** The columns of a users CSV besides the tags: the user record's fields, in its schema's order. */
 export const CSV_COLUMNS: readonly string[] = Object.keys(userRecordSchema.shape).filter((name) => name !== 'tags');
@@ -11,45 +12,15 @@ const REQUIRED_COLUMNS = CSV_COLUMNS.filter(
   (name) => userRecordSchema.shape[name as keyof typeof userRecordSchema.shape]._zod.optin !== 'optional',
 );
 
-interface Cell {
-  value: string;
-  /** A quoted empty cell (`""`) is an empty string; an unquoted one is no value. */
-  quoted: boolean;
-}
-
-interface Row {
-  record: Cell[];
-  /** Bytes read up to the end of this record, its line break included. */
-  info: { bytes: number };
-}
-
-const NEWLINE = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
-
-/**
- * The line each record starts on. csv-parse's own line count goes astray on CRLF line
- * breaks inside quoted cells, so lines are counted here, in the bytes: a record starts
- * where the previous one ended, after any empty lines that were skipped.
- */
-function startLines(bytes: Uint8Array, rows: readonly Row[]): number[] {
-  const lines: number[] = [];
-  let line = 1;
-  let offset = 0;
-  for (const row of rows) {
-    while (offset < bytes.length && (bytes[offset] === NEWLINE || bytes[offset] === CARRIAGE_RETURN)) {
-      if (bytes[offset] === NEWLINE) line += 1;
-      offset += 1;
-    }
-    lines.push(line);
-    for (; offset < row.info.bytes; offset += 1) if (bytes[offset] === NEWLINE) line += 1;
-  }
-  return lines;
-}
-
 function columnOf(path: readonly (string | number)[]): string | undefined {
   const [first, second] = path;
   if (first === 'tags' && second !== undefined) return `${TAG_PREFIX}${second}`;
   return first === undefined ? undefined : String(first);
+}
+
+/** A checker of users CSV rows: issues are named by column. */
+export function csvChecker(keepUsers = true, remember = true): RowChecker {
+  return new RowChecker(columnOf, keepUsers, remember);
 }
 
 function checkHeader(header: readonly Cell[], checker: RowChecker): void {
@@ -81,55 +52,86 @@ function toInput(header: readonly Cell[], cells: readonly Cell[]): Record<string
   return input;
 }
 
+/** The records of the chunks (UTF-8, checked), as they are parsed. */
+async function* recordsOf(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<CsvRecord> {
+  const parser = new CsvParser();
+  const decoder = new TextDecoder('utf-8');
+  for await (const chunk of chunks) yield* parser.push(decoder.decode(chunk, { stream: true }));
+  yield* parser.push(decoder.decode());
+  yield* parser.end();
+}
+
 /**
- * Reads a users CSV: a header row of `end_user`, `active_from`, optional `active_to` and
- * `tag.<name>` columns, then one user a row. An empty cell is no value (no tag, no
- * `active_to`); `""` is an empty string. Every row is checked; each problem is reported
- * by line and column.
+ * Reads a users CSV as it streams: a header row of `end_user`, `active_from`, optional
+ * `active_to` and `tag.<name>` columns, then one user a row. An empty cell is no value
+ * (no tag, no `active_to`); `""` is an empty string. Each valid row is yielded with its
+ * line; each problem goes to `checker`, by line and column. Only the rows being parsed
+ * are held, so a file of a million rows is read in bounded memory.
+ *
+ * @example
+ * ```ts
+ * const checker = csvChecker(false);
+ * for await (const { user } of csvUsers(createReadStream(path), checker)) count += 1;
+ * ```
  */
-export function readUsersCsv(text: string): ReadUsers {
-  const checker = new RowChecker(columnOf);
-  const bytes = Buffer.from(text, 'utf8');
-  let rows: Row[];
+export async function* csvUsers(chunks: AsyncIterable<Uint8Array>, checker: RowChecker): AsyncGenerator<{ line: number; user: UserRecord }> {
+  let header: Cell[] | undefined;
   try {
-    rows = parse(bytes, {
-      bom: true,
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      cast: (value, context): Cell => ({ value, quoted: context.quoting }),
-    }) as unknown as Row[];
-  } catch (error) {
-    if (!(error instanceof CsvError)) throw error;
-    // The bytes read when it failed: the line is counted in them, as for records.
-    const at = (error as CsvError & { bytes?: number }).bytes ?? 0;
-    const line = 1 + bytes.subarray(0, at).filter((byte) => byte === NEWLINE).length;
-    // csv-parse's own "at line N" can disagree with the line counted here: left out.
-    checker.issue(line, `malformed CSV: ${error.message.replace(/ at line \d+/, '')}; rows after it were not read`);
-    return checker.result;
-  }
-  const lines = startLines(bytes, rows);
-  const [headerRow, ...dataRows] = rows;
-  if (headerRow === undefined) {
-    checker.issue(1, `no header row: the first line names the columns, e.g. ${CSV_COLUMNS.join(',')},${TAG_PREFIX}department`);
-    return checker.result;
-  }
-  const header = headerRow.record;
-  checkHeader(header, checker);
-  if (checker.result.issues.length > 0) return checker.result;
-  for (const [index, row] of dataRows.entries()) {
-    const line = lines[index + 1] ?? 1;
-    if (row.record.length !== header.length) {
-      checker.issue(line, `has ${row.record.length} cells; the header has ${header.length}`);
-      continue;
+    for await (const { line, cells } of recordsOf(chunks)) {
+      if (header === undefined) {
+        header = cells;
+        checkHeader(header, checker);
+        if (checker.issueCount > 0) return;
+        continue;
+      }
+      if (cells.length !== header.length) {
+        checker.issue(line, `has ${cells.length} cells; the header has ${header.length}`);
+        continue;
+      }
+      const user = checker.check(line, toInput(header, cells));
+      if (user !== undefined) yield { line, user };
     }
-    checker.check(line, toInput(header, row.record));
+  } catch (error) {
+    if (!(error instanceof CsvSyntaxError)) throw error;
+    checker.issue(error.line, `malformed CSV: ${error.message}; rows after it were not read`);
+    return;
   }
+  if (header === undefined) {
+    checker.issue(1, `no header row: the first line names the columns, e.g. ${CSV_COLUMNS.join(',')},${TAG_PREFIX}department`);
+  }
+}
+
+/**
+ * Reads a whole users CSV held in memory: every row checked; the valid users, and each
+ * problem by line and column.
+ *
+ * @example
+ * ```ts
+ * const { users, issues } = await readUsersCsv('end_user,active_from\nu-1,2026-01-01\n');
+ * ```
+ */
+export async function readUsersCsv(text: string): Promise<ReadUsers> {
+  const checker = csvChecker();
+  async function* one(): AsyncGenerator<Uint8Array> {
+    yield Buffer.from(text, 'utf8');
+  }
+  for await (const row of csvUsers(one(), checker)) void row;
   return checker.result;
 }
 
 function cell(value: string): string {
   return value === '' || /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/**
+ * What a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, and a tab or carriage
+ * return before one): OWASP's list for CSV injection.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** With `safeFormulas`, a data cell a spreadsheet would run as a formula, prefixed with `'`. */
+function dataCell(value: string, safeFormulas: boolean): string {
+  return cell(safeFormulas && FORMULA_START.test(value) ? `'${value}` : value);
 }
 
 function text(value: unknown): string {
@@ -139,15 +141,17 @@ function text(value: unknown): string {
 /**
  * Writes users as the CSV that {@link readUsersCsv} reads back to the same records: the
  * tag columns are every tag name in use, sorted; a missing tag or `active_to` is an empty
- * cell, an empty string is `""`.
+ * cell, an empty string is `""`. With `safeFormulas`, a cell a spreadsheet would run as a
+ * formula is written with a leading `'` instead, which is then part of its value.
  */
-export function writeUsersCsv(users: readonly ExportedUser[]): string {
+export function writeUsersCsv(users: readonly ExportedUser[], safeFormulas = false): string {
   const tagNames = [...new Set(users.flatMap((user) => Object.keys(user.tags)))].sort();
-  const lines = [[...CSV_COLUMNS, ...tagNames.map((name) => `${TAG_PREFIX}${name}`)].map(cell).join(',')];
+  const lines = [[...CSV_COLUMNS, ...tagNames.map((name) => `${TAG_PREFIX}${name}`)].map((name) => dataCell(name, safeFormulas)).join(',')];
+  const data = (value: string) => dataCell(value, safeFormulas);
   for (const user of users) {
-    const cells = [cell(user.end_user), cell(user.active_from), user.active_to === undefined ? '' : cell(user.active_to)];
+    const cells = [data(user.end_user), data(user.active_from), user.active_to === undefined ? '' : data(user.active_to)];
     for (const name of tagNames) {
-      cells.push(Object.hasOwn(user.tags, name) ? cell(text(user.tags[name])) : '');
+      cells.push(Object.hasOwn(user.tags, name) ? data(text(user.tags[name])) : '');
     }
     lines.push(cells.join(','));
   }

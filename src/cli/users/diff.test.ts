@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { diffUsers } from './diff.js';
+import type { UserRecord, UserRecordResponse } from '../../schemas/index.js';
+import { SyncDiff } from './diff.js';
+
+function diffUsers(wanted: UserRecord[], current: UserRecordResponse[]): SyncDiff {
+  const diff = new SyncDiff(new Map(current.map((user) => [user.end_user, user])), Infinity);
+  for (const user of wanted) diff.add(user);
+  diff.findMissing(current, (endUser) => wanted.some((user) => user.end_user === endUser));
+  return diff;
+}
 
 const stored = (end_user: string, fields: Partial<{ tags: Record<string, string>; active_from: string; active_to: string | null }> = {}) => ({
   end_user,
@@ -9,7 +17,7 @@ const stored = (end_user: string, fields: Partial<{ tags: Record<string, string>
   ...fields,
 });
 
-describe('diffUsers', () => {
+describe('SyncDiff', () => {
   it('sorts the file into insert, update and unchanged, and lists the stored users missing from it', () => {
     const diff = diffUsers(
       [
@@ -19,11 +27,11 @@ describe('diffUsers', () => {
       ],
       [stored('same', { tags: { team: 'a' } }), stored('changed', { tags: { team: 'a', old: 'y' } }), stored('gone')],
     );
-    expect(diff.insert.map((u) => u.end_user)).toEqual(['new']);
-    expect(diff.unchanged).toBe(1);
-    expect(diff.update).toEqual([
+    expect(diff.inserted).toEqual(['new']);
+    expect(diff).toMatchObject({ insert: 1, update: 1, unchanged: 1 });
+    expect(diff.updated).toEqual([
       {
-        user: expect.objectContaining({ end_user: 'changed' }),
+        endUser: 'changed',
         changes: ['active_to (none) → 2026-12-31', 'tag.extra (none) → x', 'tag.old y → (none)', 'tag.team a → b'],
       },
     ]);
@@ -42,6 +50,6 @@ describe('diffUsers', () => {
       ],
     );
     expect(diff.unchanged).toBe(1);
-    expect(diff.update.map((u) => u.changes)).toEqual([['active_from 2026-01-02 → 2026-01-01']]);
+    expect(diff.updated.map((u) => u.changes)).toEqual([['active_from 2026-01-02 → 2026-01-01']]);
   });
 });

@@ -1,25 +1,6 @@
 import type { UserRecord, UserRecordResponse } from '../../schemas/index.js';
 import { TAG_PREFIX } from './csv.js';
 
-/** A user of the file whose stored record differs, and how. */
-export interface UserUpdate {
-  user: UserRecord;
-  /** Each difference in words: `tag.department sales → marketing`. */
-  changes: string[];
-}
-
-/** What a sync does: the file against the service's current list. */
-export interface UsersDiff {
-  /** Users of the file the service does not have. */
-  insert: UserRecord[];
-  /** Users of the file whose stored tags or access period differ. */
-  update: UserUpdate[];
-  /** How many users of the file are stored exactly so. */
-  unchanged: number;
-  /** Stored users not in the file: deleted with `--delete-missing`, else kept. */
-  missing: string[];
-}
-
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME_WITHOUT_OFFSET = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
@@ -62,22 +43,72 @@ function changesOf(wanted: UserRecord, stored: UserRecordResponse): string[] {
   return changes;
 }
 
-/** Compares the users of a file with the service's list, matching on `end_user`. */
-export function diffUsers(wanted: readonly UserRecord[], current: readonly UserRecordResponse[]): UsersDiff {
-  const stored = new Map(current.map((user) => [user.end_user, user]));
-  const diff: UsersDiff = { insert: [], update: [], unchanged: 0, missing: [] };
-  const inFile = new Set<string>();
-  for (const user of wanted) {
-    inFile.add(user.end_user);
-    const before = stored.get(user.end_user);
-    if (before === undefined) {
-      diff.insert.push(user);
-      continue;
-    }
-    const changes = changesOf(user, before);
-    if (changes.length === 0) diff.unchanged += 1;
-    else diff.update.push({ user, changes });
+/** What a sync does with one user of the file. */
+export type Change = { kind: 'insert' } | { kind: 'update'; changes: string[] } | { kind: 'unchanged' };
+
+/**
+ * What a sync does with one user of the file, given the stored users by `end_user`.
+ *
+ * @example
+ * ```ts
+ * classify(user, new Map(current.map((stored) => [stored.end_user, stored]))).kind; // 'insert'
+ * ```
+ */
+export function classify(user: UserRecord, stored: ReadonlyMap<string, UserRecordResponse>): Change {
+  const before = stored.get(user.end_user);
+  if (before === undefined) return { kind: 'insert' };
+  const changes = changesOf(user, before);
+  return changes.length === 0 ? { kind: 'unchanged' } : { kind: 'update', changes };
+}
+
+/**
+ * What a sync does, counted as the file streams past: how many users to insert, to update
+ * and unchanged, the first `listed` of those to insert and to update (for the diff
+ * printed), and the stored users missing from the file. Holds no user record.
+ *
+ * @example
+ * ```ts
+ * const diff = new SyncDiff(storedByEndUser, 20);
+ * for await (const { user } of file.users()) diff.add(user);
+ * diff.findMissing(current.users, (endUser) => file.has(endUser));
+ * ```
+ */
+export class SyncDiff {
+  insert = 0;
+  update = 0;
+  unchanged = 0;
+  /** The first `listed` users to insert, by `end_user`. */
+  readonly inserted: string[] = [];
+  /** The first `listed` users to update, with what changes. */
+  readonly updated: { endUser: string; changes: string[] }[] = [];
+  /** Stored users not in the file: deleted with `--delete-missing`, else kept. */
+  missing: string[] = [];
+  readonly #stored: ReadonlyMap<string, UserRecordResponse>;
+  readonly #listed: number;
+
+  /**
+   * @param stored the service's users by `end_user`.
+   * @param listed how many users of each kind are kept to be listed (`Infinity` for all).
+   */
+  constructor(stored: ReadonlyMap<string, UserRecordResponse>, listed: number) {
+    this.#stored = stored;
+    this.#listed = listed;
   }
-  for (const user of current) if (!inFile.has(user.end_user)) diff.missing.push(user.end_user);
-  return diff;
+
+  /** Counts one user of the file. */
+  add(user: UserRecord): void {
+    const change = classify(user, this.#stored);
+    if (change.kind === 'insert') {
+      this.insert += 1;
+      if (this.inserted.length < this.#listed) this.inserted.push(user.end_user);
+    } else if (change.kind === 'update') {
+      this.update += 1;
+      if (this.updated.length < this.#listed) this.updated.push({ endUser: user.end_user, changes: change.changes });
+    } else this.unchanged += 1;
+  }
+
+  /** Lists the stored users that the file does not have. */
+  findMissing(current: readonly UserRecordResponse[], inFile: (endUser: string) => boolean): void {
+    this.missing = current.filter((user) => !inFile(user.end_user)).map((user) => user.end_user);
+  }
 }

@@ -14,6 +14,9 @@ back changes nothing.
 
 Options:
   --format csv|json      output format                        (default csv)
+  --safe-formulas        CSV for a spreadsheet: a cell starting with = + - @ is
+                         written with a leading ' so it is not run as a formula
+                         (the ' is then part of the value: do not sync it back)
   --platform             platform users instead of eligible users
   -h, --help             show this help
 
@@ -21,6 +24,7 @@ ${CONNECTION_USAGE}`;
 
 const OPTIONS = {
   format: { type: 'string' },
+  'safe-formulas': { type: 'boolean' },
   platform: { type: 'boolean' },
 } as const;
 
@@ -33,13 +37,15 @@ export async function usersExport(argv: readonly string[], env: Env, io: Io): Pr
   }
   const format = values.format ?? 'csv';
   if (format !== 'csv' && format !== 'json') throw new CliError(`--format must be csv or json, got ${JSON.stringify(format)}`);
+  const safeFormulas = values['safe-formulas'] === true;
+  if (safeFormulas && format !== 'csv') throw new CliError('--safe-formulas is for CSV, which spreadsheets open; JSON has no formulas');
   const { client, host } = await connect(values, env);
   const api = usersApi(client, values.platform === true);
   let users;
   try {
     users = (await api.list()).users.map(toExported);
   } catch (error) {
-    throw new CliError(`could not read the ${api.name}: ${describeError(error, host.baseUrl)}`, EXIT.failed);
+    throw new CliError(`could not read the ${api.name}: ${describeError(error, host.shown)}`, EXIT.failed);
   }
-  io.out(format === 'csv' ? writeUsersCsv(users) : writeUsersJson(users));
+  io.out(format === 'csv' ? writeUsersCsv(users, safeFormulas) : writeUsersJson(users));
 }

@@ -1,3 +1,4 @@
+import type { UserRecord } from '../../schemas/index.js';
 import type { ExportedUser } from './exported.js';
 import { RowChecker, type ReadUsers } from './records.js';
 
@@ -65,20 +66,31 @@ function elementLines(text: string): number[] {
   return lines;
 }
 
+/** A checker of users JSON records: issues are named by field. */
+export function jsonChecker(keepUsers = true, remember = true): RowChecker {
+  return new RowChecker(columnOf, keepUsers, remember);
+}
+
 /**
  * Reads a users JSON file: an array of user records (what `export --format json` writes),
  * or an object with a `users` array (what the list endpoint answers). Every record is
- * checked; each problem is reported by line and field.
+ * checked; each valid one is yielded with the line it starts on, each problem goes to
+ * `checker` by line and field. The text is parsed whole: for millions of users, CSV
+ * streams.
+ *
+ * @example
+ * ```ts
+ * for (const { line, user } of jsonUsers(text, jsonChecker(false))) console.log(line, user.end_user);
+ * ```
  */
-export function readUsersJson(text: string): ReadUsers {
-  const checker = new RowChecker(columnOf);
+export function* jsonUsers(text: string, checker: RowChecker): Generator<{ line: number; user: UserRecord }> {
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     const message = (error as Error).message;
     checker.issue(syntaxErrorLine(text, message), `malformed JSON: ${message}`);
-    return checker.result;
+    return;
   }
   const users =
     Array.isArray(value) ? value
@@ -87,10 +99,27 @@ export function readUsersJson(text: string): ReadUsers {
       : undefined;
   if (users === undefined) {
     checker.issue(1, 'expected an array of users, or an object with a "users" array');
-    return checker.result;
+    return;
   }
   const lines = elementLines(text);
-  users.forEach((user, index) => checker.check(lines[index] ?? 1, user));
+  for (const [index, input] of users.entries()) {
+    const line = lines[index] ?? 1;
+    const user = checker.check(line, input);
+    if (user !== undefined) yield { line, user };
+  }
+}
+
+/**
+ * Reads a whole users JSON text: the valid users, and each problem by line and field.
+ *
+ * @example
+ * ```ts
+ * const { users, issues } = readUsersJson('[{"end_user":"u-1","tags":{},"active_from":"2026-01-01"}]');
+ * ```
+ */
+export function readUsersJson(text: string): ReadUsers {
+  const checker = jsonChecker();
+  for (const row of jsonUsers(text, checker)) void row;
   return checker.result;
 }
 

@@ -2,11 +2,11 @@ import type { UserRecord, UsersResponse } from '../../schemas/index.js';
 import { parseCommand } from '../args.js';
 import { connect, CONNECTION_USAGE, readWholeNumber, type Env } from '../connection.js';
 import { CliError, concernsThisRequestOnly, describeError, EXIT } from '../failure.js';
-import { count, plural, type Io } from '../io.js';
+import { count, escapeControl, plural, type Io } from '../io.js';
 import { Progress } from '../progress.js';
 import { usersApi, type UsersApi } from './api.js';
-import { diffUsers, type UsersDiff } from './diff.js';
-import { readUsersFile } from './file.js';
+import { classify, SyncDiff } from './diff.js';
+import { UsersFile } from './file.js';
 
 /** Users per request, unless `--batch-size` says otherwise: well under the service's body limits. */
 export const SYNC_BATCH_SIZE = 500;
@@ -51,31 +51,39 @@ interface KindOutcome {
   notApplied: { count: number; reason: string }[];
 }
 
-function listed<T>(items: readonly T[], verbose: boolean, line: (item: T) => string): string {
+/** The lines of `items` (the first of `total`), and how many more there are. */
+function listed<T>(items: readonly T[], total: number, verbose: boolean, line: (item: T) => string): string {
   const shown = verbose ? items : items.slice(0, LISTED);
   const lines = shown.map(line);
-  if (shown.length < items.length) lines.push(`  … and ${count(items.length - shown.length)} more (--verbose lists them all)`);
+  if (shown.length < total) lines.push(`  … and ${count(total - shown.length)} more (--verbose lists them all)`);
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
-function printDiff(io: Io, diff: UsersDiff, deleteMissing: boolean, verbose: boolean, where: string): void {
+function printDiff(io: Io, diff: SyncDiff, deleteMissing: boolean, verbose: boolean, where: string): void {
   const kept = deleteMissing || diff.missing.length === 0 ? '' : `  (${plural(diff.missing.length, 'stored user')} not in the file kept: no --delete-missing)`;
   io.out(
     `Diff against ${where}:\n` +
-      `  to insert: ${count(diff.insert.length)}\n` +
-      `  to update: ${count(diff.update.length)}\n` +
+      `  to insert: ${count(diff.insert)}\n` +
+      `  to update: ${count(diff.update)}\n` +
       `  unchanged: ${count(diff.unchanged)}\n` +
       `  to delete: ${count(deleteMissing ? diff.missing.length : 0)}${kept}\n`,
   );
-  io.out(listed(diff.insert, verbose, (user) => `+ ${user.end_user}`));
-  io.out(listed(diff.update, verbose, ({ user, changes }) => `~ ${user.end_user}: ${changes.join('; ')}`));
-  if (deleteMissing) io.out(listed(diff.missing, verbose, (endUser) => `- ${endUser}`));
+  io.out(listed(diff.inserted, diff.insert, verbose, (endUser) => `+ ${escapeControl(endUser)}`));
+  io.out(listed(diff.updated, diff.update, verbose, ({ endUser, changes }) => `~ ${escapeControl(`${endUser}: ${changes.join('; ')}`)}`));
+  if (deleteMissing) io.out(listed(diff.missing, diff.missing.length, verbose, (endUser) => `- ${escapeControl(endUser)}`));
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
+/** The items in batches of `size`, as they come. */
+async function* batchesOf<T>(items: AsyncIterable<T> | Iterable<T>, size: number): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  for await (const item of items) {
+    batch.push(item);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /** Users of a batch the service left out of its answer: it skipped them. */
@@ -92,30 +100,38 @@ interface ApplyContext {
   stopped: boolean;
 }
 
+/**
+ * Sends `items` (`total` of them, as they stream) in batches; a batch refused for what
+ * it holds is reported and the others go on, a failure that would fail them all stops.
+ */
 async function apply<T>(
   context: ApplyContext,
   kind: Kind,
-  items: readonly T[],
+  total: number,
+  items: AsyncIterable<T> | Iterable<T>,
   send: (batch: T[]) => Promise<string[]>,
 ): Promise<KindOutcome> {
-  const outcome: KindOutcome = { kind, total: items.length, applied: 0, notApplied: [] };
-  if (items.length === 0) return outcome;
-  const batches = chunks(items, context.batchSize);
-  const progress = new Progress(context.io, kind, items.length, 'users');
+  const outcome: KindOutcome = { kind, total, applied: 0, notApplied: [] };
+  if (total === 0) return outcome;
+  const batchCount = Math.ceil(total / context.batchSize);
+  const progress = new Progress(context.io, kind, total, 'users');
   let failed = 0;
-  for (const [index, batch] of batches.entries()) {
-    const label = `batch ${index + 1}/${batches.length}`;
+  let index = 0;
+  let sent = 0;
+  for await (const batch of batchesOf(items, context.batchSize)) {
+    const label = `batch ${index + 1}/${batchCount}`;
+    index += 1;
     if (context.stopped) {
-      const rest = batches.slice(index).reduce((sum, b) => sum + b.length, 0);
-      outcome.notApplied.push({ count: rest, reason: `${label} on: not sent, after the failure above` });
+      outcome.notApplied.push({ count: total - sent, reason: `${label} on: not sent, after the failure above` });
       break;
     }
+    sent += batch.length;
     try {
       const skipped = await send(batch);
       outcome.applied += batch.length - skipped.length;
       failed += skipped.length;
       if (skipped.length > 0) {
-        const examples = skipped.slice(0, 3).join(', ');
+        const examples = escapeControl(skipped.slice(0, 3).join(', '));
         outcome.notApplied.push({
           count: skipped.length,
           reason: `${label}: the service skipped ${plural(skipped.length, 'user')} of it (${examples}${skipped.length > 3 ? ', …' : ''})`,
@@ -165,41 +181,49 @@ export async function usersSync(argv: readonly string[], env: Env, io: Io): Prom
     );
   }
   const batchSize = readWholeNumber('batch-size', values['batch-size'], 1, 10_000) ?? SYNC_BATCH_SIZE;
-  const file = positionals[0] ?? '';
+  const path = positionals[0] ?? '';
   const { client, host } = await connect(values, env);
-  const { users } = await readUsersFile(file);
+  const file = await UsersFile.check(path);
   const api: UsersApi = usersApi(client, platform);
-  io.out(`Read ${plural(users.length, 'user')} from ${file}.\n`);
+  io.out(`Read ${plural(file.count, 'user')} from ${path}.\n`);
 
   let current: UsersResponse;
   try {
     current = await api.list();
   } catch (error) {
-    throw new CliError(`could not read the ${api.name}, so nothing was sent: ${describeError(error, host.baseUrl)}`, EXIT.failed);
+    throw new CliError(`could not read the ${api.name}, so nothing was sent: ${describeError(error, host.shown)}`, EXIT.failed);
   }
-  const diff = diffUsers(users, current.users);
-  if (deleteMissing && users.length === 0 && diff.missing.length > 0) {
-    throw new CliError(`${file} has no users: with --delete-missing that would delete all ${count(diff.missing.length)}; nothing was sent`);
+  // The file is read again for each pass (the diff, the inserts, the updates): only the
+  // stored list and each end_user of the file stay in memory, not the file's records.
+  const stored = new Map(current.users.map((user) => [user.end_user, user]));
+  const diff = new SyncDiff(stored, values.verbose === true ? Infinity : LISTED);
+  for await (const { user } of file.users()) diff.add(user);
+  diff.findMissing(current.users, (endUser) => file.has(endUser));
+  if (deleteMissing && file.count === 0 && diff.missing.length > 0) {
+    throw new CliError(`${path} has no users: with --delete-missing that would delete all ${count(diff.missing.length)}; nothing was sent`);
   }
-  printDiff(io, diff, deleteMissing, values.verbose === true, `the ${plural(current.users.length, api.name.replace(/s$/, ''))} at ${host.baseUrl}`);
+  printDiff(io, diff, deleteMissing, values.verbose === true, `the ${plural(current.users.length, api.name.replace(/s$/, ''))} at ${host.shown}`);
   if (values['dry-run'] === true) {
     io.out('Dry run: nothing was sent.\n');
     return;
   }
 
-  if (diff.insert.length === 0 && diff.update.length === 0 && (!deleteMissing || diff.missing.length === 0)) {
-    io.out(`Nothing to change: the ${api.name} are what ${file} says.\n`);
+  if (diff.insert === 0 && diff.update === 0 && (!deleteMissing || diff.missing.length === 0)) {
+    io.out(`Nothing to change: the ${api.name} are what ${path} says.\n`);
     return;
   }
-  const context: ApplyContext = { io, host: host.baseUrl, batchSize, stopped: false };
+  const context: ApplyContext = { io, host: host.shown, batchSize, stopped: false };
+  async function* ofKind(kind: 'insert' | 'update'): AsyncGenerator<UserRecord> {
+    for await (const { user } of file.users()) if (classify(user, stored).kind === kind) yield user;
+  }
   const outcomes = [
-    await apply(context, 'insert', diff.insert, async (batch) => skippedOf(batch, await api.insert(batch))),
-    await apply(context, 'update', diff.update.map(({ user }) => user), async (batch) => skippedOf(batch, await api.update(batch))),
+    await apply(context, 'insert', diff.insert, ofKind('insert'), async (batch) => skippedOf(batch, await api.insert(batch))),
+    await apply(context, 'update', diff.update, ofKind('update'), async (batch) => skippedOf(batch, await api.update(batch))),
   ];
   const remove = api.delete;
   if (deleteMissing && remove !== undefined) {
     outcomes.push(
-      await apply(context, 'delete', diff.missing, async (batch) => {
+      await apply(context, 'delete', diff.missing.length, diff.missing, async (batch) => {
         await remove(batch);
         return [];
       }),
