@@ -1,5 +1,6 @@
 import { HttpCore } from './core/http.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
+import { maskingFilter } from './privacy/index.js';
 import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
 import type { DeliveryReport } from './recorder/delivery-report.js';
@@ -45,7 +46,7 @@ export class NebulyClient {
    */
   constructor(options: ClientOptions = {}) {
     const resolved = resolveClientOptions(options);
-    const http = new HttpCore(resolved);
+    const http = new HttpCore(resolved, resolved.mask === undefined ? undefined : maskingFilter(resolved.mask, resolved.onError));
     this.baseUrl = resolved.baseUrl;
     this.interactions = new Interactions(http);
     this.conversations = new Conversations(http);

@@ -11,6 +11,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from './errors.js';
+import type { BodyFilter } from './body-filter.js';
 import type { Endpoint, HttpMethod } from './endpoints.js';
 import type { Log } from './logging.js';
 import type { ResolvedClientOptions } from './options.js';
@@ -214,9 +215,12 @@ export class HttpCore {
   readonly #headers: Headers;
   readonly #jsonHeaders: Headers;
   #ky: KyInstance | undefined;
+  /** The client's mask, for the bodies of typed calls; none without one. */
+  readonly #filter: BodyFilter | undefined;
 
-  constructor(options: ResolvedClientOptions) {
+  constructor(options: ResolvedClientOptions, filter?: BodyFilter) {
     this.#options = options;
+    this.#filter = filter;
     this.#log = options.log;
     let headers: Headers;
     try {
@@ -250,7 +254,8 @@ export class HttpCore {
     const { method, path, params: paramsSchema, response } = endpoint;
     const [params, options] = paramsSchema === undefined ? [undefined, args[0]] : args;
     const overrides = checkRequestOptions(options);
-    const body = paramsSchema === undefined ? undefined : JSON.stringify(parseOrThrow(paramsSchema, params));
+    const valid = paramsSchema === undefined ? undefined : parseOrThrow(paramsSchema, params);
+    const body = valid === undefined ? undefined : JSON.stringify(this.#filter === undefined ? valid : this.#filter(endpoint, valid));
     const request: HttpRequest = { ...overrides, method, path, body };
     return (response === undefined ? this.accepted(request) : this.#json(request, response)) as Promise<EndpointResult<E>>;
   }
