@@ -10,6 +10,7 @@ import { benchImport } from './import.js';
 import { benchFrameworks } from './frameworks.js';
 import { benchIntegrations } from './integrations.js';
 import { benchMemory } from './memory.js';
+import { benchPrivacy } from './privacy.js';
 import { benchRecording } from './record.js';
 import { DIST, loadSdk } from './sdk.js';
 
@@ -22,6 +23,7 @@ const TARGETS = {
   bundleGzipBytes: { max: 21_500, unit: 'B' },
   openaiOverheadUsPerCall: { max: 20, unit: 'µs' },
   openaiOverheadUsPerChunk: { max: 2, unit: 'µs' },
+  maskPiiUsPerKb: { max: 50, unit: 'µs/kB' },
 } as const;
 
 type Metric = keyof typeof TARGETS;
@@ -41,6 +43,8 @@ console.log('measuring observeOpenAI against the unwrapped client …');
 const integrations = await benchIntegrations(sdk);
 console.log('measuring nebulyMiddleware and NebulyCallbackHandler against no-op ones …');
 const frameworks = await benchFrameworks(sdk);
+console.log('measuring maskPII …');
+const privacy = benchPrivacy(sdk);
 console.log('measuring the bundle …');
 const bundle = await benchBundle();
 
@@ -53,6 +57,7 @@ const figures: Record<Metric, number> = {
   bundleGzipBytes: bundle.gzipBytes,
   openaiOverheadUsPerCall: integrations.overheadUsPerCall,
   openaiOverheadUsPerChunk: integrations.overheadUsPerChunk,
+  maskPiiUsPerKb: privacy.maskPiiUsPerKb,
 };
 
 function meets(metric: Metric, value: number): boolean {
@@ -109,6 +114,10 @@ console.log(
     `per part of a ${frameworks.partsPerStream}-part streamText ${quartiles(frameworks.aiSdkPlainPartUs)} and ${quartiles(frameworks.aiSdkObservedPartUs)}. ` +
     `NebulyCallbackHandler: chat model invoke ${quartiles(frameworks.langchainNoopCallUs)} with a no-op handler, ${quartiles(frameworks.langchainObservedCallUs)} with it`,
 );
+console.log(
+  `maskPII: ${privacy.maskPiiUsPerKb} µs per kB of a ${privacy.bodyKb} kB conversation body of chat text; ` +
+    `near-miss text ${privacy.nearMissUsPerKb.small} µs/kB at 100 kB, ${privacy.nearMissUsPerKb.large} µs/kB at 1 MB (linear: equal)`,
+);
 if (!meets('bundleGzipBytes', bundle.gzipBytes)) {
   const groups = Object.entries(bundle.minifiedBytesBy).sort((a, b) => b[1] - a[1]);
   console.log(`minified bytes by origin: ${groups.map(([group, bytes]) => `${group} ${bytes}`).join(', ')}`);
@@ -124,7 +133,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks },
+  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks, privacy },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');

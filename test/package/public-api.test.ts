@@ -80,6 +80,9 @@ const ROOT_API = [
   'RECORDER_DEFAULTS', 'RecorderOptions', 'ResolvedRecorderOptions', 'Conversation', 'StartConversationParams',
   'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'DeliveryReport', 'ConversationOutcome', 'ConversationStatus',
   'DeliveryError', 'QueueFullError', 'RecordingError', 'RecordingErrorCode', 'UndeliveredConversation',
+  // privacy and control
+  'maskPII', 'MASK_FAILED', 'MaskError', 'MaskErrorCode', 'MaskFallback', 'DEFAULT_SAMPLE_KEY',
+  'Mask', 'MaskContext', 'IngestPayload', 'IngestPayloads', 'PayloadKind',
 ];
 
 describe('the package root', () => {

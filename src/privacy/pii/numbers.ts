@@ -9,6 +9,8 @@ const PLUS = 43;
 const DASH = 45;
 const DOT = 46;
 const COMMA = 44;
+/** Where a number may start: a digit, `+` or `(`. */
+const CANDIDATE = /[0-9+(]/;
 const OPEN = 40;
 const CLOSE = 41;
 
@@ -160,10 +162,14 @@ function isPhone({ plus, groups }: Written, last: number, digits: number): boole
 export function findNumbers(text: string): Span[] {
   const spans: Span[] = [];
   let visits = 0;
+  const candidates = new RegExp(CANDIDATE.source, 'g');
   let index = 0;
   while (index < text.length) {
-    const code = text.charCodeAt(index);
-    if (!(isDigit(code) || code === PLUS || code === OPEN) || !isBoundary(text, index - 1)) {
+    // The native search skips the text that cannot start a number, most of it.
+    candidates.lastIndex = index;
+    if (candidates.exec(text) === null) break;
+    index = candidates.lastIndex - 1;
+    if (!isBoundary(text, index - 1)) {
       index += 1;
       continue;
     }

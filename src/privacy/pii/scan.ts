@@ -4,6 +4,8 @@ import { findIbans } from './iban.js';
 import { findNumbers } from './numbers.js';
 import { findBearerTokens, findSecrets } from './secrets.js';
 
+const HAS_DIGIT = /[0-9]/;
+
 /**
  * Every span of personal data or secret in `text`, in order, none overlapping: each
  * finder's spans (each list in order), merged; where two overlap, the one that starts
@@ -16,7 +18,15 @@ import { findBearerTokens, findSecrets } from './secrets.js';
  * ```
  */
 export function findPii(text: string): Span[] {
-  const lists = [findBearerTokens(text), findEmails(text), findIbans(text), findNumbers(text), findSecrets(text)];
+  // Numbers and IBANs have digits: a native, linear test spares text without any both scans.
+  const digits = HAS_DIGIT.test(text);
+  const lists = [
+    findBearerTokens(text),
+    findEmails(text),
+    digits ? findIbans(text) : [],
+    digits ? findNumbers(text) : [],
+    findSecrets(text),
+  ];
   const heads = lists.map(() => 0);
   const merged: Span[] = [];
   let covered = 0;

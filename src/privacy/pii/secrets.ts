@@ -8,6 +8,12 @@ const KEY_PREFIXES = [
   'sk-', 'sk_', 'rk_live_', 'rk_test_', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'glpat-',
   'xoxb-', 'xoxp-', 'xoxa-', 'xoxs-', 'xapp-', 'AKIA', 'ASIA', 'AIza', 'hf_', 'npm_', 'pypi-',
 ];
+/** The prefixes by their first character: most words start with none of these. */
+const PREFIXES_BY_FIRST = new Map<number, string[]>();
+for (const prefix of KEY_PREFIXES) {
+  const first = prefix.charCodeAt(0);
+  PREFIXES_BY_FIRST.set(first, [...(PREFIXES_BY_FIRST.get(first) ?? []), prefix]);
+}
 /** A key's characters after its prefix: at least this many. */
 const MIN_KEY_TAIL = 16;
 /** A token without a known prefix: at least this long … */
@@ -26,9 +32,14 @@ function isKeyChar(code: number): boolean {
   return isAlnum(code) || code === 95 || code === 45;
 }
 
+// The characters of base64, base64url and hex, looked up: the scan of every run of text
+// asks this once per character.
+const TOKEN_CHARS = new Uint8Array(128);
+for (let code = 0; code < 128; code += 1) TOKEN_CHARS[code] = isKeyChar(code) || code === 43 || code === 47 ? 1 : 0;
+
 /** A character of base64, base64url or hex: letters, digits, `+ / _ -`. */
 function isTokenChar(code: number): boolean {
-  return isKeyChar(code) || code === 43 || code === 47;
+  return code < 128 && TOKEN_CHARS[code] === 1;
 }
 
 /** A character of an RFC 6750 bearer token: letters, digits, `- . _ ~ + /`. */
@@ -71,7 +82,9 @@ function looksRandom(text: string, start: number, end: number): boolean {
 
 /** The end of a key of a known prefix at `start`, or -1. */
 function keyEnd(text: string, start: number, runEnd: number): number {
-  for (const prefix of KEY_PREFIXES) {
+  const prefixes = PREFIXES_BY_FIRST.get(text.charCodeAt(start));
+  if (prefixes === undefined) return -1;
+  for (const prefix of prefixes) {
     if (!text.startsWith(prefix, start)) continue;
     let end = start + prefix.length;
     while (end < runEnd && isKeyChar(text.charCodeAt(end))) end += 1;
@@ -98,32 +111,48 @@ function keyEnd(text: string, start: number, runEnd: number): number {
  */
 export function findSecrets(text: string): Span[] {
   const spans: Span[] = [];
+  const length = text.length;
   let index = 0;
-  while (index < text.length) {
-    if (!isTokenChar(text.charCodeAt(index))) {
+  let visits = 0;
+  while (index < length) {
+    const first = text.charCodeAt(index);
+    if (!isTokenChar(first)) {
       index += 1;
       continue;
     }
     const start = index;
-    while (isTokenChar(text.charCodeAt(index))) index += 1;
+    let inner = false; // a `+` or `/` inside, after which a key may start
+    for (index += 1; index < length; index += 1) {
+      const code = text.charCodeAt(index);
+      if (!isTokenChar(code)) break;
+      if (code === 43 || code === 47) inner = true;
+    }
     while (text.charCodeAt(index) === EQUALS) index += 1;
-    scanWork.visits += index - start;
-    if (looksRandom(text, start, index)) {
+    visits += index - start;
+    if (index - start >= MIN_TOKEN_LENGTH && looksRandom(text, start, index)) {
       spans.push({ start, end: index, label: 'SECRET' });
       continue;
     }
-    // Where a key may start inside the run: its start, and after a `+` or `/`.
-    scanWork.visits += index - start;
-    for (let at = start; at < index; at += 1) {
-      if (at !== start && isKeyChar(text.charCodeAt(at - 1))) continue;
+    let at = start;
+    while (at < index) {
       const end = keyEnd(text, at, index);
-      if (end !== -1) {
-        spans.push({ start: at, end, label: 'SECRET' });
-        at = end - 1;
-      }
+      if (end !== -1) spans.push({ start: at, end, label: 'SECRET' });
+      if (!inner) break;
+      // The next place after a `+` or `/`.
+      const from = Math.max(at + 1, end);
+      at = from;
+      while (at < index && !isAfterSeparator(text, at)) at += 1;
+      visits += at - from;
     }
   }
+  scanWork.visits += visits;
   return spans;
+}
+
+/** Whether `index` follows a `+` or `/`: where a key may start inside a run. */
+function isAfterSeparator(text: string, index: number): boolean {
+  const previous = text.charCodeAt(index - 1);
+  return previous === 43 || previous === 47;
 }
 
 /**
