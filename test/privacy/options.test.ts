@@ -1,9 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { NebulyClient } from '../../src/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { maskPII, NebulyClient } from '../../src/index.js';
 
 const make = (options: object) => () => new NebulyClient({ apiKey: 'k', ...options });
 
 describe('the privacy options', () => {
+  it('are set as docs/privacy.md shows', () => {
+    vi.stubEnv('NEBULY_API_KEY', 'k');
+    const nebuly = new NebulyClient({ mask: maskPII, sampleRate: 0.25, sampleKey: 'acme-2026' });
+    expect(nebuly).toBeInstanceOf(NebulyClient);
+  });
+
   it('accept a mask, a rate from 0 to 1 and a key', () => {
     expect(make({ mask: (payload: unknown) => payload, sampleRate: 0, sampleKey: 'k' })).not.toThrow();
     expect(make({ sampleRate: 1 })).not.toThrow();

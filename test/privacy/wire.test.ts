@@ -122,6 +122,12 @@ describe('a client with a mask, on the wire', () => {
     expect(errors).toEqual([]);
   });
 
+  it('sends typed calls whatever the sample: sampleRate is for what the recorder records', async () => {
+    const { nebuly } = client({ sampleRate: 0 });
+    await nebuly.interactions.send(interaction);
+    expect(received()).toHaveLength(1);
+  });
+
   it('still rejects invalid params with a ValidationError before the mask runs', async () => {
     let calls = 0;
     const { nebuly } = client({ mask: (payload) => ((calls += 1), payload) });

@@ -52,7 +52,14 @@ describe('maskText leaves', () => {
     '/api/v1/conversations/search/by-user/feedback/latest',
     'a@b, x@y.c, @handle, sk-short, Bearer short',
     'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1',
+    'ref4111111111111111, 41111111111111111111, 4111111111111111x',
   ])('ordinary text: %j', (text) => expect(maskText(text)).toBe(text));
+
+  it.each([
+    ['order 123456789012 shipped', 'order [PHONE] shipped'],
+    ['uuid 550e8400-e29b-41d4-a716-446655440000', 'uuid [SECRET]'],
+    ['data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk', 'data:image/png;base64,[SECRET]'],
+  ])('and masks, as documented, some things that are not personal: %j', (text, masked) => expect(maskText(text)).toBe(masked));
 
   it('the same string, not a copy, when there is nothing to mask', () => {
     const text = 'Hello, how can I help?';
