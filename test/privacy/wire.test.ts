@@ -75,6 +75,20 @@ describe('a client with a mask, on the wire', () => {
     expect(errors).toEqual([]);
   });
 
+  it('gives the mask a copy: a mask that changes its body in place leaves your params as they were', async () => {
+    const params = structuredClone(conversation);
+    const { nebuly } = client({
+      mask: (payload) => {
+        const body = payload as { conversation: { interactions: { input: string }[] } };
+        body.conversation.interactions[0]!.input = 'changed';
+        return payload;
+      },
+    });
+    await nebuly.conversations.send(params);
+    expect(JSON.parse(received()[0]!).conversation.interactions[0].input).toBe('changed');
+    expect(params).toEqual(conversation);
+  });
+
   it('sends the bodies unchanged without a mask', async () => {
     const { nebuly } = client();
     await nebuly.conversations.send(conversation);
