@@ -43,9 +43,15 @@ export function kinds(errors: readonly NebulyError[]): string[] {
   return errors.map((error) => ('code' in error && typeof error.code === 'string' ? error.code : error.name));
 }
 
-/** Lets queued microtasks and promise callbacks run. */
+/**
+ * Lets the recorder's background work run: its microtasks, and the slices it gives the
+ * host between (`setImmediate`, which fake timers leave alone).
+ */
 export async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i += 1) await Promise.resolve();
+  for (let i = 0; i < 3; i += 1) {
+    for (let j = 0; j < 20; j += 1) await Promise.resolve();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Starts, records one interaction in, and ends a conversation; returns its outcome. */
@@ -53,4 +59,16 @@ export function oneTurn(recorder: Recorder, input = 'q'): Promise<ConversationOu
   const conversation = recorder.startConversation({ end_user: 'u', conversation_id: input });
   conversation.interaction({ input }).end({ output: 'a' });
   return conversation.end();
+}
+
+/**
+ * Lets the recorder's background work run until `condition` holds (at most 2,000 turns of
+ * the event loop): for tests that wait for requests to reach the transport, however many
+ * slices the work takes on a busy machine.
+ */
+export async function until(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 2_000 && !condition(); turn += 1) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (!condition()) throw new Error('the condition never held');
 }

@@ -1,0 +1,205 @@
+import type { ConversationFeedbackAction } from '../../schemas/index.js';
+import { newId } from '../ids.js';
+import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../../types/store.js';
+
+/** Options of {@link memoryStore}. */
+export interface MemoryStoreOptions {
+  /**
+   * The most interactions of sent conversations kept for feedback that arrives later
+   * (`nebuly.feedback()`), oldest forgotten first; each also goes at its `retainUntil`.
+   * @default 10_000
+   */
+  maxSentInteractions?: number | undefined;
+}
+
+/** An open conversation: a node of the list that keeps them in order of last activity. */
+interface Open {
+  readonly conversationId: string;
+  readonly generation: string;
+  readonly endUser: string;
+  readonly interactions: StoredInteraction[];
+  lastActivityAt: number;
+  previous: Open | undefined;
+  next: Open | undefined;
+}
+
+interface Claimed extends ConversationClaim {
+  leaseUntil: number;
+}
+
+interface Kept {
+  readonly sent: SentInteraction;
+  readonly until: number;
+}
+
+const keyOf = (conversationId: string, interactionId: string) => `${conversationId}\u0000${interactionId}`;
+
+/**
+ * The store of one process: open conversations in its memory, lost with it. The default
+ * of `recorder.store`. Finding the idlest conversation, marking one active and claiming
+ * one each cost O(1): the open conversations are a list in order of last activity, an
+ * active one moved to its end.
+ *
+ * @example
+ * ```ts
+ * const nebuly = new NebulyClient({ recorder: { store: memoryStore({ maxSentInteractions: 1_000 }) } });
+ * ```
+ */
+export function memoryStore(options: MemoryStoreOptions = {}): ConversationStore {
+  return new MemoryStore(options.maxSentInteractions ?? 10_000);
+}
+
+class MemoryStore implements ConversationStore {
+  readonly shared = false;
+  readonly #maxSent: number;
+  readonly #open = new Map<string, Open>();
+  /** Least recently active first. */
+  #head: Open | undefined;
+  #tail: Open | undefined;
+  /** By generation, in order of claim. */
+  readonly #claimed = new Map<string, Claimed>();
+  readonly #sent = new Map<string, Kept>();
+
+  constructor(maxSent: number) {
+    this.#maxSent = maxSent;
+  }
+
+  openCount(): number {
+    return this.#open.size;
+  }
+
+  earliestActivity(): number | undefined {
+    return this.#head?.lastActivityAt;
+  }
+
+  append(conversationId: string, endUser: string, interactions: readonly StoredInteraction[], now: number): void {
+    let open = this.#open.get(conversationId);
+    if (open === undefined) {
+      if (interactions.length === 0) return;
+      open = {
+        conversationId,
+        generation: newId(),
+        endUser,
+        interactions: [],
+        lastActivityAt: now,
+        previous: undefined,
+        next: undefined,
+      };
+      this.#open.set(conversationId, open);
+    } else {
+      this.#unlink(open);
+    }
+    for (const interaction of interactions) open.interactions.push(interaction);
+    this.#touch(open, now);
+  }
+
+  addFeedback(conversationId: string, interactionId: string, action: ConversationFeedbackAction, now: number): boolean {
+    const open = this.#open.get(conversationId);
+    const stored = open?.interactions.find((candidate) => candidate.id === interactionId);
+    if (open === undefined || stored === undefined) return false;
+    const interaction = stored.interaction as { feedback_actions?: ConversationFeedbackAction[] };
+    (interaction.feedback_actions ??= []).push(action);
+    this.#unlink(open);
+    this.#touch(open, now);
+    return true;
+  }
+
+  claim(conversationId: string, now: number, leaseMs: number): ConversationClaim | undefined {
+    const open = this.#open.get(conversationId);
+    return open === undefined ? undefined : this.#claimOpen(open, now, leaseMs);
+  }
+
+  claimIdle(idleBefore: number, now: number, leaseMs: number, limit: number): ConversationClaim[] {
+    const claims: ConversationClaim[] = [];
+    for (const claimed of this.#claimed.values()) {
+      if (claims.length >= limit) return claims;
+      if (claimed.leaseUntil <= now) claims.push(this.#renew(claimed, now, leaseMs));
+    }
+    while (claims.length < limit && this.#head !== undefined && this.#head.lastActivityAt <= idleBefore) {
+      claims.push(this.#claimOpen(this.#head, now, leaseMs));
+    }
+    return claims;
+  }
+
+  complete(claim: ConversationClaim, retainUntil: number): void {
+    const claimed = this.#claimed.get(claim.generation);
+    if (claimed === undefined || claimed.token !== claim.token) return;
+    this.#claimed.delete(claim.generation);
+    for (const { id, interaction } of claimed.interactions) {
+      const key = keyOf(claim.conversationId, id);
+      this.#sent.delete(key);
+      this.#sent.set(key, {
+        sent: { endUser: claimed.endUser, input: interaction.input, output: interaction.output, timeEnd: interaction.time_end },
+        until: retainUntil,
+      });
+    }
+    for (const [key] of this.#sent) {
+      if (this.#sent.size <= this.#maxSent) break;
+      this.#sent.delete(key);
+    }
+  }
+
+  release(claim: ConversationClaim): void {
+    const claimed = this.#claimed.get(claim.generation);
+    if (claimed?.token === claim.token) claimed.leaseUntil = Number.NEGATIVE_INFINITY;
+  }
+
+  sent(conversationId: string, interactionId: string, now: number): SentInteraction | undefined {
+    const key = keyOf(conversationId, interactionId);
+    const kept = this.#sent.get(key);
+    if (kept === undefined) return undefined;
+    if (kept.until > now) return kept.sent;
+    this.#sent.delete(key);
+    return undefined;
+  }
+
+  #claimOpen(open: Open, now: number, leaseMs: number): ConversationClaim {
+    this.#open.delete(open.conversationId);
+    this.#unlink(open);
+    const claimed: Claimed = {
+      conversationId: open.conversationId,
+      generation: open.generation,
+      token: newId(),
+      endUser: open.endUser,
+      interactions: open.interactions,
+      lastActivityAt: open.lastActivityAt,
+      leaseUntil: now + leaseMs,
+    };
+    this.#claimed.set(claimed.generation, claimed);
+    return { ...claimed };
+  }
+
+  #renew(claimed: Claimed, now: number, leaseMs: number): ConversationClaim {
+    // Re-inserted, so that the map stays in order of claim.
+    this.#claimed.delete(claimed.generation);
+    const renewed: Claimed = { ...claimed, token: newId(), leaseUntil: now + leaseMs };
+    this.#claimed.set(claimed.generation, renewed);
+    return { ...renewed };
+  }
+
+  /** Puts `open`, unlinked, at the end of the list as active at `now`. */
+  #touch(open: Open, now: number): void {
+    // A clock that goes back must not break the order the list relies on.
+    open.lastActivityAt = this.#tail === undefined ? now : Math.max(now, this.#tail.lastActivityAt);
+    open.previous = this.#tail;
+    open.next = undefined;
+    if (this.#tail === undefined) this.#head = open;
+    else this.#tail.next = open;
+    this.#tail = open;
+  }
+
+  #unlink(open: Open): void {
+    if (open.previous === undefined) {
+      if (this.#head === open) this.#head = open.next;
+    } else {
+      open.previous.next = open.next;
+    }
+    if (open.next === undefined) {
+      if (this.#tail === open) this.#tail = open.previous;
+    } else {
+      open.next.previous = open.previous;
+    }
+    open.previous = undefined;
+    open.next = undefined;
+  }
+}
