@@ -7,6 +7,7 @@ const LAYERS = [
   ['types'],
   ['schemas'],
   ['core'],
+  ['privacy'],
   ['resources', 'builders', 'recorder'],
   ['client\\.ts', 'deprecated-schemas\\.ts'],
   ['index\\.ts', 'integrations', 'node', 'cli', 'reference-server'],

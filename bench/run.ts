@@ -12,6 +12,7 @@ import { benchFrameworks } from './frameworks.js';
 import { benchIntegrations } from './integrations.js';
 import { benchMemory } from './memory.js';
 import { benchOtel } from './otel.js';
+import { benchPrivacy } from './privacy.js';
 import { benchRecording } from './record.js';
 import { DIST, loadSdk } from './sdk.js';
 
@@ -26,6 +27,7 @@ const TARGETS = {
   openaiOverheadUsPerChunk: { max: 2, unit: 'µs' },
   otelOverheadUsPerSpan: { max: 5, unit: 'µs' },
   longestBlockMs: { max: 10, unit: 'ms' },
+  maskPiiUsPerKb: { max: 50, unit: 'µs/kB' },
 } as const;
 
 type Metric = keyof typeof TARGETS;
@@ -49,6 +51,8 @@ console.log('measuring NebulySpanProcessor against no processor …');
 const otel = await benchOtel(sdk);
 console.log('measuring the longest block of the event loop in large cases …');
 const blocking = await benchBlocking(sdk);
+console.log('measuring maskPII …');
+const privacy = benchPrivacy(sdk);
 console.log('measuring the bundle …');
 const bundle = await benchBundle();
 
@@ -67,6 +71,7 @@ const figures: Record<Metric, number> = {
       (scenario) => [blocking[scenario].callMs, blocking[scenario].gapMs],
     ),
   ),
+  maskPiiUsPerKb: privacy.maskPiiUsPerKb,
 };
 
 function meets(metric: Metric, value: number): boolean {
@@ -134,6 +139,10 @@ console.log(
   `NebulySpanProcessor, lower quartiles of ${otel.traces} traces of ${otel.spansPerTrace} AI SDK-shaped spans: ` +
     `${quartiles(otel.plainTraceUs)} per trace without it, ${quartiles(otel.observedTraceUs)} with it`,
 );
+console.log(
+  `maskPII: ${privacy.maskPiiUsPerKb} µs per kB of a ${privacy.bodyKb} kB conversation body of chat text; ` +
+    `near-miss text ${privacy.nearMissUsPerKb.small} µs/kB at 100 kB, ${privacy.nearMissUsPerKb.large} µs/kB at 1 MB (linear: equal)`,
+);
 if (!meets('bundleGzipBytes', bundle.gzipBytes)) {
   const groups = Object.entries(bundle.minifiedBytesBy).sort((a, b) => b[1] - a[1]);
   console.log(`minified bytes by origin: ${groups.map(([group, bytes]) => `${group} ${bytes}`).join(', ')}`);
@@ -149,7 +158,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks, otel, blocking },
+  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks, otel, blocking, privacy },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');

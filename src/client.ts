@@ -2,6 +2,7 @@ import { HttpCore } from './core/http.js';
 import type { NebulyError } from './core/errors.js';
 import type { Log } from './core/logging.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
+import { maskingFilter } from './privacy/index.js';
 import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
 import { ambientContext, checkConversationTarget, type ConversationTarget } from './recorder/conversation-target.js';
@@ -71,7 +72,7 @@ export class NebulyClient {
    */
   constructor(options: ClientOptions = {}) {
     const resolved = resolveClientOptions(options);
-    const http = new HttpCore(resolved);
+    const http = new HttpCore(resolved, { filter: resolved.mask === undefined ? undefined : maskingFilter(resolved.mask, resolved.onError) });
     this.baseUrl = resolved.baseUrl;
     this.interactions = new Interactions(http);
     this.conversations = new Conversations(http);

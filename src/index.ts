@@ -104,3 +104,12 @@ export {
   type RecordingErrorCode,
   type UndeliveredConversation,
 } from './recorder/errors.js';
+export { maskPII, MASK_FAILED, MaskError, type MaskErrorCode, type MaskFallback } from './privacy/index.js';
+export {
+  DEFAULT_SAMPLE_KEY,
+  type IngestPayload,
+  type IngestPayloads,
+  type Mask,
+  type MaskContext,
+  type PayloadKind,
+} from './core/privacy-options.js';

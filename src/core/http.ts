@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { toIssues } from '../schemas/issues.js';
 import { errorOf, isRedirect, parseBody, redactAnswer } from './answer.js';
 import { ATTEMPT_TIMED_OUT, withinTimeout } from './attempt.js';
+import type { BodyFilter } from './body-filter.js';
 import type { Endpoint, HttpMethod } from './endpoints.js';
 import { AbortError, ConnectionError, countAttempts, type NebulyError, TimeoutError, UnexpectedResponseError } from './errors.js';
 import { plainHeaders } from './headers.js';
@@ -55,10 +56,16 @@ export class HttpCore {
   #headers: Record<string, string> | undefined;
   #transport: Transport | undefined;
   #ky: KyInstance | undefined;
+  /** The client's mask, for the bodies of typed calls; none without one. */
+  readonly #filter: BodyFilter | undefined;
 
-  /** `transport: 'fetch'` forces the platform's fetch where Node's would be used (tests). */
-  constructor(options: ResolvedClientOptions, internals: { transport?: TransportChoice } = {}) {
+  /**
+   * `transport: 'fetch'` forces the platform's fetch where Node's would be used (tests);
+   * `filter` is what each typed call's body passes through (the client's mask).
+   */
+  constructor(options: ResolvedClientOptions, internals: { transport?: TransportChoice; filter?: BodyFilter | undefined } = {}) {
     this.#options = options;
+    this.#filter = internals.filter;
     this.#log = options.log;
     this.#choice = internals.transport ?? 'auto';
     // Checked here, where the mistake was made; fetch's own message would quote the value.
@@ -101,7 +108,8 @@ export class HttpCore {
     const { method, path, params: paramsSchema, response } = endpoint;
     const [params, options] = paramsSchema === undefined ? [undefined, args[0]] : args;
     const overrides = checkRequestOptions(options);
-    const body = paramsSchema === undefined ? undefined : JSON.stringify(parseOrThrow(paramsSchema, params));
+    const valid = paramsSchema === undefined ? undefined : parseOrThrow(paramsSchema, params);
+    const body = valid === undefined ? undefined : JSON.stringify(this.#filter === undefined ? valid : this.#filter(endpoint, valid));
     const key = overrides.headers?.[IDEMPOTENCY_HEADER] ?? overrides.idempotencyKey ?? (endpoint.ingests === true ? newIdempotencyKey() : undefined);
     const headers: Record<string, string> = {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),

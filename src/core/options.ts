@@ -5,6 +5,7 @@ import { type Log, type Logger, type LogLevel, backgroundReporter, resolveLog } 
 import { nearestName } from './nearest.js';
 import { isBrowser } from './runtime.js';
 import { sdkHeaderProblems } from './sdk-headers.js';
+import { type Mask, resolvePrivacyOptions } from './privacy-options.js';
 
 /** The regions the service runs in; a project lives in one. */
 export const REGION_BASE_URLS = {
@@ -91,6 +92,28 @@ export interface ClientOptions {
   /** Options of the conversation recorder. */
   recorder?: RecorderOptions | undefined;
   /**
+   * Called once with every body that leaves the process (`interactions.send`,
+   * `conversations.send`, the recorder's sends) and every payload kept for `onError` or
+   * dead letters; what it returns is sent instead. `maskPII` is a ready one. A mask that
+   * throws or returns an invalid body sends nothing unmasked: the content fields go out
+   * as `[MASK FAILED]` and a `MaskError` goes to `onError` (docs/privacy.md).
+   * @default none: bodies go out as they are
+   */
+  mask?: Mask | undefined;
+  /**
+   * The share of end users whose conversations are recorded, 0 to 1. The decision is a
+   * keyed hash of `end_user`, so a user is kept or dropped for all of their
+   * conversations, in every process (docs/privacy.md).
+   * @default 1 (every user)
+   */
+  sampleRate?: number | undefined;
+  /**
+   * The key of the sampling hash: processes with the same key keep the same users; a new
+   * key draws a new sample.
+   * @default 'nebuly-sample-v1'
+   */
+  sampleKey?: string | undefined;
+  /**
    * Lets the client be constructed in a web page. Without it the constructor throws
    * there: the project's API key would reach every visitor, and with it anyone can read
    * every user of the project and delete every interaction. Call the API from a server;
@@ -117,6 +140,9 @@ const CLIENT_OPTION_NAMES: { readonly [K in keyof ClientOptions]-?: true } = {
   logLevel: true,
   logger: true,
   recorder: true,
+  mask: true,
+  sampleRate: true,
+  sampleKey: true,
   dangerouslyAllowBrowser: true,
 };
 
@@ -134,6 +160,10 @@ export interface ResolvedClientOptions {
   /** The log of `logLevel` and `logger`. */
   log: Log;
   recorder: RecorderOptions;
+  /** `undefined` when no mask is set. */
+  mask: Mask | undefined;
+  sampleRate: number;
+  sampleKey: string;
 }
 
 /** The defaults of {@link ClientOptions}. */
@@ -282,6 +312,7 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   for (const problem of sdkHeaderProblems(Object.keys(copyOf('headers', headers)))) throw typeError(`\`headers\` ${problem}`);
   const onError = optionalFunction<(error: NebulyError) => void>('onError', given.onError);
   const log = resolveLog(given.logLevel, given.logger);
+  const privacy = resolvePrivacyOptions(given);
 
   if (apiKey === undefined || apiKey.trim() === '') {
     throw typeError('no API key. Pass `apiKey` to `new NebulyClient()` or set NEBULY_API_KEY.');
@@ -326,5 +357,6 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
     onError: backgroundReporter(log, onError),
     log,
     recorder,
+    ...privacy,
   };
 }

@@ -215,6 +215,9 @@ describe('unknown option names', () => {
       logLevel: 'off',
       logger: console,
       recorder: { ...RECORDER_DEFAULTS },
+      mask: (payload) => payload,
+      sampleRate: 0.5,
+      sampleKey: 'team-key',
       dangerouslyAllowBrowser: false,
     };
     expect(new NebulyClient(every).baseUrl).toBe('http://127.0.0.1:1');

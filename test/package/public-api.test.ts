@@ -87,6 +87,9 @@ const ROOT_API = [
   // the store of open conversations
   'memoryStore', 'MemoryStoreOptions', 'ConversationStore', 'ConversationClaim', 'StoredInteraction', 'SentInteraction',
   'MaybePromise',
+  // privacy and control
+  'maskPII', 'MASK_FAILED', 'MaskError', 'MaskErrorCode', 'MaskFallback', 'DEFAULT_SAMPLE_KEY',
+  'Mask', 'MaskContext', 'IngestPayload', 'IngestPayloads', 'PayloadKind',
 ];
 
 describe('the package root', () => {

@@ -1,0 +1,119 @@
+// The privacy options are declared here, in core, beside the client's others: the
+// client's options (options.ts) hold them, and src/privacy/ applies them, from above.
+import type { SendConversationBody, SendFeedbackBody, SendInteractionBody } from '../types/index.js';
+
+/**
+ * The bodies a mask sees, by kind: each as it goes on the wire (validated, times as ISO
+ * strings).
+ *
+ * @example
+ * ```ts
+ * const body: IngestPayloads['conversation'] = { conversation: { end_user: 'u-1', interactions: [] } };
+ * ```
+ */
+export interface IngestPayloads {
+  /** `nebuly.interactions.send`, and the recorder's per-interaction sends. */
+  interaction: SendInteractionBody;
+  /** `nebuly.conversations.send`, and the recorder's bulk sends. */
+  conversation: SendConversationBody;
+  /** `nebuly.interactions.sendFeedback`, and `nebuly.feedback()` for an interaction already sent. */
+  feedback: SendFeedbackBody;
+}
+
+/**
+ * Which kind of body a mask is given.
+ *
+ * @example
+ * ```ts
+ * const kind: PayloadKind = 'conversation';
+ * ```
+ */
+export type PayloadKind = keyof IngestPayloads;
+
+/**
+ * Any body a mask is given.
+ *
+ * @example
+ * ```ts
+ * const mask = (payload: IngestPayload) => payload;
+ * ```
+ */
+export type IngestPayload = IngestPayloads[PayloadKind];
+
+/**
+ * What a mask is told besides the body.
+ *
+ * @example
+ * ```ts
+ * const mask: Mask = (payload, { kind }) => (kind === 'conversation' ? maskPII(payload) : payload);
+ * ```
+ */
+export interface MaskContext {
+  /** The kind of body. */
+  kind: PayloadKind;
+}
+
+/**
+ * A function from a wire body to the wire body to send in its place, called once per
+ * body that leaves the process or is kept (docs/privacy.md). It may return a new object
+ * or change the one it is given; it must keep the body valid (a string stays a string).
+ *
+ * @example
+ * ```ts
+ * const nebuly = new NebulyClient({ mask: (payload, context) => redactNames(maskPII(payload, context)) });
+ * ```
+ */
+export type Mask = (payload: IngestPayload, context: MaskContext) => IngestPayload;
+
+/**
+ * The sampling key used when `sampleKey` is not given. Every process with the same key
+ * keeps the same users; a key of your own reshuffles which users are kept.
+ *
+ * @example
+ * ```ts
+ * new NebulyClient({ sampleRate: 0.1, sampleKey: DEFAULT_SAMPLE_KEY }); // the same as leaving it out
+ * ```
+ */
+export const DEFAULT_SAMPLE_KEY = 'nebuly-sample-v1';
+
+/**
+ * The privacy options with their defaults filled in.
+ *
+ * @example
+ * ```ts
+ * const { mask, sampleRate, sampleKey } = resolvePrivacyOptions({ sampleRate: 0.5 });
+ * ```
+ */
+export interface ResolvedPrivacyOptions {
+  /** `undefined` when no mask is set: bodies go out as they are, at no cost. */
+  mask: Mask | undefined;
+  /** The share of end users kept, 0 to 1. */
+  sampleRate: number;
+  /** The key of the sampling hash. */
+  sampleKey: string;
+}
+
+/**
+ * Checks the privacy options once, at construction, naming the option at fault.
+ *
+ * @throws TypeError when `mask` is not a function, `sampleRate` not a number from 0 to 1,
+ * or `sampleKey` not a non-empty string.
+ * @example
+ * ```ts
+ * resolvePrivacyOptions({ sampleRate: 2 }); // throws: `sampleRate` must be a number from 0 to 1
+ * ```
+ */
+export function resolvePrivacyOptions(given: { mask?: unknown; sampleRate?: unknown; sampleKey?: unknown }): ResolvedPrivacyOptions {
+  const { mask, sampleRate = 1, sampleKey = DEFAULT_SAMPLE_KEY } = given;
+  if (mask !== undefined && typeof mask !== 'function') {
+    throw new TypeError(`nebuly-client: \`mask\` must be a function (got ${mask === null ? 'null' : typeof mask})`);
+  }
+  if (typeof sampleRate !== 'number' || !(sampleRate >= 0 && sampleRate <= 1)) {
+    throw new TypeError('nebuly-client: `sampleRate` must be a number from 0 to 1 (the share of end users kept)');
+  }
+  // The key is never quoted: it is a secret of sorts, and may have been pasted from one.
+  if (typeof sampleKey !== 'string' || sampleKey === '') {
+    throw new TypeError('nebuly-client: `sampleKey` must be a non-empty string');
+  }
+  return { mask: mask as Mask | undefined, sampleRate, sampleKey };
+}
