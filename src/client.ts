@@ -2,7 +2,7 @@ import { HttpCore } from './core/http.js';
 import type { NebulyError } from './core/errors.js';
 import type { Log } from './core/logging.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
-import { maskingFilter } from './privacy/index.js';
+import { createSampler, maskingFilter } from './privacy/index.js';
 import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
 import { ambientContext, checkConversationTarget, type ConversationTarget } from './recorder/conversation-target.js';
@@ -78,7 +78,13 @@ export class NebulyClient {
     this.conversations = new Conversations(http);
     this.eligibleUsers = new EligibleUsers(http);
     this.platformUsers = new PlatformUsers(http);
-    this.#recorder = new Recorder({ http, onError: resolved.onError, options: resolved.recorder });
+    this.#recorder = new Recorder({
+      http,
+      onError: resolved.onError,
+      options: resolved.recorder,
+      mask: resolved.mask,
+      sampled: resolved.sampleRate >= 1 ? undefined : createSampler(resolved),
+    });
     partsOfClients.set(this, { log: resolved.log, report: resolved.onError });
   }
 

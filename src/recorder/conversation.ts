@@ -73,10 +73,14 @@ export interface ConversationControl {
   closeTurns(reason: EndReason): void;
 }
 
-/** How a conversation starts: usable, or refused with the error that was reported. */
+/**
+ * How a conversation starts: usable, refused with the error that was reported, or left
+ * out by `sampleRate` (it records nothing, and says nothing).
+ */
 export type ConversationInit =
   | { conversationId: string; key: string; endUser: string; tags: Record<string, string> | undefined }
-  | { conversationId: string; key: string; refusal: NebulyError };
+  | { conversationId: string; key: string; refusal: NebulyError }
+  | { conversationId: string; key: string; sampledOut: true };
 
 /** The end of the message about interactions still open when their conversation ended. */
 const OPEN_INTERACTIONS_ENDED: Record<EndReason, string> = {
@@ -151,7 +155,7 @@ export class Conversation {
     this.id = init.conversationId;
     this.key = init.key;
     this.#hooks = hooks;
-    const refused = 'refusal' in init;
+    const refused = 'refusal' in init || 'sampledOut' in init;
     this.state = new ConversationState(init.conversationId, init.key, {
       open: !refused,
       now: context.now,
@@ -165,10 +169,14 @@ export class Conversation {
         feedback: (record, action) => hooks.lateFeedback(this, record, action),
       },
     });
-    if ('refusal' in init) {
+    if ('refusal' in init || 'sampledOut' in init) {
       this.endUser = '';
       this.tags = undefined;
-      this.#outcome = Promise.resolve({ status: 'dropped', conversationId: this.id, error: init.refusal });
+      this.#outcome = Promise.resolve(
+        'refusal' in init
+          ? { status: 'dropped', conversationId: this.id, error: init.refusal }
+          : { status: 'empty', conversationId: this.id },
+      );
       return;
     }
     this.endUser = init.endUser;

@@ -1,5 +1,6 @@
 import { NebulyError, ValidationError } from '../core/errors.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
+import type { Mask } from '../core/privacy-options.js';
 import type { ConversationStore } from '../types/store.js';
 import { Conversation, type ConversationHooks, type ConversationInit, conversationControl, type EndReason } from './conversation.js';
 import type { DeliveryReport } from './delivery-report.js';
@@ -35,6 +36,10 @@ export interface RecorderInit {
   /** Receives every error of background work; may throw or reject without harm. */
   onError: (error: NebulyError) => void;
   options?: RecorderOptions | undefined;
+  /** The client's `mask`, applied to every interaction before it is stored or sent. */
+  mask?: Mask | undefined;
+  /** Whether an end user is in the sample (`sampleRate`); all are when left out. */
+  sampled?: ((endUser: string) => boolean) | undefined;
 }
 
 /** How many conversations one sweep claims at a time: bounded work per store call. */
@@ -81,6 +86,7 @@ export class Recorder {
   readonly #sender: Sender;
   readonly #open: OpenConversations<Conversation>;
   readonly #hooks: ConversationHooks;
+  readonly #sampled: (endUser: string) => boolean;
   #sweepTimer: ReturnType<typeof setInterval> | undefined;
   #lastFlush: Promise<unknown> = Promise.resolve();
   #shutdown: Promise<DeliveryReport> | undefined;
@@ -121,7 +127,9 @@ export class Recorder {
       now: options.now,
       report: this.#report,
       deliver: options.delivery === 'interaction' ? (conversation, stored) => this.#sender.sendInteraction(conversation, stored) : undefined,
+      mask: init.mask,
     });
+    this.#sampled = init.sampled ?? (() => true);
     this.#sender.useStoring(this.#storing);
     this.#open = new OpenConversations<Conversation>({
       idleTimeoutMs: options.idleTimeoutMs,
@@ -183,6 +191,8 @@ export class Recorder {
     if (start.endUser === undefined) {
       return this.#create({ conversationId, key, refusal: error ?? new NebulyError('no end_user') });
     }
+    // Left out by `sampleRate`: decided once, by end user, and free from here on.
+    if (!this.#sampled(start.endUser)) return this.#create({ conversationId, key, sampledOut: true });
     return this.#create({ conversationId, key, endUser: start.endUser, tags: start.tags });
   }
 
@@ -194,6 +204,7 @@ export class Recorder {
    */
   #create(init: ConversationInit): Conversation {
     const conversation = new Conversation({ now: this.#options.now, report: this.#report }, init, this.#hooks);
+    if ('sampledOut' in init) return conversation;
     if ('refusal' in init) {
       // Dropped from its start, its error already reported: counted, never sent.
       void this.#publisher.drop(init.conversationId, init.refusal, []);

@@ -1,4 +1,7 @@
 import { NebulyError, ValidationError } from '../core/errors.js';
+import type { Mask } from '../core/privacy-options.js';
+import { applyMask } from '../privacy/apply-mask.js';
+import type { ConversationInteraction } from '../schemas/index.js';
 import type { ConversationStore, StoredInteraction } from '../types/store.js';
 import { DeliveryError, RecordingError } from './errors.js';
 import { checkInteraction, type ConversationTags } from './payload.js';
@@ -24,6 +27,8 @@ export interface StoringOptions {
   report: (error: NebulyError) => void;
   /** With `delivery: 'interaction'`: where checked interactions go instead of the store. */
   deliver?: ((conversation: ConversationRef, stored: StoredInteraction) => void) | undefined;
+  /** The client's `mask`: applied to each interaction before it is stored or sent. */
+  mask?: Mask | undefined;
 }
 
 interface Pending {
@@ -131,6 +136,11 @@ export class Storing {
     }
   }
 
+  #masked(conversation: ConversationRef, interaction: ConversationInteraction): ConversationInteraction | undefined {
+    const { mask, report } = this.#options;
+    return mask === undefined ? interaction : maskInteraction(mask, conversation.endUser, interaction, report);
+  }
+
   async #store(conversation: ConversationRef, record: InteractionRecord): Promise<void> {
     const { report, store, now, deliver } = this.#options;
     // Not on the caller's path: `turn.end()` has returned before this runs.
@@ -157,7 +167,9 @@ export class Storing {
         );
       }
       if (checked.interaction === undefined) return;
-      stored = { id: record.id, interaction: checked.interaction, order: record.order };
+      const interaction = this.#masked(conversation, checked.interaction);
+      if (interaction === undefined) return;
+      stored = { id: record.id, interaction, order: record.order };
     } catch (cause) {
       // A value JSON cannot hold, or a bug: reported, never thrown into the caller.
       report(new NebulyError(`Interaction ${record.id} of conversation ${conversation.id} could not be recorded: ${describe(cause)}`, { cause }));
@@ -177,6 +189,23 @@ export class Storing {
       report(new DeliveryError({ conversationId: conversation.id, payload }, error));
     }
   }
+}
+
+/**
+ * Masks one interaction as the body of a one-interaction conversation (what the mask
+ * sees of the recorder's bodies), before anything keeps or sends it: the store, the bulk
+ * send, the errors that carry payloads. `undefined` when the mask failed and the body is
+ * withheld (reported).
+ */
+function maskInteraction(
+  mask: Mask,
+  endUser: string,
+  interaction: ConversationInteraction,
+  report: (error: NebulyError) => void,
+): ConversationInteraction | undefined {
+  const { body, error } = applyMask(mask, 'conversation', { conversation: { end_user: endUser, interactions: [interaction] } });
+  if (error !== undefined) report(error);
+  return body?.conversation.interactions[0];
 }
 
 function describe(error: unknown): string {
