@@ -9,7 +9,7 @@ const LAYERS = [
   ['core'],
   ['resources', 'builders', 'recorder'],
   ['client\\.ts', 'deprecated-schemas\\.ts'],
-  ['index\\.ts', 'integrations', 'node', 'cli', 'reference-server'],
+  ['index\\.ts', 'integrations', 'node', 'redis', 'cli', 'reference-server'],
 ];
 
 const TESTS = '\\.test\\.ts$';

@@ -13,6 +13,7 @@ const entry = {
   anthropic: 'src/integrations/anthropic.ts',
   'ai-sdk': 'src/integrations/ai-sdk/index.ts',
   langchain: 'src/integrations/langchain/index.ts',
+  redis: 'src/redis/index.ts',
 };
 
 /** The bins, Node programs built apart: `nebuly-reference-server` and `nebuly`. */
@@ -42,7 +43,7 @@ const library: Options = {
   // about 0.5 ms (bench/import.ts). Its types still come from the `zod` dependency.
   noExternal: ['ky', 'zod'],
   // The integrations import their frameworks as types only; kept external all the same.
-  external: ['msw', /^node:/, 'openai', '@anthropic-ai/sdk', 'ai', /^@langchain\//],
+  external: ['msw', /^node:/, 'openai', '@anthropic-ai/sdk', 'ai', /^@langchain\//, 'redis', 'ioredis'],
   treeshake: true,
   // Keep `node:` specifiers as written: they are what Deno and Bun resolve too.
   removeNodeProtocol: false,

@@ -17,6 +17,7 @@ export default defineConfig({
       { find: /^nebuly-client\/langchain$/, replacement: source('./src/integrations/langchain/index.ts') },
       { find: /^nebuly-client\/openai$/, replacement: source('./src/integrations/openai.ts') },
       { find: /^nebuly-client\/anthropic$/, replacement: source('./src/integrations/anthropic.ts') },
+      { find: /^nebuly-client\/redis$/, replacement: source('./src/redis/index.ts') },
     ],
   },
   test: {
