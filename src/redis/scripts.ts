@@ -38,6 +38,9 @@ end
 /**
  * ARGV: tag, conversation id, end user, now, new generation, then (id, JSON) per
  * interaction. Creates the open conversation when none is, unless there is nothing to add.
+ * An interaction whose id the conversation holds already is not added again: an append
+ * that timed out on the client may still run once the connection is back, and the
+ * caller may have tried again meanwhile.
  */
 const APPEND = `
 local tag, cid = ARGV[1], ARGV[2]
@@ -49,8 +52,7 @@ if not gen then
   redis.call('HSET', tag .. 'c:' .. gen, 'cid', cid, 'user', ARGV[3])
 end
 for i = 6, #ARGV - 1, 2 do
-  redis.call('SADD', tag .. 'n:' .. gen, ARGV[i])
-  redis.call('RPUSH', tag .. 'i:' .. gen, ARGV[i + 1])
+  if redis.call('SADD', tag .. 'n:' .. gen, ARGV[i]) == 1 then redis.call('RPUSH', tag .. 'i:' .. gen, ARGV[i + 1]) end
 end
 redis.call('HSET', tag .. 'c:' .. gen, 'last', ARGV[4])
 redis.call('ZADD', tag .. 'idle', ARGV[4], gen)

@@ -101,6 +101,15 @@ describe('redisStore', () => {
     expect(await store.claimIdle(Number.POSITIVE_INFINITY, 200, 1_000, 0)).toEqual([]);
   });
 
+  it('adds an interaction once, when an append that timed out runs late and was tried again meanwhile', async () => {
+    const store = redisStore(connected.get('node-redis 6')!.client, { prefix: freshPrefix() });
+    await store.append('c', 'u', [stored('a'), stored('b')], 0);
+    await store.append('c', 'u', [stored('b'), stored('c')], 1);
+    const claim = await store.claim('c', 2, 1_000);
+    expect(claim?.interactions.map((i) => i.id)).toEqual(['a', 'b', 'c']);
+    expect(claim?.lastActivityAt).toBe(1);
+  });
+
   it('refuses what it cannot work with, naming the argument', () => {
     const client = connected.get('node-redis 6')!.client;
     expect(() => redisStore({} as never)).toThrow(ValidationError);
