@@ -1,0 +1,211 @@
+/**
+ * The chaos run: several processes record the turns of the same conversations round robin
+ * through one Redis, feedback comes from other processes, one recording process is killed
+ * with SIGKILL mid-run, and sweeper processes sweep concurrently. Then `verdict` checks
+ * what reached the service.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startRedisServer } from '../../test/helpers/redis-server.js';
+import { type Ledger, verdict, type Verdict } from './check.js';
+import type { Command, Reply, WorkerConfig } from './protocol.js';
+import { startSink } from './sink.js';
+
+export interface ChaosOptions {
+  conversations: number;
+  turns: number;
+  recorders: number;
+  sweepers: number;
+  /** Chats under way at once. */
+  parallel: number;
+  /** The share of all turns recorded when one recorder is killed. */
+  killAfter: number;
+  idleTimeoutMs: number;
+  leaseMs: number;
+  sweepEveryMs: number;
+  /** How long the service holds each POST, ms, low and high. */
+  holdMs: readonly [number, number];
+}
+
+export interface ChaosResult extends Verdict {
+  readonly options: ChaosOptions;
+  readonly timings: { recordingMs: number; drainMs: number; turnsPerSecond: number };
+  readonly counts: { turnsStored: number; turnsUnconfirmed: number; feedbackSent: number; errorsReported: number };
+}
+
+/** A command without its id, which the worker's channel adds. */
+type Ask = Command extends infer C ? (C extends Command ? Omit<C, 'id'> : never) : never;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A worker process, and a way to ask it something and wait for its answer. */
+class Worker {
+  readonly #child: ChildProcess;
+  readonly #pending = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
+  #next = 0;
+  alive = true;
+
+  constructor(config: WorkerConfig, onError: (message: string) => void) {
+    this.#child = fork(fileURLToPath(new URL('worker.ts', import.meta.url)), [JSON.stringify(config)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.#child.on('message', (reply: Reply) => {
+      if (reply.kind === 'error') onError(reply.message);
+      else if (reply.kind === 'done') this.#pending.get(reply.id)?.resolve(reply);
+      if (reply.kind === 'done') this.#pending.delete(reply.id);
+      if (reply.kind === 'ready') this.#pending.get(-1)?.resolve(reply);
+    });
+    this.#child.on('exit', () => {
+      this.alive = false;
+      for (const { reject } of this.#pending.values()) reject(new Error('worker gone'));
+      this.#pending.clear();
+    });
+  }
+
+  ready(): Promise<Reply> {
+    return new Promise((resolve, reject) => this.#pending.set(-1, { resolve, reject }));
+  }
+
+  ask(command: Ask): Promise<Reply> {
+    if (!this.alive) return Promise.reject(new Error('worker gone'));
+    const id = (this.#next += 1);
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#child.send({ ...command, id } as Command);
+    });
+  }
+
+  kill(): void {
+    this.#child.kill('SIGKILL');
+  }
+}
+
+/**
+ * Runs the chaos scenario with `options` and checks it.
+ *
+ * @example
+ * ```ts
+ * const result = await runChaos({ ...CHAOS_DEFAULTS, conversations: 12 });
+ * if (result.failures.length > 0) process.exitCode = 1;
+ * ```
+ */
+export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
+  const redis = await startRedisServer();
+  const sink = await startSink({ holdMs: options.holdMs });
+  let errorsReported = 0;
+  const base = { baseUrl: sink.url, redisUrl: redis.url, prefix: `chaos:${process.pid}:${Date.now()}:`, idleTimeoutMs: options.idleTimeoutMs, leaseMs: options.leaseMs };
+  const onError = () => void (errorsReported += 1);
+  const recorders = Array.from({ length: options.recorders }, () => new Worker({ ...base, sweepIntervalMs: 0 }, onError));
+  const sweepers = Array.from({ length: options.sweepers }, () => new Worker({ ...base, sweepIntervalMs: 0 }, onError));
+  const everyone = [...recorders, ...sweepers];
+  try {
+    await Promise.all(everyone.map((worker) => worker.ready()));
+    const ledger: Ledger = { conversations: new Map(), feedback: new Set(), killedAt: Number.POSITIVE_INFINITY };
+    const interactionIds = new Map<string, string>();
+    const total = options.conversations * options.turns;
+    let recorded = 0;
+    let feedbackSent = 0;
+    const alive = () => recorders.filter((worker) => worker.alive);
+    const pick = (index: number) => alive()[index % alive().length]!;
+
+    async function giveFeedback(conversationId: string, turn: number, from: Worker) {
+      const interactionId = interactionIds.get(`${conversationId} ${turn}`)!;
+      try {
+        await from.ask({ kind: 'feedback', conversationId, interactionId });
+        ledger.feedback.add(`${conversationId} ${turn}`);
+        feedbackSent += 1;
+      } catch {
+        // Its process was killed: this feedback may or may not have been stored.
+      }
+    }
+
+    async function chat(index: number) {
+      const conversationId = `chat-${index}`;
+      const endUser = `user-${index % 7}`;
+      const entry = { endUser, stored: new Set<number>(), unconfirmed: new Set<number>() };
+      ledger.conversations.set(conversationId, entry);
+      for (let turn = 0; turn < options.turns; turn += 1) {
+        const worker = pick(index + turn);
+        try {
+          const reply = await worker.ask({ kind: 'turn', conversationId, endUser, turn });
+          if (reply.kind === 'done' && reply.interactionId !== undefined) interactionIds.set(`${conversationId} ${turn}`, reply.interactionId);
+          entry.stored.add(turn);
+        } catch {
+          entry.unconfirmed.add(turn); // killed with the turn in hand: stored or not
+        }
+        recorded += 1;
+        if (recorded >= total * options.killAfter && ledger.killedAt === Number.POSITIVE_INFINITY) {
+          ledger.killedAt = Date.now();
+          recorders[0]!.kill();
+        }
+        // Feedback on every third turn, from the next process over.
+        if (turn % 3 === 1 && entry.stored.has(turn)) await giveFeedback(conversationId, turn, pick(index + turn + 1));
+      }
+      // Half the chats are ended by a process; the other half go idle, for the sweepers.
+      if (index % 2 === 0) await pick(index + 1).ask({ kind: 'end', conversationId, endUser }).catch(() => undefined);
+    }
+
+    let sweeping = true;
+    const sweeps = sweepers.map(async (sweeper) => {
+      while (sweeping && sweeper.alive) {
+        await sweeper.ask({ kind: 'sweep' }).catch(() => undefined);
+        await sleep(options.sweepEveryMs);
+      }
+    });
+
+    const started = Date.now();
+    let nextChat = 0;
+    await Promise.all(
+      Array.from({ length: options.parallel }, async () => {
+        while (nextChat < options.conversations) await chat((nextChat += 1) - 1);
+      }),
+    );
+    const recordingMs = Date.now() - started;
+
+    // Until every conversation reached the service (idle ones after idleTimeoutMs, the
+    // killed sender's after its lease), or a deadline that says something is lost.
+    const deadline = Date.now() + options.idleTimeoutMs + options.leaseMs + 30_000;
+    while (verdict(sink.received, ledger).figures.conversationsDelivered < ledger.conversations.size && Date.now() < deadline) await sleep(100);
+    const drainMs = Date.now() - started - recordingMs;
+
+    // Feedback that arrives after its conversation was sent, from yet another process.
+    for (let index = 0; index < options.conversations; index += 4) {
+      if (ledger.conversations.get(`chat-${index}`)?.stored.has(0)) await giveFeedback(`chat-${index}`, 0, pick(index + 2));
+    }
+    sweeping = false;
+    await Promise.all(sweeps);
+    await Promise.all(everyone.filter((worker) => worker.alive).map((worker) => worker.ask({ kind: 'shutdown' }).catch(() => undefined)));
+
+    const counts = {
+      turnsStored: [...ledger.conversations.values()].reduce((sum, entry) => sum + entry.stored.size, 0),
+      turnsUnconfirmed: [...ledger.conversations.values()].reduce((sum, entry) => sum + entry.unconfirmed.size, 0),
+      feedbackSent,
+      errorsReported,
+    };
+    return {
+      ...verdict(sink.received, ledger),
+      options,
+      timings: { recordingMs, drainMs, turnsPerSecond: Math.round((counts.turnsStored / recordingMs) * 1000) },
+      counts,
+    };
+  } finally {
+    for (const worker of everyone) if (worker.alive) worker.kill();
+    await sink.close();
+    await redis.stop();
+  }
+}
+
+/** The full run of `npm run chaos`. */
+export const CHAOS_DEFAULTS: ChaosOptions = {
+  conversations: 200,
+  turns: 6,
+  recorders: 4,
+  sweepers: 2,
+  parallel: 24,
+  killAfter: 0.4,
+  idleTimeoutMs: 5_000,
+  leaseMs: 3_000,
+  sweepEveryMs: 250,
+  holdMs: [10, 60],
+};
