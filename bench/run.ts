@@ -11,6 +11,7 @@ import { benchFrameworks } from './frameworks.js';
 import { benchIntegrations } from './integrations.js';
 import { benchMemory } from './memory.js';
 import { benchRecording } from './record.js';
+import { benchRedis } from './redis.js';
 import { DIST, loadSdk } from './sdk.js';
 
 const TARGETS = {
@@ -22,6 +23,7 @@ const TARGETS = {
   bundleGzipBytes: { max: 21_500, unit: 'B' },
   openaiOverheadUsPerCall: { max: 20, unit: 'µs' },
   openaiOverheadUsPerChunk: { max: 2, unit: 'µs' },
+  redisRoundTripsPerTurn: { max: 1, unit: 'round trips' },
 } as const;
 
 type Metric = keyof typeof TARGETS;
@@ -41,6 +43,8 @@ console.log('measuring observeOpenAI against the unwrapped client …');
 const integrations = await benchIntegrations(sdk);
 console.log('measuring nebulyMiddleware and NebulyCallbackHandler against no-op ones …');
 const frameworks = await benchFrameworks(sdk);
+console.log('measuring the Redis store: 4 processes storing turns through one redis-server …');
+const redis = await benchRedis();
 console.log('measuring the bundle …');
 const bundle = await benchBundle();
 
@@ -53,6 +57,7 @@ const figures: Record<Metric, number> = {
   bundleGzipBytes: bundle.gzipBytes,
   openaiOverheadUsPerCall: integrations.overheadUsPerCall,
   openaiOverheadUsPerChunk: integrations.overheadUsPerChunk,
+  redisRoundTripsPerTurn: redis.roundTripsPerTurn,
 };
 
 function meets(metric: Metric, value: number): boolean {
@@ -109,6 +114,13 @@ console.log(
     `per part of a ${frameworks.partsPerStream}-part streamText ${quartiles(frameworks.aiSdkPlainPartUs)} and ${quartiles(frameworks.aiSdkObservedPartUs)}. ` +
     `NebulyCallbackHandler: chat model invoke ${quartiles(frameworks.langchainNoopCallUs)} with a no-op handler, ${quartiles(frameworks.langchainObservedCallUs)} with it`,
 );
+console.log(
+  `redis: ${redis.turnsPerSecond} turns/s stored by ${redis.processes} processes (${redis.turns} turns, one redis-server); ` +
+    `per turn: ${redis.roundTripsPerTurn} round trip (${redis.scriptCommandsPerTurn} commands inside the script, ${redis.luaUsPerAppend} µs of server time), ` +
+    `server CPU ${redis.serverCpuUsPerTurn} µs, client CPU ${redis.clientCpuUsPerTurn} µs of which JSON.stringify ${redis.serializeUsPerTurn} µs; ` +
+    `PING round trip ${redis.pingRttUs} µs; claim + complete ${redis.roundTripsPerClaimAndComplete} round trips per conversation, ` +
+    `${redis.claimedInteractions} of ${redis.turns} turns claimed back`,
+);
 if (!meets('bundleGzipBytes', bundle.gzipBytes)) {
   const groups = Object.entries(bundle.minifiedBytesBy).sort((a, b) => b[1] - a[1]);
   console.log(`minified bytes by origin: ${groups.map(([group, bytes]) => `${group} ${bytes}`).join(', ')}`);
@@ -124,7 +136,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks },
+  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks, redis },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');
