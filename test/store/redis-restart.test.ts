@@ -56,8 +56,28 @@ describe('redisStore when the server goes away', () => {
     await server.restart();
     for (const store of stores) {
       await eventually(async () => store.append('c2', 'u', [stored('x')], 10));
+      // A server without persistence comes back empty (docs/deployments.md says so).
+      expect(await store.claim('c', 10, 1_000)).toBeUndefined();
       const claim = await store.claim('c2', 11, 1_000);
       expect(claim?.interactions.map((i) => i.id)).toEqual(['x']);
+    }
+  });
+
+  it('with maxmemory-policy noeviction, rejects a write when Redis is full instead of losing data silently', async () => {
+    const { client } = connected[0]!;
+    const admin = client as unknown as { configSet(name: string, value: string): Promise<unknown>; flushAll(): Promise<unknown> };
+    const store = redisStore(client, { prefix: freshPrefix(), timeoutMs: 2_000 });
+    await eventually(async () => store.append('before', 'u', [stored('a')], 0));
+    await admin.configSet('maxmemory-policy', 'noeviction');
+    await admin.configSet('maxmemory', '1');
+    try {
+      const failure = await Promise.resolve(store.append('c', 'u', [stored('b')], 1)).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(RedisStoreError);
+      expect((failure as Error).message).toMatch(/OOM/);
+      // What was stored before is still there.
+      expect((await store.claim('before', 2, 1_000))?.interactions.map((i) => i.id)).toEqual(['a']);
+    } finally {
+      await admin.configSet('maxmemory', '0');
     }
   });
 });

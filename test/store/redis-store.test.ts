@@ -83,6 +83,12 @@ describe('redisStore', () => {
     const io = client as unknown as { keys(pattern: string): Promise<string[]>; pttl(key: string): Promise<number> };
     const keys = (await io.keys(`{${prefix}}*`)).sort();
     expect(keys).toEqual([`{${prefix}}s:1:c:a`, `{${prefix}}s:1:c:b`]);
+    // Open conversations have no time to live: a volatile-* eviction policy never takes them.
+    await store.append('open', 'u', [stored('o')], 3);
+    await store.addFeedback('open', 'o', { slug: 'thumbs_up' }, 4);
+    const open = (await io.keys(`{${prefix}}*`)).filter((key) => !keys.includes(key));
+    expect(open.length).toBe(6);
+    for (const key of open) expect(await io.pttl(key)).toBe(-1);
     for (const key of keys) {
       const ttl = await io.pttl(key);
       expect(ttl).toBeGreaterThan(50_000);
