@@ -31,7 +31,8 @@ export type Command =
 export type Reply =
   | { readonly kind: 'ready' }
   | { readonly kind: 'done'; readonly id: number; readonly interactionId?: string }
-  | { readonly kind: 'error'; readonly message: string };
+  /** `id`: the command that failed; without it, something the client reported to `onError`. */
+  | { readonly kind: 'error'; readonly message: string; readonly id?: number };
 
 /** What a turn's input says, so that the sink's bodies tell which conversation and turn they hold. */
 export const turnInput = (conversationId: string, turn: number) => `conversation ${conversationId} turn ${turn}`;

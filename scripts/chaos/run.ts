@@ -36,6 +36,8 @@ export interface ChaosResult extends Verdict {
 /** A command without its id, which the worker's channel adds. */
 type Ask = Command extends infer C ? (C extends Command ? Omit<C, 'id'> : never) : never;
 
+const GONE = 'worker gone';
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A worker process, and a way to ask it something and wait for its answer. */
@@ -51,14 +53,16 @@ class Worker {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.#child.on('message', (reply: Reply) => {
-      if (reply.kind === 'error') onError(reply.message);
-      else if (reply.kind === 'done') this.#pending.get(reply.id)?.resolve(reply);
-      if (reply.kind === 'done') this.#pending.delete(reply.id);
-      if (reply.kind === 'ready') this.#pending.get(-1)?.resolve(reply);
+      if (reply.kind === 'ready') return this.#pending.get(-1)?.resolve(reply);
+      if (reply.kind === 'error' && reply.id === undefined) return onError(reply.message);
+      const pending = this.#pending.get(reply.id!);
+      this.#pending.delete(reply.id!);
+      if (reply.kind === 'done') pending?.resolve(reply);
+      else pending?.reject(new Error(reply.message));
     });
     this.#child.on('exit', () => {
       this.alive = false;
-      for (const { reject } of this.#pending.values()) reject(new Error('worker gone'));
+      for (const { reject } of this.#pending.values()) reject(new Error(GONE));
       this.#pending.clear();
     });
   }
@@ -68,7 +72,7 @@ class Worker {
   }
 
   ask(command: Ask): Promise<Reply> {
-    if (!this.alive) return Promise.reject(new Error('worker gone'));
+    if (!this.alive) return Promise.reject(new Error(GONE));
     const id = (this.#next += 1);
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
@@ -94,6 +98,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const redis = await startRedisServer();
   const sink = await startSink({ holdMs: options.holdMs });
   let errorsReported = 0;
+  /** Commands that failed other than by their process being killed: each is a failure of the run. */
+  const commandFailures: string[] = [];
+  const failed = (what: string) => (error: unknown) => {
+    if (!(error instanceof Error && error.message === GONE)) commandFailures.push(`${what}: ${String(error)}`);
+  };
   const base = { baseUrl: sink.url, redisUrl: redis.url, prefix: `chaos:${process.pid}:${Date.now()}:`, idleTimeoutMs: options.idleTimeoutMs, leaseMs: options.leaseMs };
   const onError = () => void (errorsReported += 1);
   const recorders = Array.from({ length: options.recorders }, () => new Worker({ ...base, sweepIntervalMs: 0 }, onError));
@@ -115,8 +124,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         await from.ask({ kind: 'feedback', conversationId, interactionId });
         ledger.feedback.add(`${conversationId} ${turn}`);
         feedbackSent += 1;
-      } catch {
-        // Its process was killed: this feedback may or may not have been stored.
+      } catch (error) {
+        // Killed: this feedback may or may not have been stored.
+        failed(`feedback on ${conversationId} turn ${turn}`)(error);
       }
     }
 
@@ -131,8 +141,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           const reply = await worker.ask({ kind: 'turn', conversationId, endUser, turn });
           if (reply.kind === 'done' && reply.interactionId !== undefined) interactionIds.set(`${conversationId} ${turn}`, reply.interactionId);
           entry.stored.add(turn);
-        } catch {
+        } catch (error) {
           entry.unconfirmed.add(turn); // killed with the turn in hand: stored or not
+          failed(`turn ${turn} of ${conversationId}`)(error);
         }
         recorded += 1;
         if (recorded >= total * options.killAfter && ledger.killedAt === Number.POSITIVE_INFINITY) {
@@ -143,13 +154,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         if (turn % 3 === 1 && entry.stored.has(turn)) await giveFeedback(conversationId, turn, pick(index + turn + 1));
       }
       // Half the chats are ended by a process; the other half go idle, for the sweepers.
-      if (index % 2 === 0) await pick(index + 1).ask({ kind: 'end', conversationId, endUser }).catch(() => undefined);
+      if (index % 2 === 0) await pick(index + 1).ask({ kind: 'end', conversationId, endUser }).catch(failed(`end of ${conversationId}`));
     }
 
     let sweeping = true;
     const sweeps = sweepers.map(async (sweeper) => {
       while (sweeping && sweeper.alive) {
-        await sweeper.ask({ kind: 'sweep' }).catch(() => undefined);
+        await sweeper.ask({ kind: 'sweep' }).catch(failed('sweep'));
         await sleep(options.sweepEveryMs);
       }
     });
@@ -175,7 +186,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     }
     sweeping = false;
     await Promise.all(sweeps);
-    await Promise.all(everyone.filter((worker) => worker.alive).map((worker) => worker.ask({ kind: 'shutdown' }).catch(() => undefined)));
+    await Promise.all(everyone.filter((worker) => worker.alive).map((worker) => worker.ask({ kind: 'shutdown' }).catch(failed('shutdown'))));
 
     const counts = {
       turnsStored: [...ledger.conversations.values()].reduce((sum, entry) => sum + entry.stored.size, 0),
@@ -183,8 +194,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       feedbackSent,
       errorsReported,
     };
+    const checked = verdict(sink.received, ledger);
     return {
-      ...verdict(sink.received, ledger),
+      ...checked,
+      failures: [...commandFailures, ...checked.failures],
       options,
       timings: { recordingMs, drainMs, turnsPerSecond: Math.round((counts.turnsStored / recordingMs) * 1000) },
       counts,

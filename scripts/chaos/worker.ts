@@ -72,7 +72,7 @@ process.on('message', (command: Command) => {
       send(reply);
       if (command.kind === 'shutdown') process.disconnect();
     },
-    (error: unknown) => send({ kind: 'error', message: String(error) }),
+    (error: unknown) => send({ kind: 'error', id: command.id, message: String(error) }),
   );
 });
 send({ kind: 'ready' });
