@@ -30,7 +30,15 @@ export interface ChaosOptions {
 export interface ChaosResult extends Verdict {
   readonly options: ChaosOptions;
   readonly timings: { recordingMs: number; drainMs: number; turnsPerSecond: number };
-  readonly counts: { turnsStored: number; turnsUnconfirmed: number; feedbackSent: number; errorsReported: number };
+  readonly counts: {
+    turnsStored: number;
+    turnsUnconfirmed: number;
+    feedbackSent: number;
+    /** What the clients reported to `onError` (a store call that failed, a delivery refused). */
+    errorsReported: number;
+    /** Commands the killed process had been given and not answered when it was killed. */
+    killedWithCommandsInHand: number;
+  };
 }
 
 /** A command without its id, which the worker's channel adds. */
@@ -60,11 +68,18 @@ class Worker {
       if (reply.kind === 'done') pending?.resolve(reply);
       else pending?.reject(new Error(reply.message));
     });
+    // Sending to a process that was just killed fails through the send callback; not an 'error' to crash on.
+    this.#child.on('error', () => undefined);
     this.#child.on('exit', () => {
       this.alive = false;
       for (const { reject } of this.#pending.values()) reject(new Error(GONE));
       this.#pending.clear();
     });
+  }
+
+  /** Commands sent and not yet answered. */
+  get inFlight(): number {
+    return [...this.#pending.keys()].filter((id) => id !== -1).length;
   }
 
   ready(): Promise<Reply> {
@@ -76,11 +91,17 @@ class Worker {
     const id = (this.#next += 1);
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#child.send({ ...command, id } as Command);
+      // A process just killed may not have exited yet: its channel is closed.
+      this.#child.send({ ...command, id } as Command, (error) => {
+        if (error === null) return;
+        this.#pending.delete(id);
+        reject(new Error(GONE));
+      });
     });
   }
 
   kill(): void {
+    this.alive = false;
     this.#child.kill('SIGKILL');
   }
 }
@@ -115,6 +136,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const total = options.conversations * options.turns;
     let recorded = 0;
     let feedbackSent = 0;
+    let killedWithCommandsInHand = 0;
     const alive = () => recorders.filter((worker) => worker.alive);
     const pick = (index: number) => alive()[index % alive().length]!;
 
@@ -148,7 +170,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         recorded += 1;
         if (recorded >= total * options.killAfter && ledger.killedAt === Number.POSITIVE_INFINITY) {
           ledger.killedAt = Date.now();
-          recorders[0]!.kill();
+          // The busiest recorder: the one most likely to be killed mid-store or mid-send.
+          const victim = alive().reduce((busiest, worker) => (worker.inFlight > busiest.inFlight ? worker : busiest));
+          killedWithCommandsInHand = victim.inFlight;
+          victim.kill();
         }
         // Feedback on every third turn, from the next process over.
         if (turn % 3 === 1 && entry.stored.has(turn)) await giveFeedback(conversationId, turn, pick(index + turn + 1));
@@ -193,6 +218,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       turnsUnconfirmed: [...ledger.conversations.values()].reduce((sum, entry) => sum + entry.unconfirmed.size, 0),
       feedbackSent,
       errorsReported,
+      killedWithCommandsInHand,
     };
     const checked = verdict(sink.received, ledger);
     return {
