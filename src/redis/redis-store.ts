@@ -1,5 +1,4 @@
 import { ValidationError } from '../core/errors.js';
-import { newId } from '../recorder/ids.js';
 import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../recorder/store/types.js';
 import type { ConversationFeedbackAction } from '../schemas/index.js';
 import { decodeClaim } from './claims.js';
@@ -26,6 +25,14 @@ export interface RedisStoreOptions {
 interface Kept extends SentInteraction {
   readonly until: number;
 }
+
+/**
+ * A random id for a generation or a lease token. Not the recorder's `newId`: importing it
+ * here would split it into a chunk of its own, one more module for the main entry to load
+ * (test/package/node-condition.test.ts); and the clients this store runs over need Node,
+ * which always has `crypto.randomUUID`.
+ */
+const newId = () => globalThis.crypto.randomUUID();
 
 /** A score or bound for a sorted set: Redis spells the infinities `+inf` and `-inf`. */
 const score = (value: number) => (value === Number.POSITIVE_INFINITY ? '+inf' : value === Number.NEGATIVE_INFINITY ? '-inf' : String(value));

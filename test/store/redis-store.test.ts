@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/errors.js';
 import { redisStore } from '../../src/redis/index.js';
@@ -129,5 +130,17 @@ describe('redisStore', () => {
     const { Redis: IoRedis } = await import('ioredis');
     const client = new IoRedis(server.url, { lazyConnect: true, keyPrefix: 'app:' });
     expect(() => redisStore(client)).toThrow(/client\.options\.keyPrefix must be unset/);
+  });
+});
+
+describe('nebuly-client/redis', () => {
+  it('imports neither redis nor ioredis: both are optional peers, the user\'s client is passed in', () => {
+    const folder = new URL('../../src/redis/', import.meta.url);
+    for (const file of readdirSync(folder).filter((name) => name.endsWith('.ts'))) {
+      // Without comments: the TSDoc examples import the clients, as users do.
+      const code = readFileSync(new URL(file, folder), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+      const specifiers = [...code.matchAll(/from\s+'([^']+)'|import\('([^']+)'\)/g)].map((match) => match[1] ?? match[2]);
+      expect(specifiers.filter((specifier) => !specifier!.startsWith('.')), file).toEqual([]);
+    }
   });
 });
