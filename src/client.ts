@@ -7,7 +7,6 @@ import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
 import { PlatformUsers } from './resources/platform-users.js';
-
 /**
  * The client of the Nebuly platform API: one method per endpoint, and a recorder that
  * sends whole conversations when they end.
@@ -52,6 +51,45 @@ export class NebulyClient {
     this.eligibleUsers = new EligibleUsers(http);
     this.platformUsers = new PlatformUsers(http);
     this.#recorder = new Recorder({ http, onError: resolved.onError, options: resolved.recorder });
+  }
+
+  /**
+   * Resumes the open conversation `conversation_id`, recorded so far in this process or,
+   * with a shared store (`recorder.store`), in any instance; else starts it. Record each
+   * exchange with `conversation.interaction()`; `conversation.end()`, from any instance,
+   * or the idle time-out sends the whole conversation in one request. Cheap and
+   * synchronous: nothing is read from the store here. Never throws: bad input goes to
+   * `onError`.
+   *
+   * @example
+   * ```ts
+   * // In whichever instance serves this message of the chat:
+   * const conversation = nebuly.conversation({ conversation_id: chatId, end_user: await hashEndUser(userId) });
+   * const turn = conversation.interaction({ input: message });
+   * turn.end({ output: answer });
+   * await nebuly.flush(); // serverless: waitUntil(nebuly.flush())
+   * ```
+   */
+  conversation(params: StartConversationParams & { conversation_id: string }): Conversation {
+    return this.#recorder.conversation(params);
+  }
+
+  /**
+   * Ends and sends the conversations of the recorder's store that have been idle for
+   * `idleTimeoutMs`, whichever instance recorded them, and those a sender that died left
+   * unsent. Long-running processes sweep on their own (`sweepIntervalMs`); in serverless,
+   * call it from a cron route. Resolves with the report of what it sent. Never rejects.
+   *
+   * @example
+   * ```ts
+   * export async function GET() {
+   *   const { delivered } = await nebuly.sweep();
+   *   return Response.json({ delivered });
+   * }
+   * ```
+   */
+  sweep(): Promise<DeliveryReport> {
+    return this.#recorder.sweep();
   }
 
   /**

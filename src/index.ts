@@ -5,8 +5,10 @@
  * Where to start:
  * - {@link NebulyClient}: its options ({@link ClientOptions}) and its resources,
  *   {@link Interactions}, {@link Conversations}, {@link EligibleUsers}, {@link PlatformUsers}.
- * - The recorder: {@link NebulyClient.startConversation}, {@link Conversation},
- *   {@link Turn}, {@link RecorderOptions}, and what {@link ConversationOutcome} tells.
+ * - The recorder: {@link NebulyClient.conversation}, {@link NebulyClient.startConversation},
+ *   {@link Conversation}, {@link Turn}, {@link RecorderOptions}, the store of open
+ *   conversations ({@link ConversationStore}, {@link memoryStore}), and what
+ *   {@link ConversationOutcome} tells.
  * - Errors: every one is a {@link NebulyError}; {@link ValidationError} for bad input,
  *   {@link APIError} and its subclasses for the service's answers, {@link ConnectionError}
  *   and {@link TimeoutError} for no answer.
@@ -54,6 +56,7 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
+  RedirectError,
   TimeoutError,
   UnexpectedResponseError,
   UnprocessableEntityError,
@@ -85,6 +88,14 @@ export { Turn, type EndInteractionParams } from './recorder/turn.js';
 export type { ShutdownOptions } from './recorder/recorder.js';
 export type { DeliveryReport } from './recorder/delivery-report.js';
 export type { ConversationOutcome, ConversationStatus } from './recorder/outcome.js';
+export { memoryStore, type MemoryStoreOptions } from './recorder/store/memory-store.js';
+export type {
+  ConversationClaim,
+  ConversationStore,
+  MaybePromise,
+  SentInteraction,
+  StoredInteraction,
+} from './types/store.js';
 export {
   DeliveryError,
   QueueFullError,

@@ -35,6 +35,12 @@ export interface Endpoint<
   readonly path: Path;
   readonly params: P;
   readonly response: R;
+  /**
+   * The endpoint stores what it is sent (an interaction, a conversation, feedback): every
+   * POST to it carries an `Idempotency-Key`, the same on each retry, so that a repeat
+   * counts once.
+   */
+  readonly ingests?: true;
 }
 
 function endpoint<P extends z.ZodMiniType | undefined, R extends z.ZodMiniType | undefined, Path extends string>(
@@ -42,8 +48,9 @@ function endpoint<P extends z.ZodMiniType | undefined, R extends z.ZodMiniType |
   path: Path,
   params: P,
   response: R,
+  flags: { ingests?: true } = {},
 ): Endpoint<P, R, Path> {
-  return { method, path, params, response };
+  return { method, path, params, response, ...flags };
 }
 
 const ELIGIBLE_USERS = '/api/external/eligible-users';
@@ -61,9 +68,9 @@ const PLATFORM_USERS = '/api/external/platform-users';
  * ```
  */
 export const ENDPOINTS = {
-  sendInteraction: endpoint('POST', '/event-ingestion/api/v3/events/trace_interaction', sendInteractionParamsSchema, undefined),
+  sendInteraction: endpoint('POST', '/event-ingestion/api/v3/events/trace_interaction', sendInteractionParamsSchema, undefined, { ingests: true }),
   deleteInteractions: endpoint('POST', '/api/external/projects/delete-interactions', deleteInteractionsParamsSchema, messageResponseSchema),
-  sendConversation: endpoint('POST', '/event-ingestion/api/v2/events/trace_conversation', sendConversationParamsSchema, undefined),
+  sendConversation: endpoint('POST', '/event-ingestion/api/v2/events/trace_conversation', sendConversationParamsSchema, undefined, { ingests: true }),
   listEligibleUsers: endpoint('GET', ELIGIBLE_USERS, undefined, usersResponseSchema),
   insertEligibleUsers: endpoint('POST', ELIGIBLE_USERS, usersParamsSchema, usersResponseSchema),
   updateEligibleUsers: endpoint('PUT', ELIGIBLE_USERS, usersParamsSchema, usersResponseSchema),

@@ -1,15 +1,29 @@
 import { formatPath, type Issue, listBounded } from '../utils/issues.js';
+import { describeBody } from './describe-body.js';
+import { RETRYABLE_STATUSES } from './retry.js';
+
+export { RETRYABLE_STATUSES };
+
+/** The longest request id a message repeats; a longer header is cut. */
+const MAX_REQUEST_ID_LENGTH = 128;
 
 /**
- * The statuses the SDK retries: the answer may differ next time. Any other is final at
- * once, so an {@link APIError} of another status always comes from one attempt.
+ * The service's id of the request, from its `x-request-id` answer header, for support.
  *
  * @example
  * ```ts
- * RETRYABLE_STATUSES.has(503); // true
+ * requestIdOf(new Headers({ 'x-request-id': 'req_123' })); // 'req_123'
  * ```
  */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+export function requestIdOf(headers: Headers | undefined): string | undefined {
+  const id = headers?.get('x-request-id')?.trim();
+  return id === undefined || id === '' ? undefined : id.slice(0, MAX_REQUEST_ID_LENGTH);
+}
+
+/** ` (request id req_123)` for a message, or nothing. */
+function mentionRequestId(requestId: string | undefined): string {
+  return requestId === undefined ? '' : ` (request id ${requestId})`;
+}
 
 /**
  * `1 attempt`, `5 attempts`: how error messages count the requests made.
@@ -58,45 +72,20 @@ export class ValidationError extends NebulyError {
   }
 }
 
-/** The FastAPI validation detail: one entry per problem. */
-interface FastApiDetailItem {
-  loc?: unknown;
-  msg?: unknown;
-}
-
-/** A readable sentence from the service's error body, whichever FastAPI shape it has. */
-function describeBody(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.trim().slice(0, 500) || undefined;
-  if (typeof body !== 'object' || body === null || !('detail' in body)) return undefined;
-  const { detail } = body;
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) {
-    return listBounded(detail, (item: FastApiDetailItem) => {
-      const loc = Array.isArray(item.loc)
-        ? formatPath(
-            (item.loc as unknown[])
-              .filter((key, index) => !(index === 0 && key === 'body'))
-              .map((key) => (typeof key === 'number' ? key : String(key))),
-          )
-        : undefined;
-      const msg = typeof item.msg === 'string' ? item.msg : JSON.stringify(item.msg);
-      return loc === undefined ? msg : `${loc}: ${msg}`;
-    });
-  }
-  return undefined;
-}
-
 /**
  * The service answered with a status other than 2xx. The subclass tells the status:
- * {@link AuthenticationError}, {@link RateLimitError}, {@link InternalServerError}, ….
+ * {@link AuthenticationError}, {@link RateLimitError}, {@link InternalServerError},
+ * {@link RedirectError}, ….
  * For a status the SDK retries (408, 429, 5xx) the message counts the attempts
  * (`GET /api/external/eligible-users answered 503 after 5 attempts`); any other status
- * is never retried.
+ * is never retried. When the answer carried an `x-request-id`, the message ends with
+ * `(request id …)` and {@link APIError.requestId} holds it: quote it to support.
+ * Everything here comes from the answer with the API key (and its base64 form) redacted.
  *
  * @example
  * ```ts
  * catch (error) {
- *   if (error instanceof APIError) console.log(error.status, error.attempts);
+ *   if (error instanceof APIError) console.log(error.status, error.attempts, error.requestId);
  * }
  * ```
  */
@@ -110,15 +99,18 @@ export class APIError extends NebulyError {
   readonly headers: Headers;
   /** The requests made, this answer's included: 1, or more when the status was retried. */
   readonly attempts: number;
+  /** The service's id of the request (its `x-request-id` answer header), when it sent one. */
+  readonly requestId: string | undefined;
 
-  constructor(status: number, body: unknown, headers: Headers, method: string, path: string, attempts = 1) {
-    const detail = describeBody(body);
+  constructor(status: number, body: unknown, headers: Headers, method: string, path: string, attempts = 1, detail = describeBody(body)) {
     const tries = RETRYABLE_STATUSES.has(status) ? ` after ${countAttempts(attempts)}` : '';
-    super(`${method} ${path} answered ${status}${tries}${detail === undefined ? '' : `: ${detail}`}`);
+    const requestId = requestIdOf(headers);
+    super(`${method} ${path} answered ${status}${tries}${mentionRequestId(requestId)}${detail === undefined ? '' : `: ${detail}`}`);
     this.status = status;
     this.body = body;
     this.headers = headers;
     this.attempts = attempts;
+    this.requestId = requestId;
   }
 
   /** The error class for a status. */
@@ -162,6 +154,36 @@ export class RateLimitError extends APIError {
 /** 5xx: the service failed; retried before it reaches you. */
 export class InternalServerError extends APIError {
   override name = 'InternalServerError';
+}
+
+/**
+ * 3xx: the service answered with a redirect, which the SDK never follows: a redirect is
+ * not success, a POST is never re-sent as a GET, and nothing goes to another origin.
+ * {@link RedirectError.location} is where it pointed (origin and path only: no query,
+ * no credentials). A redirect usually means a wrong base URL (`http://` for `https://`,
+ * a missing path prefix, a proxy's login page).
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof RedirectError) console.log(`check baseUrl: redirected to ${error.location}`);
+ * }
+ * ```
+ */
+export class RedirectError extends APIError {
+  override name = 'RedirectError';
+  /** The redirect's target, origin and path only; `undefined` when the answer named none. */
+  readonly location: string | undefined;
+
+  constructor(status: number, location: string | undefined, headers: Headers, method: string, path: string, followedBy?: 'fetch') {
+    const where = location === undefined ? 'a redirect with no usable Location' : `a redirect to ${location}`;
+    const what =
+      followedBy === 'fetch'
+        ? `${where}, which the \`fetch\` given to the client followed (give it \`redirect: 'manual'\`); not taken as success`
+        : `${where}; redirects are not followed (check the base URL)`;
+    super(status, null, headers, method, path, 1, what);
+    this.location = location;
+  }
 }
 
 const STATUS_CLASSES: Partial<Record<number, typeof APIError>> = {
@@ -235,11 +257,22 @@ export class UnexpectedResponseError extends NebulyError {
   readonly issues: readonly Issue[];
   /** The requests made, this answer's included. */
   readonly attempts: number;
+  /** The service's id of the request (its `x-request-id` answer header), when it sent one. */
+  readonly requestId: string | undefined;
 
-  constructor(status: number, body: unknown, issues: readonly Issue[], method: string, path: string, attempts = 1) {
+  constructor(
+    status: number,
+    body: unknown,
+    issues: readonly Issue[],
+    method: string,
+    path: string,
+    attempts = 1,
+    headers?: Headers,
+  ) {
     const tries = attempts > 1 ? ` after ${countAttempts(attempts)}` : '';
+    const requestId = requestIdOf(headers);
     super(
-      `${method} ${path} answered ${status}${tries} with an unexpected body: ${listBounded(
+      `${method} ${path} answered ${status}${tries}${mentionRequestId(requestId)} with an unexpected body: ${listBounded(
         issues,
         (issue) => `${formatPath(issue.path)} ${issue.message}`,
       )}`,
@@ -248,5 +281,6 @@ export class UnexpectedResponseError extends NebulyError {
     this.body = body;
     this.issues = issues;
     this.attempts = attempts;
+    this.requestId = requestId;
   }
 }

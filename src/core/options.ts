@@ -57,8 +57,8 @@ export interface ClientOptions {
    */
   retryDelayMs?: number | undefined;
   /**
-   * A fetch implementation to use instead of `globalThis.fetch`.
-   * @default globalThis.fetch
+   * A fetch for every request; without one, keep-alive `node:http` on Node (with `HTTPS_PROXY`, `NO_PROXY`…).
+   * @default node:http on Node, else globalThis.fetch
    */
   fetch?: typeof globalThis.fetch | undefined;
   /** Extra headers on every request. */

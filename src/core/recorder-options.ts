@@ -1,3 +1,5 @@
+import type { ConversationStore } from '../types/store.js';
+
 // The recorder's options are declared here, in core, beside the client's others: the
 // client's options (options.ts) hold them, and the recorder reads them, each from below.
 
@@ -88,6 +90,47 @@ export interface RecorderOptions {
    */
   sendOnExit?: boolean | undefined;
   /**
+   * Where open conversations are kept between the end of an interaction and the sending
+   * of its conversation. `memoryStore()`: this process's memory (what one process needs).
+   * A shared store (`redisStore` from `nebuly-client/redis`) lets every instance of a
+   * backend record turns of the same conversation, end it or find it idle, and keeps
+   * what a crash would lose. See docs/deployments.md.
+   * @default memoryStore()
+   */
+  store?: ConversationStore | undefined;
+  /**
+   * How recorded interactions reach the service. `'conversation'`: each conversation in
+   * one request to the bulk endpoint when it ends. `'interaction'`: each interaction as
+   * soon as it ends, to the single-interaction endpoint with its `conversation_id` (how
+   * Nebuly's own tools send), which needs no shared store to span instances: the service
+   * groups them. See docs/deployments.md for when to pick which.
+   * @default 'conversation'
+   */
+  delivery?: 'conversation' | 'interaction' | undefined;
+  /**
+   * How long a conversation being sent stays claimed by its sender. A sender that dies
+   * mid-send leaves it to be claimed and sent again (with the same `Idempotency-Key`)
+   * once this has passed: longer than the slowest send with every retry.
+   * @default 300_000 (5 minutes)
+   */
+  leaseMs?: number | undefined;
+  /**
+   * How long after its conversation was sent an interaction can still get feedback from
+   * `nebuly.feedback()`: what the feedback endpoint needs of it (input, output, end user,
+   * time) is kept in the store for this long.
+   * @default 86_400_000 (24 hours)
+   */
+  feedbackRetentionMs?: number | undefined;
+  /**
+   * How often a process looks in a shared store for conversations idle past
+   * `idleTimeoutMs` (or left by a sender that died), and sends them: one timer per
+   * process. `0` or `Infinity`: never on its own; call `nebuly.sweep()` (a cron route in
+   * serverless). Unused with the memory store, whose idle conversations are ended by one
+   * timer as they go idle.
+   * @default 60_000
+   */
+  sweepIntervalMs?: number | undefined;
+  /**
    * The clock of `time_start`, `time_end` and idle detection, in milliseconds since the
    * epoch. Tests replace it.
    * @default () => Date.now()
@@ -95,8 +138,10 @@ export interface RecorderOptions {
   now?: (() => number) | undefined;
 }
 
-/** The recorder's options with every default filled in. */
-export type ResolvedRecorderOptions = { [K in keyof RecorderOptions]-?: Exclude<RecorderOptions[K], undefined> };
+/** The recorder's options with every default filled in, but the store, made by the recorder. */
+export type ResolvedRecorderOptions = {
+  [K in Exclude<keyof RecorderOptions, 'store'>]-?: Exclude<RecorderOptions[K], undefined>;
+} & { store: ConversationStore | undefined };
 
 /** The recorder's defaults. */
 export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freeze({
@@ -109,6 +154,11 @@ export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freez
   maxConversationBytes: 500_000,
   shutdownTimeoutMs: 20_000,
   sendOnExit: true,
+  store: undefined,
+  delivery: 'conversation',
+  leaseMs: 5 * 60_000,
+  feedbackRetentionMs: 24 * 60 * 60_000,
+  sweepIntervalMs: 60_000,
   // Read through `Date` on each call, not bound once, so that fake timers that replace
   // `Date` also move the recorder's clock.
   now: () => Date.now(),
@@ -144,7 +194,20 @@ export function resolveRecorderOptions(options: RecorderOptions = {}): ResolvedR
     shutdownTimeoutMs = RECORDER_DEFAULTS.shutdownTimeoutMs,
     sendOnExit = RECORDER_DEFAULTS.sendOnExit,
     now = RECORDER_DEFAULTS.now,
+    store,
+    delivery = RECORDER_DEFAULTS.delivery,
+    leaseMs = RECORDER_DEFAULTS.leaseMs,
+    feedbackRetentionMs = RECORDER_DEFAULTS.feedbackRetentionMs,
+    sweepIntervalMs = RECORDER_DEFAULTS.sweepIntervalMs,
   } = options;
+  if (delivery !== 'conversation' && delivery !== 'interaction') {
+    throw new TypeError("nebuly-client: `recorder.delivery` must be 'conversation' or 'interaction'");
+  }
+  if (store !== undefined && !isStore(store)) {
+    throw new TypeError(
+      'nebuly-client: `recorder.store` must be a ConversationStore (memoryStore(), redisStore(client), or an object with its methods)',
+    );
+  }
   if (typeof sendOnExit !== 'boolean') throw new TypeError('nebuly-client: `recorder.sendOnExit` must be true or false');
   if (typeof now !== 'function') throw new TypeError('nebuly-client: `recorder.now` must be a function');
   return {
@@ -157,5 +220,19 @@ export function resolveRecorderOptions(options: RecorderOptions = {}): ResolvedR
     shutdownTimeoutMs: atLeast('shutdownTimeoutMs', shutdownTimeoutMs, 0, 'number'),
     sendOnExit,
     now,
+    store,
+    delivery,
+    leaseMs: atLeast('leaseMs', leaseMs, 1, 'number'),
+    feedbackRetentionMs: atLeast('feedbackRetentionMs', feedbackRetentionMs, 0, 'number'),
+    sweepIntervalMs: atLeast('sweepIntervalMs', sweepIntervalMs, 0, 'number'),
   };
+}
+
+const STORE_METHODS = ['append', 'addFeedback', 'claim', 'claimIdle', 'complete', 'release', 'sent'] as const;
+
+/** Whether `value` has every method of a store: a misconfiguration fails at construction, not at the first turn. */
+function isStore(value: unknown): value is ConversationStore {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.shared === 'boolean' && STORE_METHODS.every((method) => typeof record[method] === 'function');
 }

@@ -4,10 +4,74 @@ export const REDACTED = '[redacted]';
 /** How many causes deep {@link redactError} copies; deeper ones are left out. */
 const MAX_CAUSE_DEPTH = 5;
 
+/** The shortest encoded form searched for: shorter ones would blank out ordinary text. */
+const MIN_FORM_LENGTH = 8;
+
+/** The base64 alphabet's two variants: standard, and URL-safe. */
+function base64Of(bytes: Uint8Array): { standard: string; url: string } {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  const standard = btoa(binary);
+  return { standard, url: standard.replaceAll('+', '-').replaceAll('/', '_') };
+}
+
 /**
- * `text` with every occurrence of `secret` replaced by {@link REDACTED}. A secret shorter
- * than 4 characters is not searched for: it would blank out ordinary words, and no real
- * key is that short.
+ * The base64 characters that encode `secret` wherever it sits in a longer base64 text:
+ * for each of the three alignments (the secret at a byte offset of 0, 1 or 2 modulo 3),
+ * only the characters made of the secret's bits alone. A proxy that echoes
+ * `Authorization` base64-encoded inside a larger value shows one of them.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = new TextEncoder().encode(secret);
+  const forms: string[] = [];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const padded = new Uint8Array(offset + bytes.length);
+    padded.set(bytes, offset);
+    const firstBit = offset * 8;
+    const endBit = (offset + bytes.length) * 8;
+    const from = Math.ceil(firstBit / 6);
+    const to = Math.floor(endBit / 6);
+    const { standard, url } = base64Of(padded);
+    forms.push(standard.slice(from, to), url.slice(from, to));
+  }
+  return forms;
+}
+
+let lastSecret: string | undefined;
+let lastForms: readonly string[] = [];
+let lastPattern: RegExp | undefined;
+
+/**
+ * Every form in which `secret` can show in a text: as is, JSON-escaped, URL-encoded,
+ * HTML-escaped, and base64-encoded (standard and URL-safe, at any alignment); the longest
+ * first, so that a longer form is replaced whole. Empty for a secret under 4 characters:
+ * it would blank out ordinary words, and no real key is that short.
+ *
+ * @example
+ * ```ts
+ * secretForms('nb-123456'); // ['bmItMTIzNDU2', …, 'nb-123456']
+ * ```
+ */
+export function secretForms(secret: string): readonly string[] {
+  if (secret === lastSecret) return lastForms;
+  const forms = new Set<string>();
+  if (secret.length >= 4) {
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(encodeURIComponent(secret));
+    forms.add(secret.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;'));
+    for (const form of base64Forms(secret)) if (form.length >= MIN_FORM_LENGTH) forms.add(form);
+  }
+  lastSecret = secret;
+  lastForms = [...forms].sort((a, b) => b.length - a.length);
+  // One pass over a text finds any form; most answers hold none.
+  lastPattern = lastForms.length === 0 ? undefined : new RegExp(lastForms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  return lastForms;
+}
+
+/**
+ * `text` with every form of `secret` ({@link secretForms}: as is, escaped, base64)
+ * replaced by {@link REDACTED}.
  *
  * @example
  * ```ts
@@ -15,7 +79,9 @@ const MAX_CAUSE_DEPTH = 5;
  * ```
  */
 export function redactText(text: string, secret: string): string {
-  return secret.length < 4 ? text : text.split(secret).join(REDACTED);
+  secretForms(secret);
+  const pattern = lastPattern;
+  return pattern === undefined || text === '' ? text : text.replace(pattern, REDACTED);
 }
 
 /** Reads `read()`, or `undefined` when it throws (a getter, a Proxy). */

@@ -1,5 +1,6 @@
 import type { Issue } from '../utils/issues.js';
 import { ValidationError } from './errors.js';
+import { plainHeaders } from './headers.js';
 import { nearestName } from './nearest.js';
 import { MAX_TIMER_DELAY_MS } from './options.js';
 
@@ -35,9 +36,18 @@ export interface RequestOptions {
   /**
    * Headers added to this call's request, over the client's `headers`. `authorization`,
    * `content-type` and `accept` are the SDK's and cannot be set here (a `ValidationError`):
-   * another API key needs another client.
+   * another API key needs another client. An `idempotency-key` here is sent as given,
+   * and wins over `idempotencyKey`.
    */
   headers?: Record<string, string> | undefined;
+  /**
+   * The `Idempotency-Key` of this call, the same on each of its retries. Calls that
+   * ingest data (`interactions.send`, `conversations.send`) get a new random one when
+   * none is given; pass your own to make a call you repeat later (after a crash, from a
+   * queue) count once.
+   * @default a random UUID per call, on the calls that ingest data
+   */
+  idempotencyKey?: string | undefined;
 }
 
 /** Every name of {@link RequestOptions}, checked against it both ways by the type. */
@@ -46,6 +56,7 @@ const REQUEST_OPTION_NAMES: { readonly [K in keyof RequestOptions]-?: true } = {
   timeoutMs: true,
   maxRetries: true,
   headers: true,
+  idempotencyKey: true,
 };
 
 /** The headers the SDK sets on every request; a call cannot replace them. */
@@ -56,8 +67,9 @@ export interface CallOverrides {
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
   maxRetries?: number | undefined;
-  /** The call's own headers, to set over the client's. */
-  headers?: Headers | undefined;
+  /** The call's own headers, lower-case names, to set over the client's. */
+  headers?: Record<string, string> | undefined;
+  idempotencyKey?: string | undefined;
 }
 
 function isAbortSignal(value: unknown): value is AbortSignal {
@@ -75,6 +87,9 @@ function isAbortSignal(value: unknown): value is AbortSignal {
     return false; // a getter or Proxy that throws is no signal
   }
 }
+
+/** What an `Idempotency-Key` may hold: visible ASCII, as the IETF draft's examples. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** An option name that is a plain word, safe to repeat in a message. */
 const QUOTABLE_NAME = /^[A-Za-z_$]{1,40}$/;
@@ -102,13 +117,16 @@ function problemsOf(options: object): { overrides: CallOverrides; issues: Issue[
     else if (QUOTABLE_NAME.test(name)) problem([name], `is not a request option (${known.join(', ')})`);
     else problem([], `has an unknown option (a ${name.length}-character name, not shown)`);
   }
-  const { signal, timeoutMs, maxRetries } = read;
+  const { signal, timeoutMs, maxRetries, idempotencyKey } = read;
   if (signal !== undefined && !isAbortSignal(signal)) problem(['signal'], 'must be an AbortSignal (from `new AbortController().signal`)');
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= MAX_TIMER_DELAY_MS)) {
     problem(['timeoutMs'], `must be a number of milliseconds from 0 to ${MAX_TIMER_DELAY_MS}`);
   }
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
     problem(['maxRetries'], 'must be a whole number, zero or more');
+  }
+  if (idempotencyKey !== undefined && !(typeof idempotencyKey === 'string' && IDEMPOTENCY_KEY.test(idempotencyKey))) {
+    problem(['idempotencyKey'], 'must be a string of 1 to 255 visible ASCII characters');
   }
   const headers = callHeaders(read.headers, problem);
   return {
@@ -117,27 +135,26 @@ function problemsOf(options: object): { overrides: CallOverrides; issues: Issue[
       timeoutMs: timeoutMs as number | undefined,
       maxRetries: maxRetries as number | undefined,
       headers,
+      idempotencyKey: idempotencyKey as string | undefined,
     },
     issues,
   };
 }
 
-function callHeaders(value: unknown, problem: (path: string[], message: string) => void): Headers | undefined {
+function callHeaders(value: unknown, problem: (path: string[], message: string) => void): Record<string, string> | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null) {
     problem(['headers'], `must be an object (got ${value === null ? 'null' : typeof value})`);
     return undefined;
   }
-  let headers: Headers;
-  try {
-    headers = new Headers(value as Record<string, string>);
-  } catch {
-    // fetch's own message quotes the offending value; keep values out of errors.
+  const headers = plainHeaders(value as Record<string, unknown>);
+  if (headers === undefined) {
+    // Never quoted: a value may be a secret.
     problem(['headers'], 'has a name or value an HTTP header cannot carry');
     return undefined;
   }
   for (const name of SDK_HEADERS) {
-    if (headers.has(name)) {
+    if (Object.hasOwn(headers, name)) {
       problem(
         ['headers'],
         `cannot set \`${name}\`: the SDK sets it on every request` +

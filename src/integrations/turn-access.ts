@@ -91,6 +91,8 @@ export function turnInternals(turn: Turn): TurnInternals {
       delete placeholder[UNFINISHED_STEP];
       Object.assign(placeholder, recorded);
       state.lastActivityAt = state.now();
+      // An ended turn waits for its steps before it is stored.
+      state.events.settled(record);
     };
     return {
       llm: (step) => fill(llmRecord(step), 'llm'),
@@ -102,6 +104,7 @@ export function turnInternals(turn: Turn): TurnInternals {
         if (!state.open) return;
         const index = record.trace.indexOf(placeholder);
         if (index >= 0) record.trace.splice(index, 1);
+        state.events.settled(record);
       },
     };
   };

@@ -1,11 +1,10 @@
 import type { NebulyError } from '../core/errors.js';
 import { RecordingError } from './errors.js';
 import { copyPlainObject, fieldsOf } from './fields.js';
-import { IdleTimer } from './idle-timer.js';
 import { newId } from './ids.js';
 import type { ConversationOutcome } from './outcome.js';
-import type { ConversationRecord, InteractionRecord } from './record.js';
-import type { ConversationState } from './state.js';
+import type { InteractionRecord } from './record.js';
+import { ConversationState } from './state.js';
 import { Turn } from './turn.js';
 
 export type { StartConversationParams } from './start.js';
@@ -26,60 +25,58 @@ export interface InteractionParams {
 export type EndReason = 'end' | 'idle' | 'shutdown' | 'exit' | 'evicted';
 
 /**
- * What every conversation of a recorder shares: its clock, time-out and error reporter.
+ * What every conversation of a recorder shares: its clock and error reporter.
  * @example
  * ```ts
- * const context: ConversationContext = { now: Date.now, idleTimeoutMs: 900_000, report: onError };
+ * const context: ConversationContext = { now: Date.now, report: onError };
  * ```
  */
 export interface ConversationContext {
   readonly now: () => number;
-  readonly idleTimeoutMs: number;
   /** Reports misuse at once (a call after the end); never throws. */
   readonly report: (error: NebulyError) => void;
 }
 
 /**
- * What a conversation hands over when it ends, once, whatever the reason.
+ * What a conversation tells the recorder that started it: a turn ended (its record is
+ * to be checked and stored), a step kept for later settled, feedback came for a turn
+ * already taken, and, once, that the conversation ended, with what was found wrong then
+ * (open interactions, eviction), not reported yet; the recorder answers with the outcome.
+ *
  * @example
  * ```ts
- * const onEnd: OnConversationEnd = ({ record, errors }) => publish(record, errors);
+ * const hooks: ConversationHooks = { turnEnded, stepSettled, lateFeedback, ended: (conversation, reason, errors) => send(conversation, errors) };
  * ```
  */
-export interface EndedConversation {
-  readonly record: ConversationRecord;
-  /** What was found wrong while ending it (open interactions, eviction); not reported yet. */
-  readonly errors: readonly NebulyError[];
+export interface ConversationHooks {
+  turnEnded(conversation: Conversation, record: InteractionRecord): void;
+  stepSettled(conversation: Conversation, record: InteractionRecord): void;
+  lateFeedback(conversation: Conversation, record: InteractionRecord, action: Record<string, unknown>): void;
+  ended(conversation: Conversation, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome>;
 }
-
-/**
- * Receives an ended conversation and answers with what became of it.
- * @example
- * ```ts
- * new Conversation(context, init, async ({ record }) => ({ status: 'empty', conversationId: record.conversationId }));
- * ```
- */
-export type OnConversationEnd = (ended: EndedConversation) => Promise<ConversationOutcome>;
 
 /**
  * What the recorder may do with a conversation it started and that is still open.
  * @example
  * ```ts
- * const control = conversationControl(conversation);
- * if (now() - control.lastActivityAt() > limit) void control.finish('evicted');
+ * void conversationControl(conversation).finish('evicted');
  * ```
  */
 export interface ConversationControl {
-  /** Ends it (at shutdown, at exit, or to make room). */
+  /** Ends it (at shutdown, at exit, when idle, or to make room): it is sent. */
   finish(reason: EndReason): Promise<ConversationOutcome>;
-  /** When it last saw an interaction, step or feedback. */
-  lastActivityAt(): number;
+  /**
+   * Ends its open turns (reported as `interaction_open`), which then go to the store,
+   * but not the conversation: for a store shared with other instances, which may go on
+   * with it, when this process lets go of it (at shutdown, at exit, when idle).
+   */
+  closeTurns(reason: EndReason): void;
 }
 
 /** How a conversation starts: usable, or refused with the error that was reported. */
 export type ConversationInit =
-  | { conversationId: string; endUser: string; tags: Record<string, string> | undefined }
-  | { conversationId: string; refusal: NebulyError };
+  | { conversationId: string; key: string; endUser: string; tags: Record<string, string> | undefined }
+  | { conversationId: string; key: string; refusal: NebulyError };
 
 /** The end of the message about interactions still open when their conversation ended. */
 const OPEN_INTERACTIONS_ENDED: Record<EndReason, string> = {
@@ -91,6 +88,13 @@ const OPEN_INTERACTIONS_ENDED: Record<EndReason, string> = {
 };
 
 let controlOf: (conversation: Conversation) => ConversationControl;
+
+let started = 0;
+/** The next number of the interactions started in this process. */
+function nextOrder(): number {
+  started += 1;
+  return started;
+}
 
 /**
  * @internal How the recorder that started an open conversation ends it early.
@@ -104,15 +108,18 @@ export function conversationControl(conversation: Conversation): ConversationCon
 }
 
 /**
- * A conversation being recorded: its interactions are kept in memory and sent in one
- * request to the bulk endpoint when it ends, by {@link Conversation.end}, by the idle
- * time-out, or by `nebuly.shutdown()`. Get one from `nebuly.startConversation()`.
+ * A conversation being recorded. Each interaction, once ended, is checked and kept in
+ * the recorder's store (this process's memory by default, or a store shared by every
+ * instance); the whole conversation goes in one request to the bulk endpoint when it
+ * ends: by {@link Conversation.end}, by the idle time-out, or by `nebuly.shutdown()`. Get
+ * one from `nebuly.conversation()` (resumed by id, in any instance) or
+ * `nebuly.startConversation()` (always a new one).
  *
  * No method throws: misuse and invalid data go to the client's `onError`.
  *
  * @example
  * ```ts
- * const conversation = nebuly.startConversation({ end_user: await hashEndUser(userId), tags: { channel: 'web' } });
+ * const conversation = nebuly.conversation({ conversation_id: chatId, end_user: await hashEndUser(userId) });
  * const turn = conversation.interaction({ input: 'Hi' });
  * turn.llm({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], output: 'Hello!' });
  * turn.end({ output: 'Hello!' });
@@ -120,85 +127,95 @@ export function conversationControl(conversation: Conversation): ConversationCon
  * ```
  */
 export class Conversation {
-  /** The `conversation_id` given to `startConversation`, or a generated UUID. */
+  /** The `conversation_id` given, or a generated UUID. */
   readonly id: string;
+  /** @internal Its id in the recorder and its store. */
+  readonly key: string;
+  /** @internal What it shares with its turns. */
+  readonly state: ConversationState;
+  /** @internal Who the conversation is with; `''` when refused. */
+  readonly endUser: string;
+  /** @internal The conversation's tags, merged under each turn's own. */
+  readonly tags: Record<string, string> | undefined;
 
-  readonly #onEnd: OnConversationEnd;
-  readonly #state: ConversationState;
-  readonly #endUser: string;
-  readonly #tags: Record<string, string> | undefined;
-  readonly #interactions: InteractionRecord[] = [];
-  readonly #idle: IdleTimer | undefined;
+  readonly #hooks: ConversationHooks;
+  /** Turns started and not ended, in the order started. */
+  readonly #openTurns = new Set<InteractionRecord>();
   #outcome: Promise<ConversationOutcome> | undefined;
 
   /**
-   * @internal Conversations come from `nebuly.startConversation()`. `onEnd` receives the
-   * record once, when the conversation ends; a refused conversation never ends.
+   * @internal Conversations come from `nebuly.conversation()` and
+   * `nebuly.startConversation()`. A refused one records nothing.
    */
-  constructor(context: ConversationContext, init: ConversationInit, onEnd: OnConversationEnd) {
+  constructor(context: ConversationContext, init: ConversationInit, hooks: ConversationHooks) {
     this.id = init.conversationId;
-    this.#onEnd = onEnd;
+    this.key = init.key;
+    this.#hooks = hooks;
     const refused = 'refusal' in init;
-    this.#state = {
-      conversationId: init.conversationId,
+    this.state = new ConversationState(init.conversationId, init.key, {
       open: !refused,
-      refused,
-      lastActivityAt: context.now(),
       now: context.now,
       report: context.report,
-    };
+      events: {
+        ended: (record) => {
+          this.#openTurns.delete(record);
+          hooks.turnEnded(this, record);
+        },
+        settled: (record) => hooks.stepSettled(this, record),
+        feedback: (record, action) => hooks.lateFeedback(this, record, action),
+      },
+    });
     if ('refusal' in init) {
-      this.#endUser = '';
-      this.#tags = undefined;
+      this.endUser = '';
+      this.tags = undefined;
       this.#outcome = Promise.resolve({ status: 'dropped', conversationId: this.id, error: init.refusal });
       return;
     }
-    this.#endUser = init.endUser;
-    this.#tags = init.tags;
-    this.#idle = new IdleTimer({
-      timeoutMs: context.idleTimeoutMs,
-      now: context.now,
-      lastActivityAt: () => this.#state.lastActivityAt,
-      onIdle: () => void this.#finish('idle'),
-    });
+    this.endUser = init.endUser;
+    this.tags = init.tags;
   }
 
   static {
     controlOf = (conversation) => ({
       finish: (reason) => conversation.#finish(reason),
-      lastActivityAt: () => conversation.#state.lastActivityAt,
+      closeTurns: (reason) => {
+        const error = conversation.#closeTurns(reason);
+        if (error !== undefined) conversation.state.report(error);
+      },
     });
   }
 
   /** Whether the conversation has ended (or was refused at start); recording then stops. */
   get ended(): boolean {
-    return !this.#state.open;
+    return !this.state.open;
   }
 
   /**
    * Starts an interaction: the user's `input`, now (`time_start`). Record its steps on the
    * returned {@link Turn} and end it with `turn.end({ output })`. Interactions are sent
-   * in the order they were started.
+   * in the order they started.
    */
   interaction(params: InteractionParams): Turn {
-    const state = this.#state;
+    const state = this.state;
     const now = state.now();
     const { input, tags } = fieldsOf(params, ['input', 'tags'] as const);
     const record: InteractionRecord = {
       id: newId(),
+      order: nextOrder(),
       input,
       output: undefined,
       timeStart: now,
       timeEnd: Number.NaN,
       ended: false,
+      taken: false,
       // A copy, for the same reason arrays are copied: the caller's object may change.
-      // Anything else is kept as it is, to be reported when the conversation ends.
+      // Anything else is kept as it is, to be reported when it is checked.
       tags: copyPlainObject(tags),
       trace: [],
       feedback: undefined,
     };
     if (state.open) {
-      this.#interactions.push(record);
+      this.#openTurns.add(record);
       state.lastActivityAt = now;
     } else if (!state.refused) {
       state.report(
@@ -215,9 +232,10 @@ export class Conversation {
   }
 
   /**
-   * Ends the conversation and sends it, with every interaction recorded, in one request.
-   * Resolves when it was delivered or given up; never rejects: the outcome says what
-   * happened (failures also go to `onError`). Calling it again returns the same promise.
+   * Ends the conversation and sends it, with every interaction recorded (by this process
+   * or, with a shared store, by any other), in one request. Resolves when it was
+   * delivered or given up; never rejects: the outcome says what happened (failures also
+   * go to `onError`). Calling it again returns the same promise.
    *
    * An interaction still open is sent as it is, with output `''` and `time_end` = now,
    * and reported to `onError`. A conversation with no interaction sends nothing
@@ -237,43 +255,29 @@ export class Conversation {
     this.#outcome = new Promise((resolve) => {
       settle = resolve;
     });
-    const state = this.#state;
-    state.open = false;
-    this.#idle?.stop();
-
-    const endedAt = state.now();
-    const errors: NebulyError[] = [];
-    let stillOpen = 0;
-    for (const interaction of this.#interactions) {
-      if (interaction.ended) continue;
-      interaction.output ??= '';
-      interaction.timeEnd = endedAt;
-      interaction.ended = true;
-      stillOpen += 1;
-    }
-    // An empty conversation sends nothing, so there is nothing to say about its sending.
-    if (reason === 'evicted' && this.#interactions.length > 0) {
-      errors.push(
-        new RecordingError(
-          'conversation_evicted',
-          `Conversation ${this.id} was ended early and sent: it was the longest idle of maxOpenConversations open ones ` +
-            'when another started; later calls on it are not recorded',
-          this.id,
-        ),
-      );
-    }
-    if (stillOpen > 0) {
-      errors.push(
-        new RecordingError(
-          'interaction_open',
-          `${stillOpen} interaction(s) of conversation ${this.id} had not ended ${OPEN_INTERACTIONS_ENDED[reason]}: sent with output '' and time_end set to the conversation's end`,
-          this.id,
-        ),
-      );
-    }
-
-    const record = { conversationId: this.id, endUser: this.#endUser, tags: this.#tags, interactions: this.#interactions };
-    settle(this.#onEnd({ record, errors }));
+    const open = this.#closeTurns(reason);
+    this.state.open = false;
+    settle(this.#hooks.ended(this, reason, []));
+    // Reported once the recorder is sending it, so that a flush() from onError waits for it.
+    if (open !== undefined) this.state.report(open);
     return this.#outcome;
+  }
+
+  /** Ends the open turns with output `''` and `time_end` now; the error that says so, if any were open. */
+  #closeTurns(reason: EndReason): RecordingError | undefined {
+    const count = this.#openTurns.size;
+    if (count === 0) return undefined;
+    const endedAt = this.state.now();
+    for (const record of Array.from(this.#openTurns)) {
+      record.output ??= '';
+      record.timeEnd = endedAt;
+      record.ended = true;
+      this.state.events.ended(record);
+    }
+    return new RecordingError(
+      'interaction_open',
+      `${count} interaction(s) of conversation ${this.id} had not ended ${OPEN_INTERACTIONS_ENDED[reason]}: sent with output '' and time_end set to the conversation's end`,
+      this.id,
+    );
   }
 }

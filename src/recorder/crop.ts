@@ -13,7 +13,7 @@ let identifyingKeys: ReadonlySet<string> | undefined;
  * `model`, `source`, `role`, `slug`, `time_start`, `time_end`), and `type`, which names
  * the kind of a free-form content part. Found on the first crop: most conversations fit.
  */
-function keptKeys(): ReadonlySet<string> {
+export function keptKeys(): ReadonlySet<string> {
   if (identifyingKeys !== undefined) return identifyingKeys;
   const objects = [
     sendConversationParamsSchema.shape.conversation,
@@ -34,83 +34,9 @@ function keptKeys(): ReadonlySet<string> {
   return kept;
 }
 
-/** How many times the crop level is lowered before giving up; one pass nearly always fits. */
-const MAX_PASSES = 12;
-
 /** The visible end of a cropped string. */
 export function cropMarker(removedChars: number): string {
   return `… [cropped ${removedChars} chars]`;
-}
-
-/** What {@link cropToFit} produced. */
-export interface CropResult {
-  /** The JSON, cropped or not. */
-  json: string;
-  /** Its length in UTF-8 bytes. */
-  bytes: number;
-  /** How many strings were cropped; `0` when the value already fitted. */
-  croppedStrings: number;
-  /** Whether `bytes <= maxBytes`; `false` only when cropping every content string was not enough. */
-  fits: boolean;
-}
-
-/**
- * Serializes `value` as JSON no larger than `maxBytes` UTF-8 bytes by cropping its
- * longest content strings (inputs, outputs, message contents, retrieval outputs, …) to a
- * common length, each ending in a visible {@link cropMarker}. Strings shorter than that
- * length are kept whole, and so are identifying fields (`model`, `role`, timestamps, …).
- * `value` is not modified.
- *
- * Lengths are counted as they go on the wire: each string's JSON-escaped content in
- * UTF-8 bytes (see {@link jsonStringBytes}), so that the common length means the same
- * for ASCII, accented, CJK or escape-heavy text, and the excess it removes is the excess
- * measured. For printable ASCII that is the length in characters.
- *
- * @param json `JSON.stringify(value)`, when the caller has it already.
- */
-export function cropToFit(value: unknown, maxBytes: number, json = JSON.stringify(value)): CropResult {
-  const bytes = utf8ByteLength(json);
-  if (bytes <= maxBytes) return { json, bytes, croppedStrings: 0, fits: true };
-
-  const kept = keptKeys();
-  const lengths: number[] = [];
-  collectLengths(value, undefined, kept, lengths);
-  lengths.sort((a, b) => b - a);
-
-  // Each string cropped to `level` keeps at most `level` bytes of its serialized content
-  // plus its marker, so the first pass fits whenever a level above 0 exists. The loop is
-  // a safety net: should the result still be too large, aim lower and retry.
-  let excess = bytes - maxBytes;
-  let result: CropResult = { json, bytes, croppedStrings: 0, fits: false };
-  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
-    const level = pass === MAX_PASSES - 1 ? 0 : cropLevel(lengths, excess);
-    const counter = { cropped: 0 };
-    const croppedJson = JSON.stringify(cropStrings(value, undefined, kept, level, counter));
-    const croppedBytes = utf8ByteLength(croppedJson);
-    result = { json: croppedJson, bytes: croppedBytes, croppedStrings: counter.cropped, fits: croppedBytes <= maxBytes };
-    if (result.fits || level === 0) break;
-    excess += croppedBytes - maxBytes;
-  }
-  return result;
-}
-
-/**
- * The longest length L such that cropping every string longer than L down to L (plus its
- * marker) saves at least `excess` bytes: the longest strings are cut first, and evenly,
- * so that no one field loses everything while others stay whole. `lengths` are the
- * strings' serialized lengths in bytes ({@link jsonStringBytes}), sorted longest first.
- */
-export function cropLevel(lengths: readonly number[], excess: number): number {
-  let total = 0;
-  for (let k = 1; k <= lengths.length; k += 1) {
-    const length = lengths[k - 1] ?? 0;
-    // A string of `length` bytes has at most `length` characters: its marker is no longer than this.
-    total += length - utf8ByteLength(cropMarker(length));
-    const level = Math.floor((total - excess) / k);
-    const next = lengths[k] ?? 0;
-    if (level >= next) return Math.max(0, level);
-  }
-  return 0;
 }
 
 /** Printable ASCII that JSON does not escape: one byte each on the wire. */
@@ -151,45 +77,17 @@ export function jsonStringBytes(text: string): number {
   return bytes;
 }
 
-function collectLengths(value: unknown, key: string | undefined, kept: ReadonlySet<string>, out: number[]): void {
-  if (typeof value === 'string') {
-    if (key === undefined || !kept.has(key)) out.push(jsonStringBytes(value));
-  } else if (Array.isArray(value)) {
-    for (const item of value) collectLengths(item, key, kept, out);
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [childKey, child] of Object.entries(value)) collectLengths(child, childKey, kept, out);
-  }
-}
-
-function cropStrings(
-  value: unknown,
-  key: string | undefined,
-  kept: ReadonlySet<string>,
-  level: number,
-  counter: { cropped: number },
-): unknown {
-  if (typeof value === 'string') {
-    if (key !== undefined && kept.has(key)) return value;
-    const cropped = cropString(value, level);
-    if (cropped === value) return value;
-    counter.cropped += 1;
-    return cropped;
-  }
-  if (Array.isArray(value)) return value.map((item) => cropStrings(item, key, kept, level, counter));
-  if (typeof value === 'object' && value !== null) {
-    const copy: Record<string, unknown> = {};
-    for (const [childKey, child] of Object.entries(value)) copy[childKey] = cropStrings(child, childKey, kept, level, counter);
-    return copy;
-  }
-  return value;
-}
-
 /**
  * The longest start of `text` that takes at most `level` bytes in JSON, never half a
  * surrogate pair, and the marker; `text` itself when it fits in `level` bytes whole, or
  * when cropping would not make it shorter.
+ *
+ * @example
+ * ```ts
+ * cropString('a'.repeat(100), 10); // 'aaaaaaaaaa… [cropped 90 chars]'
+ * ```
  */
-function cropString(text: string, level: number): string {
+export function cropString(text: string, level: number): string {
   let end: number;
   let kept: number;
   if (!NEEDS_COUNTING.test(text)) {

@@ -1,77 +1,84 @@
-import { describe, expect, it } from 'vitest';
-import { OpenConversations } from './open-conversations.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IDLE_PER_TICK, OpenConversations } from './open-conversations.js';
+import { ConversationState } from './state.js';
 
-interface Handle {
-  id: number;
-  activity: number;
-  lastActivityAt(): number;
-}
+let time = 0;
+const now = () => time;
+const events = { ended: () => undefined, settled: () => undefined, feedback: () => undefined };
 
-function handle(id: number, activity: number): Handle {
-  return {
-    id,
-    activity,
-    lastActivityAt() {
-      return this.activity;
-    },
-  };
+function handle(key: string) {
+  return { state: new ConversationState(key, key, { open: true, now, report: () => undefined, events }) };
 }
+type Handle = ReturnType<typeof handle>;
 
-/** A small seeded generator, so that a failure is repeatable. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-}
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  time = 0;
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('OpenConversations', () => {
-  it('names the idlest, by activity recorded after it was added', () => {
-    const open = new OpenConversations<number, Handle>();
-    const handles = [handle(0, 0), handle(1, 1), handle(2, 2)];
-    for (const entry of handles) open.add(entry.id, entry);
-    expect(open.idlest()?.id).toBe(0);
-    (handles[0] as Handle).activity = 10; // the heap is not told
-    expect(open.idlest()?.id).toBe(1);
-    open.delete(1);
-    expect(open.idlest()?.id).toBe(2);
+  it('keeps them in order of activity: recording on one moves it last, in O(1)', () => {
+    const open = new OpenConversations<Handle>({ idleTimeoutMs: 0, now, onIdle: () => undefined });
+    const [a, b, c] = ['a', 'b', 'c'].map(handle) as [Handle, Handle, Handle];
+    for (const entry of [a, b, c]) open.add(entry);
+    expect(open.idlest()).toBe(a);
+    time = 5;
+    a.state.lastActivityAt = time; // what a turn does when it records
+    expect(open.idlest()).toBe(b);
+    expect(open.handles()).toEqual([b, c, a]);
+    open.delete(b);
+    expect(open.idlest()).toBe(c);
+    expect(open.get('a')).toBe(a);
     expect(open.size).toBe(2);
-    open.delete(2);
-    open.delete(0);
-    expect(open.idlest()).toBeUndefined();
+    // Taken out, its activity no longer moves anything.
+    open.delete(c);
+    c.state.lastActivityAt = 6;
+    expect(open.handles()).toEqual([a]);
   });
 
-  it('agrees with a full scan over thousands of random adds, activities and removals', () => {
-    const random = seeded(7);
-    const open = new OpenConversations<number, Handle>();
-    const live = new Map<number, Handle>();
-    let clock = 0;
-    for (let id = 0; id < 5_000; id += 1) {
-      clock += 1;
-      const entry = handle(id, clock);
-      open.add(id, entry);
-      live.set(id, entry);
-      for (const other of live.values()) if (random() < 0.002) other.activity = clock;
-      if (random() < 0.3) {
-        const ids = Array.from(live.keys());
-        const gone = ids[Math.floor(random() * ids.length)] as number;
-        open.delete(gone);
-        live.delete(gone);
-      }
-      if (id % 10 === 0 && live.size > 0) {
-        const oldest = Math.min(...Array.from(live.values(), (other) => other.activity));
-        expect(open.idlest()?.activity).toBe(oldest);
-      }
+  it('serves every conversation with one timer, and holds none when nothing is open', () => {
+    const idle: string[] = [];
+    const open = new OpenConversations<Handle>({ idleTimeoutMs: 1_000, now, onIdle: (h) => idle.push(h.state.key) });
+    for (const key of ['a', 'b', 'c']) open.add(handle(key));
+    expect(vi.getTimerCount()).toBe(1);
+    time = 500;
+    (open.get('a') as Handle).state.lastActivityAt = time;
+    time = 1_000;
+    vi.advanceTimersByTime(1_000);
+    expect(idle).toEqual(['b', 'c']);
+    time = 1_500;
+    vi.advanceTimersByTime(500);
+    expect(idle).toEqual(['b', 'c', 'a']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it(`ends at most ${IDLE_PER_TICK} a tick, the rest on the next ticks`, () => {
+    const idle: string[] = [];
+    const open = new OpenConversations<Handle>({ idleTimeoutMs: 100, now, onIdle: (h) => idle.push(h.state.key) });
+    for (let i = 0; i < IDLE_PER_TICK * 2 + 10; i += 1) open.add(handle(`k${i}`));
+    time = 100;
+    vi.advanceTimersByTime(100);
+    expect(idle).toHaveLength(IDLE_PER_TICK);
+    vi.advanceTimersByTime(1);
+    expect(idle).toHaveLength(IDLE_PER_TICK * 2);
+    vi.advanceTimersByTime(1);
+    expect(idle).toHaveLength(IDLE_PER_TICK * 2 + 10);
+    expect(idle[0]).toBe('k0');
+  });
+
+  it('never ends anything with a time-out of 0 or Infinity, and takes a clock that gives NaN', () => {
+    for (const idleTimeoutMs of [0, Number.POSITIVE_INFINITY]) {
+      const open = new OpenConversations<Handle>({ idleTimeoutMs, now, onIdle: () => expect.unreachable() });
+      open.add(handle('a'));
+      expect(vi.getTimerCount()).toBe(0);
     }
-    expect(open.size).toBe(live.size);
-    expect(new Set(open.handles())).toEqual(new Set(live.values()));
-  });
-
-  it('stops on a clock that reads NaN', () => {
-    const open = new OpenConversations<number, Handle>();
-    open.add(0, handle(0, Number.NaN));
-    open.add(1, handle(1, 5));
-    expect(open.idlest()).toBeDefined();
+    const idle: string[] = [];
+    const open = new OpenConversations<Handle>({ idleTimeoutMs: 100, now: () => Number.NaN, onIdle: (h) => idle.push(h.state.key) });
+    open.add(handle('a'));
+    vi.advanceTimersByTime(1_000);
+    expect(idle).toEqual([]);
   });
 });

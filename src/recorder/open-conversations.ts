@@ -1,117 +1,149 @@
-/** What the recorder keeps about an open conversation. */
+import type { ActivityOrder, ConversationState } from './state.js';
+import { startTimer } from './timers.js';
+
+/** What the recorder keeps of an open conversation: its shared state, and how to end it. */
 export interface OpenHandle {
-  /** When it last saw an interaction, step or feedback, by the recorder's clock. */
-  lastActivityAt(): number;
+  readonly state: ConversationState;
 }
 
-interface Entry<K, H extends OpenHandle> {
-  readonly key: K;
-  readonly handle: H;
-  /** A lower bound of `handle.lastActivityAt()`: what the heap is ordered by. */
-  since: number;
-  /** Its place in the heap. */
-  index: number;
+/** How many idle conversations one tick of the idle timer ends at most; the rest on the next tick. */
+export const IDLE_PER_TICK = 256;
+
+/** What {@link OpenConversations} watches for, and whom it tells. */
+export interface OpenConversationsOptions<H> {
+  /** How long without activity counts as idle; `0` or `Infinity`: never. */
+  idleTimeoutMs: number;
+  now: () => number;
+  /** Called with each conversation found idle, once, after it was taken out. */
+  onIdle: (handle: H) => void;
 }
 
 /**
- * The open conversations, able to say which has been idle longest without a scan.
- *
- * A min-heap ordered by each conversation's last activity as last read. Recording does
- * not tell the heap about activity (that would put a heap update on every step, the
- * hottest path there is); a conversation's read value only ever lags behind, so it is a
- * lower bound. {@link OpenConversations.idlest} refreshes the top until the top's value
- * is current: then no other conversation can have been idle longer. Each refresh is paid
- * for by activity since the last one, so finding the idlest costs O(log n) amortized;
- * adding and removing cost O(log n).
+ * The conversations open in this process, by key, in order of last activity: a list
+ * whose nodes are the conversations' states, an active one moved to its end (O(1), when
+ * its state records activity). The idlest is thus the first, found in O(1), and one timer
+ * serves them all: it fires when the first would go idle, ends at most
+ * {@link IDLE_PER_TICK} idle ones, and sleeps until the next would.
  *
  * @example
  * ```ts
- * const open = new OpenConversations<string, { name: string; lastActivityAt: () => number }>();
- * open.add('a', { name: 'a', lastActivityAt: () => 10 });
- * open.add('b', { name: 'b', lastActivityAt: () => 5 });
- * open.idlest()?.name; // 'b'
+ * const open = new OpenConversations({ idleTimeoutMs: 900_000, now: Date.now, onIdle: (handle) => end(handle) });
+ * open.add(handle);
+ * open.idlest(); // the least recently active
  * ```
  */
-export class OpenConversations<K, H extends OpenHandle> {
-  readonly #entries = new Map<K, Entry<K, H>>();
-  readonly #heap: Entry<K, H>[] = [];
+export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
+  readonly #options: OpenConversationsOptions<H>;
+  readonly #byKey = new Map<string, H>();
+  #head: ConversationState | undefined;
+  #tail: ConversationState | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** How many are open. */
+  constructor(options: OpenConversationsOptions<H>) {
+    this.#options = options;
+  }
+
   get size(): number {
-    return this.#heap.length;
+    return this.#byKey.size;
   }
 
-  /** Every open conversation's handle, in no particular order. */
+  get(key: string): H | undefined {
+    return this.#byKey.get(key);
+  }
+
+  /** Every open conversation, idlest first; a copy, so that the caller may end them as it goes. */
   handles(): H[] {
-    return this.#heap.map((entry) => entry.handle);
+    const handles: H[] = [];
+    for (let state = this.#head; state !== undefined; state = state.next) handles.push(this.#byKey.get(state.key) as H);
+    return handles;
   }
 
-  add(key: K, handle: H): void {
-    if (this.#entries.has(key)) return;
-    const entry: Entry<K, H> = { key, handle, since: handle.lastActivityAt(), index: this.#heap.length };
-    this.#entries.set(key, entry);
-    this.#heap.push(entry);
-    this.#siftUp(entry.index);
+  add(handle: H): void {
+    const { state } = handle;
+    if (this.#byKey.has(state.key)) return;
+    this.#byKey.set(state.key, handle);
+    this.#append(state);
+    state.orderBy(this);
+    this.#arm();
   }
 
-  delete(key: K): void {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return;
-    this.#entries.delete(key);
-    const last = this.#heap.pop() as Entry<K, H>;
-    if (last === entry) return;
-    this.#heap[entry.index] = last;
-    last.index = entry.index;
-    this.#siftDown(last.index);
-    this.#siftUp(last.index);
+  delete(handle: H): void {
+    const { state } = handle;
+    if (this.#byKey.get(state.key) !== handle) return;
+    this.#byKey.delete(state.key);
+    state.orderBy(undefined);
+    this.#unlink(state);
+    // Nothing left to go idle: no timer holds anything.
+    if (this.#head === undefined) this.stop();
   }
 
-  /** The handle of the conversation idle for longest (least recent activity), or `undefined` when none is open. */
+  /** The least recently active, or `undefined` when none is open. */
   idlest(): H | undefined {
-    for (;;) {
-      const top = this.#heap[0];
-      if (top === undefined) return undefined;
-      const current = top.handle.lastActivityAt();
-      // Not `current !== since`: a clock that returns NaN must not loop for ever.
-      if (!(current > top.since)) return top.handle;
-      top.since = current;
-      this.#siftDown(0);
-    }
+    return this.#head === undefined ? undefined : this.#byKey.get(this.#head.key);
   }
 
-  #siftUp(index: number): void {
-    const heap = this.#heap;
-    let child = index;
-    while (child > 0) {
-      const parent = (child - 1) >> 1;
-      if (!((heap[child] as Entry<K, H>).since < (heap[parent] as Entry<K, H>).since)) return;
-      this.#swap(child, parent);
-      child = parent;
-    }
+  moveToEnd(state: ConversationState): void {
+    if (this.#tail === state) return;
+    this.#unlink(state);
+    this.#append(state);
   }
 
-  #siftDown(index: number): void {
-    const heap = this.#heap;
-    let parent = index;
-    for (;;) {
-      const left = 2 * parent + 1;
-      const right = left + 1;
-      let smallest = parent;
-      if (left < heap.length && (heap[left] as Entry<K, H>).since < (heap[smallest] as Entry<K, H>).since) smallest = left;
-      if (right < heap.length && (heap[right] as Entry<K, H>).since < (heap[smallest] as Entry<K, H>).since) smallest = right;
-      if (smallest === parent) return;
-      this.#swap(parent, smallest);
-      parent = smallest;
-    }
+  /** Stops the idle timer; conversations stay listed. */
+  stop(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
-  #swap(a: number, b: number): void {
-    const heap = this.#heap;
-    const first = heap[a] as Entry<K, H>;
-    const second = heap[b] as Entry<K, H>;
-    heap[a] = second;
-    heap[b] = first;
-    second.index = a;
-    first.index = b;
+  #append(state: ConversationState): void {
+    state.previous = this.#tail;
+    state.next = undefined;
+    if (this.#tail === undefined) this.#head = state;
+    else this.#tail.next = state;
+    this.#tail = state;
   }
+
+  #unlink(state: ConversationState): void {
+    if (state.previous === undefined) {
+      if (this.#head === state) this.#head = state.next;
+    } else {
+      state.previous.next = state.next;
+    }
+    if (state.next === undefined) {
+      if (this.#tail === state) this.#tail = state.previous;
+    } else {
+      state.next.previous = state.previous;
+    }
+    state.previous = undefined;
+    state.next = undefined;
+  }
+
+  /** Sets the one timer for when the idlest would go idle, unless it is set already. */
+  #arm(delayMs?: number): void {
+    const { idleTimeoutMs, now } = this.#options;
+    if (this.#timer !== undefined || this.#head === undefined) return;
+    if (!(idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs))) return;
+    // A clock that went backwards, or gives NaN, waits a full period rather than spin.
+    const left = this.#head.lastActivityAt + idleTimeoutMs - now();
+    const wait = delayMs ?? (Number.isFinite(left) ? Math.max(1, Math.min(left, idleTimeoutMs)) : idleTimeoutMs);
+    this.#timer = startTimer(this.#tick, wait);
+  }
+
+  readonly #tick = (): void => {
+    this.#timer = undefined;
+    const { idleTimeoutMs, now, onIdle } = this.#options;
+    const at = now();
+    let ended = 0;
+    while (this.#head !== undefined && at - this.#head.lastActivityAt >= idleTimeoutMs) {
+      if (ended === IDLE_PER_TICK) {
+        // More are idle: the next tick, after the host has run.
+        this.#arm(0);
+        return;
+      }
+      const handle = this.#byKey.get(this.#head.key) as H;
+      this.delete(handle);
+      onIdle(handle);
+      ended += 1;
+    }
+    this.#arm();
+  };
 }

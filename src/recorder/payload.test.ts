@@ -1,18 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { formatPath } from '../utils/issues.js';
-import { buildConversationPayload } from './payload.js';
-import type { ConversationRecord, InteractionRecord } from './record.js';
+import type { ConversationInteraction } from '../schemas/index.js';
+import type { Issue } from '../utils/issues.js';
+import { checkInteraction } from './payload.js';
+import type { InteractionRecord } from './record.js';
+
+interface ConversationRecord {
+  conversationId: string;
+  endUser: string;
+  tags: Record<string, string> | undefined;
+  interactions: InteractionRecord[];
+}
+
+/**
+ * Each interaction checked as the recorder does, gathered as one conversation: the wire
+ * body of what is valid, and the issues by their path in it.
+ */
+function buildConversationPayload(record: ConversationRecord) {
+  const issues: Issue[] = [];
+  const interactions: ConversationInteraction[] = [];
+  record.interactions.forEach((recorded, index) => {
+    const checked = checkInteraction(recorded, record.tags);
+    issues.push(...checked.issues.map((issue) => ({ ...issue, path: ['interactions', index, ...issue.path] })));
+    if (checked.interaction !== undefined) interactions.push(checked.interaction);
+  });
+  const body = interactions.length === 0 && issues.length > 0 ? undefined : { conversation: { end_user: record.endUser, interactions } };
+  return { body, issues };
+}
 
 const T0 = Date.parse('2026-03-04T05:06:07.000Z');
 
 function turn(overrides: Partial<InteractionRecord> = {}): InteractionRecord {
   return {
     id: 'i-1',
+    order: 1,
     input: 'in',
     output: 'out',
     timeStart: T0,
     timeEnd: T0 + 1500,
     ended: true,
+    taken: true,
     tags: undefined,
     trace: [],
     feedback: undefined,

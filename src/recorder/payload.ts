@@ -1,21 +1,23 @@
 import * as z from 'zod/mini';
 import { safeParseInput } from '../core/validate.js';
 import { conversationInteractionSchema } from '../schemas/conversations.js';
-import type { ConversationInteraction, SendConversationBody } from '../schemas/index.js';
+import type { ConversationInteraction } from '../schemas/index.js';
 import type { Issue } from '../utils/issues.js';
-import { RecordingError } from './errors.js';
 import { isPlainObject } from './plain-object.js';
-import { type ConversationRecord, type InteractionRecord, UNFINISHED_STEP } from './record.js';
+import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
 
-/** The wire body of a conversation, and the problems of what had to be left out. */
-export interface ConversationPayload {
-  /** What to send; `undefined` when nothing recorded was valid. */
-  body: SendConversationBody | undefined;
-  /** Every problem found, by its path in the conversation (`interactions[0].trace[1].messages[0].role`). */
+/** One interaction on the wire, and the problems of what had to be left out. */
+export interface CheckedInteraction {
+  /** What to send; `undefined` when its input, output or timestamps were not valid. */
+  interaction: ConversationInteraction | undefined;
+  /** Every problem found, by its path in the interaction (`trace[1].messages[0].role`), steps at their recorded position. */
   issues: Issue[];
-  /** What was left out that is no invalid data: steps that never finished (`step_unfinished`). */
-  notes: RecordingError[];
+  /** How many places kept for steps were never filled (`step_unfinished`): left out. */
+  unfinished: number;
 }
+
+/** A conversation's tags, merged under each interaction's own. */
+export type ConversationTags = Readonly<Record<string, string>> | undefined;
 
 /** What to leave out of one interaction, by recorded position. */
 interface Exclusions {
@@ -58,7 +60,7 @@ function withoutExcluded<T>(items: readonly T[], excluded: Set<number> | undefin
 
 /** The conversation's tags under the interaction's own; `undefined` when there are none. */
 function mergedTags(
-  conversationTags: ConversationRecord['tags'],
+  conversationTags: ConversationTags,
   own: Record<string, string> | undefined,
   excluded: Set<string> | undefined,
 ): Record<string, string> | undefined {
@@ -111,11 +113,6 @@ function callerPart(record: InteractionRecord, exclusions: Exclusions | undefine
   };
 }
 
-/** Issues of `issues` (paths from the interaction) as paths from the conversation. */
-function underInteraction(index: number, issues: readonly Issue[]): Issue[] {
-  return issues.map((issue) => ({ ...issue, path: ['interactions', index, ...issue.path] }));
-}
-
 /** How many times an interaction is validated at most, leaving out more each time. */
 const MAX_PASSES = 4;
 
@@ -125,8 +122,7 @@ const MAX_PASSES = 4;
  */
 function wireInteraction(
   record: InteractionRecord,
-  index: number,
-  conversationTags: ConversationRecord['tags'],
+  conversationTags: ConversationTags,
   issues: Issue[],
 ): ConversationInteraction | undefined {
   const timeStart = isoTime(record.timeStart);
@@ -147,7 +143,7 @@ function wireInteraction(
     }
     const result = safeParseInput(recordedInteractionSchema(), callerPart(record, exclusions));
     if (result.success) {
-      issues.push(...underInteraction(index, found));
+      issues.push(...found);
       const { input, output, tags: own, feedback_actions, trace } = result.data;
       const wire: ConversationInteraction = { input, output, time_start: timeStart as string, time_end: timeEnd as string };
       const tags = mergedTags(conversationTags, own, exclusions?.tags);
@@ -158,7 +154,7 @@ function wireInteraction(
     }
     found.push(...result.issues);
   }
-  issues.push(...underInteraction(index, found));
+  issues.push(...found);
   return undefined;
 }
 
@@ -183,48 +179,33 @@ function withoutUnfinishedSteps(record: InteractionRecord): { record: Interactio
 }
 
 /** Issues found in an interaction without its unfinished steps, at the steps' recorded positions. */
-function atRecordedPositions(issues: Issue[], from: number, positions: readonly number[]): void {
-  for (let index = from; index < issues.length; index += 1) {
+function atRecordedPositions(issues: Issue[], positions: readonly number[]): void {
+  for (let index = 0; index < issues.length; index += 1) {
     const issue = issues[index] as Issue;
-    const [, , field, step] = issue.path;
+    const [field, step] = issue.path;
     if (field === 'trace' && typeof step === 'number' && positions[step] !== undefined) {
-      issues[index] = { ...issue, path: [...issue.path.slice(0, 3), positions[step], ...issue.path.slice(4)] };
+      issues[index] = { ...issue, path: [field, positions[step], ...issue.path.slice(2)] };
     }
   }
 }
 
 /**
- * Builds and validates the wire body of an ended conversation: conversation tags merged
- * under each turn's own, timestamps as ISO 8601, optional fields left out. Only what the
- * caller recorded is validated, each interaction once. What is invalid is left out piece
- * by piece, so one bad step does not cost the whole conversation; the issues say what
- * and where, by recorded position. A place an integration kept for a step that never
- * came ({@link UNFINISHED_STEP}) is left out first, and said once in `notes`.
+ * Builds and validates one ended interaction's wire form: the conversation's tags merged
+ * under its own, timestamps as ISO 8601, optional fields left out. Only what the caller
+ * recorded is validated, once. What is invalid is left out piece by piece, so one bad
+ * step does not cost the whole interaction; the issues say what and where, by recorded
+ * position. A place an integration kept for a step that never came
+ * ({@link UNFINISHED_STEP}) is left out first, and counted.
+ *
+ * @example
+ * ```ts
+ * const { interaction, issues, unfinished } = checkInteraction(record, { plan: 'pro' });
+ * ```
  */
-export function buildConversationPayload(record: ConversationRecord): ConversationPayload {
+export function checkInteraction(recorded: InteractionRecord, conversationTags: ConversationTags): CheckedInteraction {
   const issues: Issue[] = [];
-  const interactions: ConversationInteraction[] = [];
-  let unfinished = 0;
-  record.interactions.forEach((recorded, index) => {
-    const { record: interaction, positions } = withoutUnfinishedSteps(recorded);
-    unfinished += recorded.trace.length - interaction.trace.length;
-    const from = issues.length;
-    const wire = wireInteraction(interaction, index, record.tags, issues);
-    if (positions !== undefined) atRecordedPositions(issues, from, positions);
-    if (wire !== undefined) interactions.push(wire);
-  });
-  const body = interactions.length === 0 && issues.length > 0 ? undefined : { conversation: { end_user: record.endUser, interactions } };
-  const notes: RecordingError[] = [];
-  if (unfinished > 0) {
-    const id = record.conversationId;
-    notes.push(
-      new RecordingError(
-        'step_unfinished',
-        `${unfinished} step(s) of conversation ${id} never finished (a stream or run whose end was never reported, ` +
-          'such as a stream abandoned unread): left out',
-        id,
-      ),
-    );
-  }
-  return { body, issues, notes };
+  const { record, positions } = withoutUnfinishedSteps(recorded);
+  const interaction = wireInteraction(record, conversationTags, issues);
+  if (positions !== undefined) atRecordedPositions(issues, positions);
+  return { interaction, issues, unfinished: recorded.trace.length - record.trace.length };
 }

@@ -1,6 +1,5 @@
 import { AbortError, ConnectionError, NebulyError } from '../core/errors.js';
-import { ENDPOINTS } from '../core/endpoints.js';
-import type { AcceptedResponse, HttpRequest } from '../core/http.js';
+import type { AcceptedResponse } from '../core/http.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
 import { DeliveryError, QueueFullError } from './errors.js';
 import type { ConversationOutcome } from './outcome.js';
@@ -8,12 +7,56 @@ import { BoundedQueue } from './queue.js';
 import { startTimer } from './timers.js';
 
 /**
+ * One body for an ingesting endpoint, as the recorder hands it to the client's HTTP core.
+ *
+ * @example
+ * ```ts
+ * const request: DeliveryRequest = { path: ENDPOINTS.sendConversation.path, body, idempotencyKey: claim.generation };
+ * ```
+ */
+export interface DeliveryRequest {
+  /** The endpoint's path below the base URL. */
+  path: string;
+  /** The JSON body in UTF-8. */
+  body: Uint8Array;
+  /** Sent as `Idempotency-Key`, the same on every retry. */
+  idempotencyKey: string;
+  /** Aborts the request and its retries (at the shutdown deadline). */
+  signal?: AbortSignal | undefined;
+}
+
+/**
  * How the publisher reaches the service: the client's HTTP core, which owns
  * authentication, time-outs and the retry policy. Tests pass a fake.
  */
 export interface Transport {
-  accepted(request: HttpRequest): Promise<AcceptedResponse>;
+  deliver(request: DeliveryRequest): Promise<AcceptedResponse>;
 }
+
+/**
+ * What the publisher sends: a body, where to, under which key, and the conversation it
+ * belongs to (named in errors and outcomes).
+ *
+ * @example
+ * ```ts
+ * publisher.publish({ conversationId, path: ENDPOINTS.sendConversation.path, body, idempotencyKey });
+ * ```
+ */
+export interface Publication {
+  readonly conversationId: string;
+  readonly path: string;
+  readonly body: Uint8Array;
+  readonly idempotencyKey: string;
+}
+
+/**
+ * What a queued body costs besides its bytes: the delivery record, its promise and
+ * closures, the typed array's header. Counted against `maxQueuedBytes`, so that many small
+ * conversations are bounded as well as few large ones.
+ */
+export const QUEUED_ENTRY_OVERHEAD_BYTES = 512;
+
+const decoder = /* @__PURE__ */ new TextDecoder();
 
 /** What the {@link Publisher} needs. */
 export interface PublisherOptions {
@@ -27,9 +70,8 @@ export interface PublisherOptions {
 }
 
 /** One conversation on its way: queued, then in flight, then settled once. */
-interface Delivery {
-  readonly conversationId: string;
-  readonly payload: string;
+interface Delivery extends Publication {
+  /** What it counts against `maxQueuedBytes`. */
   readonly bytes: number;
   readonly done: Promise<ConversationOutcome>;
   readonly resolve: (outcome: ConversationOutcome) => void;
@@ -43,6 +85,11 @@ interface Refusals {
   readonly limit: QueueFullError['limit'];
   readonly deliveries: Delivery[];
   readonly timer: ReturnType<typeof setTimeout>;
+}
+
+/** What an error keeps of a body it could not deliver: its JSON as text, decoded only then. */
+function undelivered({ conversationId, body }: Publication): { conversationId: string; payload: string } {
+  return { conversationId, payload: decoder.decode(body) };
 }
 
 function toNebulyError(error: unknown): NebulyError {
@@ -105,21 +152,18 @@ export class Publisher {
    * one for every conversation refused in the same burst. `errors` are what was found
    * about it on the way here, reported before anything the publisher finds.
    */
-  publish(
-    conversationId: string,
-    payload: string,
-    bytes: number,
-    errors: readonly NebulyError[] = [],
-  ): Promise<ConversationOutcome> {
+  publish(publication: Publication, errors: readonly NebulyError[] = []): Promise<ConversationOutcome> {
+    const { conversationId } = publication;
     let resolve!: (outcome: ConversationOutcome) => void;
     const done = new Promise<ConversationOutcome>((settle) => {
       resolve = settle;
     });
-    const delivery: Delivery = { conversationId, payload, bytes, done, resolve, settled: false };
+    const bytes = publication.body.byteLength + QUEUED_ENTRY_OVERHEAD_BYTES;
+    const delivery: Delivery = { ...publication, bytes, done, resolve, settled: false };
 
     let refusal: NebulyError | undefined;
     if (this.#abandoned !== undefined) {
-      refusal = new DeliveryError(delivery, this.#abandoned);
+      refusal = new DeliveryError(undelivered(delivery), this.#abandoned);
       this.#settle(delivery, { status: 'failed', conversationId, error: refusal });
     } else {
       const added = this.#queue.tryAdd(delivery);
@@ -166,7 +210,7 @@ export class Publisher {
     const { limit, deliveries } = refusals;
     const bound = limit === 'maxQueuedConversations' ? this.#options.maxQueuedConversations : this.#options.maxQueuedBytes;
     const error = new QueueFullError(
-      deliveries.map(({ conversationId, payload }) => ({ conversationId, payload })),
+      deliveries.map(undelivered),
       limit,
       bound,
     );
@@ -185,6 +229,16 @@ export class Publisher {
    */
   flush(): Promise<DeliveryReport> {
     return this.#claim().flushed;
+  }
+
+  /**
+   * The report of the outcomes settled since the previous report (of this or of
+   * {@link Publisher.flush}): each conversation is counted once.
+   */
+  report(): DeliveryReport {
+    const tally = this.#unclaimed;
+    this.#unclaimed = new Tally();
+    return tally.report();
   }
 
   /**
@@ -209,8 +263,9 @@ export class Publisher {
    * delivered goes to `onError` as a {@link DeliveryError} with its payload. Resolves at
    * the deadline at the latest, even if a fetch ignores its abort signal, with the
    * report of the conversations it waited for, those given up at the deadline as failed.
+   * `deadlineMs`: the whole deadline, which errors name, when part of it has passed.
    */
-  async close(timeoutMs: number): Promise<DeliveryReport> {
+  async close(timeoutMs: number, deadlineMs = timeoutMs): Promise<DeliveryReport> {
     const { tally, flushed: drained } = this.#claim();
     if (!Number.isFinite(timeoutMs)) return drained;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -224,7 +279,7 @@ export class Publisher {
     clearTimeout(timer);
     if (result !== 'timeout') return result;
     // Every conversation still pending is settled, as failed or dropped, by this call.
-    this.#abandon(new AbortError(`shutdown() did not finish within ${timeoutMs} ms`));
+    this.#abandon(new AbortError(`shutdown() did not finish within ${deadlineMs} ms`));
     return tally.report();
   }
 
@@ -261,10 +316,10 @@ export class Publisher {
     this.#inFlight.set(delivery, controller);
     let sent: Promise<AcceptedResponse>;
     try {
-      sent = this.#options.transport.accepted({
-        method: 'POST',
-        path: ENDPOINTS.sendConversation.path,
-        body: delivery.payload,
+      sent = this.#options.transport.deliver({
+        path: delivery.path,
+        body: delivery.body,
+        idempotencyKey: delivery.idempotencyKey,
         signal: controller.signal,
       });
     } catch (error) {
@@ -283,7 +338,7 @@ export class Publisher {
 
   #fail(delivery: Delivery, cause: NebulyError): void {
     if (delivery.settled) return;
-    const error = new DeliveryError(delivery, cause);
+    const error = new DeliveryError(undelivered(delivery), cause);
     this.#settle(delivery, { status: 'failed', conversationId: delivery.conversationId, error });
     this.#options.report(error);
   }

@@ -14,9 +14,13 @@ export interface InteractionRecord {
   output: unknown;
   /** Milliseconds since the epoch, from the recorder's clock. */
   timeStart: number;
+  /** When it started among the interactions of this process: orders those of the same millisecond. */
+  readonly order: number;
   /** Milliseconds since the epoch; `NaN` until the turn ends. */
   timeEnd: number;
   ended: boolean;
+  /** Taken by the recorder, once ended, to be checked and stored: later feedback goes to the store. */
+  taken: boolean;
   /** The turn's own tags (a copy), without the conversation's. */
   tags: unknown;
   /**
@@ -28,14 +32,6 @@ export interface InteractionRecord {
   feedback: Record<string, unknown>[] | undefined;
 }
 
-/** A whole conversation, as handed over when it ends. */
-export interface ConversationRecord {
-  conversationId: string;
-  endUser: string;
-  /** The conversation's tags, merged under each turn's own. */
-  tags: Readonly<Record<string, string>> | undefined;
-  interactions: readonly InteractionRecord[];
-}
 
 /**
  * Marks a trace entry kept for a step known only later (an integration's reserved place

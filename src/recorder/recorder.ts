@@ -1,25 +1,22 @@
 import { NebulyError, ValidationError } from '../core/errors.js';
-import {
-  Conversation,
-  type ConversationContext,
-  type ConversationControl,
-  type ConversationInit,
-  conversationControl,
-  type EndedConversation,
-} from './conversation.js';
-import { cropToFit } from './crop.js';
+import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
+import type { ConversationStore } from '../types/store.js';
+import { Conversation, type ConversationHooks, type ConversationInit, conversationControl, type EndReason } from './conversation.js';
 import type { DeliveryReport } from './delivery-report.js';
 import { RecordingError } from './errors.js';
 import { type ExitWatcher, unwatchExit, watchExit } from './exit-hook.js';
 import { fieldsOf } from './fields.js';
 import { newId } from './ids.js';
+import { newKey, sharedKey } from './keys.js';
 import { OpenConversations } from './open-conversations.js';
-import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
 import type { ConversationOutcome } from './outcome.js';
-import type { ConversationRecord } from './record.js';
-import { buildConversationPayload } from './payload.js';
 import { Publisher, type Transport } from './publisher.js';
+import { Sender } from './sending.js';
+import { pace, paced } from './slices.js';
+import { startTimer } from './timers.js';
 import { checkStartParams, type StartConversationParams } from './start.js';
+import { memoryStore } from './store/memory-store.js';
+import { Storing } from './storing.js';
 
 /** Options of `nebuly.shutdown`. */
 export interface ShutdownOptions {
@@ -40,6 +37,9 @@ export interface RecorderInit {
   options?: RecorderOptions | undefined;
 }
 
+/** How many conversations one sweep claims at a time: bounded work per store call. */
+const SWEEP_BATCH = 100;
+
 /**
  * Wraps the user's `onError` so that it can never break the recorder: a handler that
  * throws, or returns a rejected promise, is the user's bug, and there is nowhere left to
@@ -57,14 +57,17 @@ function safeReporter(onError: (error: NebulyError) => void): (error: NebulyErro
 }
 
 /**
- * The conversation recorder behind `nebuly.startConversation`, `nebuly.flush` and
- * `nebuly.shutdown`: it starts conversations, ends idle ones, validates, crops and
- * serializes ended ones, and hands them to the publisher.
+ * The conversation recorder behind `nebuly.conversation`, `nebuly.startConversation`,
+ * `nebuly.flush`, `nebuly.sweep` and `nebuly.shutdown`. Recording is synchronous; what
+ * follows runs in the background, in slices: each ended interaction is checked and put
+ * in the store (`Storing`), each ended conversation is claimed, fitted and sent
+ * (`Sender`, `Publisher`). One timer ends the conversations of this process that go idle;
+ * with a shared store, another sweeps the store for those idle anywhere.
  *
  * @example
  * ```ts
  * const nebuly = new NebulyClient({ recorder: { idleTimeoutMs: 60_000 } });
- * const conversation = nebuly.startConversation({ end_user: 'user-hash' });
+ * const conversation = nebuly.conversation({ conversation_id: 'chat-1', end_user: 'user-hash' });
  * // … record interactions …
  * await nebuly.shutdown({ timeoutMs: 5_000 });
  * ```
@@ -72,10 +75,14 @@ function safeReporter(onError: (error: NebulyError) => void): (error: NebulyErro
 export class Recorder {
   readonly #options: ResolvedRecorderOptions;
   readonly #report: (error: NebulyError) => void;
+  readonly #store: ConversationStore;
   readonly #publisher: Publisher;
-  readonly #context: ConversationContext;
-  /** Open conversations: to end at shutdown, and the idlest to end past `maxOpenConversations`. */
-  readonly #open = new OpenConversations<Conversation, ConversationControl>();
+  readonly #storing: Storing;
+  readonly #sender: Sender;
+  readonly #open: OpenConversations<Conversation>;
+  readonly #hooks: ConversationHooks;
+  #sweepTimer: ReturnType<typeof setInterval> | undefined;
+  #lastFlush: Promise<unknown> = Promise.resolve();
   #shutdown: Promise<DeliveryReport> | undefined;
   /** Registered with the process's exit events while something would be lost at exit. */
   readonly #exitWatcher: ExitWatcher = {
@@ -86,91 +93,208 @@ export class Recorder {
 
   /** @throws TypeError when a recorder option is out of range. */
   constructor(init: RecorderInit) {
-    this.#options = resolveRecorderOptions(init.options);
+    const options = resolveRecorderOptions(init.options);
+    this.#options = options;
     this.#report = safeReporter(init.onError);
+    this.#store = options.store ?? memoryStore();
     this.#publisher = new Publisher({
       transport: init.http,
       report: this.#report,
-      maxConcurrentSends: this.#options.maxConcurrentSends,
-      maxQueuedConversations: this.#options.maxQueuedConversations,
-      maxQueuedBytes: this.#options.maxQueuedBytes,
+      maxConcurrentSends: options.maxConcurrentSends,
+      maxQueuedConversations: options.maxQueuedConversations,
+      maxQueuedBytes: options.maxQueuedBytes,
       drained: () => this.#updateExitWatch(),
     });
-    this.#context = { now: this.#options.now, idleTimeoutMs: this.#options.idleTimeoutMs, report: this.#report };
+    this.#sender = new Sender({
+      store: this.#store,
+      storing: undefined as unknown as Storing,
+      publisher: this.#publisher,
+      report: this.#report,
+      now: options.now,
+      leaseMs: options.leaseMs,
+      maxConversationBytes: options.maxConversationBytes,
+      feedbackRetentionMs: options.feedbackRetentionMs,
+      settled: () => this.#updateExitWatch(),
+    });
+    this.#storing = new Storing({
+      store: this.#store,
+      now: options.now,
+      report: this.#report,
+      deliver: options.delivery === 'interaction' ? (conversation, stored) => this.#sender.sendInteraction(conversation, stored) : undefined,
+    });
+    this.#sender.useStoring(this.#storing);
+    this.#open = new OpenConversations<Conversation>({
+      idleTimeoutMs: options.idleTimeoutMs,
+      now: options.now,
+      onIdle: (conversation) => this.#letGo(conversation, 'idle'),
+    });
+    this.#hooks = {
+      turnEnded: (conversation, record) => this.#storing.take(conversation, record),
+      stepSettled: (_conversation, record) => this.#storing.settled(record),
+      lateFeedback: (conversation, record, action) => void this.#lateFeedback(conversation.key, record.id, action),
+      ended: (conversation, reason, errors) => this.#ended(conversation, reason, errors),
+    };
+    if (this.#store.shared) this.#startSweeping();
   }
 
   /**
-   * Starts recording a conversation. Never throws: an invalid `end_user`, or a call after
-   * `shutdown()`, is reported to `onError` and gives a conversation that records nothing
-   * (its `end()` resolves `{ status: 'dropped' }`); invalid tags are left out and reported.
+   * Resumes the open conversation `conversation_id` (in this process, or, with a shared
+   * store, anywhere), else starts it. Never throws; see {@link Recorder.startConversation}.
+   */
+  conversation(params: StartConversationParams): Conversation {
+    const { conversation_id: id } = fieldsOf(params, ['conversation_id'] as const);
+    if (typeof id === 'string' && id.trim() !== '') {
+      const open = this.#open.get(sharedKey(id));
+      if (open !== undefined && !open.ended) return open;
+    }
+    return this.#begin(params, 'conversation');
+  }
+
+  /**
+   * Starts recording a new conversation. Never throws: an invalid `end_user`, or a call
+   * after `shutdown()`, is reported to `onError` and gives a conversation that records
+   * nothing (its `end()` resolves `{ status: 'dropped' }`); invalid tags are left out and
+   * reported.
    */
   startConversation(params: StartConversationParams): Conversation {
+    return this.#begin(params, 'start');
+  }
+
+  #begin(params: StartConversationParams, how: 'conversation' | 'start'): Conversation {
+    const method = how === 'start' ? 'startConversation' : 'conversation';
     if (this.#shutdown !== undefined) {
       const conversationId = newId();
       const refusal = new RecordingError(
         'recorder_shut_down',
-        `startConversation() after shutdown(): conversation ${conversationId} is not recorded`,
+        `${method}() after shutdown(): conversation ${conversationId} is not recorded`,
         conversationId,
       );
       this.#report(refusal);
-      return this.#start({ conversationId, refusal });
+      return this.#create({ conversationId, key: newKey(conversationId), refusal });
     }
-    const start = checkStartParams(params);
+    const start = checkStartParams(params, how === 'conversation');
     let error: NebulyError | undefined;
     if (start.issues.length > 0) {
-      error = new ValidationError(start.issues, `startConversation params (conversation ${start.conversationId})`);
+      error = new ValidationError(start.issues, `${method} params (conversation ${start.conversationId})`);
       this.#report(error);
     }
+    const { conversationId } = start;
+    const key = how === 'conversation' && start.idGiven ? sharedKey(conversationId) : newKey(conversationId);
     if (start.endUser === undefined) {
-      return this.#start({ conversationId: start.conversationId, refusal: error ?? new NebulyError('no end_user') });
+      return this.#create({ conversationId, key, refusal: error ?? new NebulyError('no end_user') });
     }
-    return this.#start({ conversationId: start.conversationId, endUser: start.endUser, tags: start.tags });
+    return this.#create({ conversationId, key, endUser: start.endUser, tags: start.tags });
   }
 
   /**
-   * Creates a conversation and keeps it among the open ones until it ends, first ending
-   * the idlest one if this one would pass `maxOpenConversations`: that one is sent
-   * early, never dropped, so memory stays bounded even when conversations are never ended.
+   * Creates a conversation and keeps it among the open ones until it ends, first letting
+   * go of the idlest one if this one would pass `maxOpenConversations`: with the memory
+   * store, that one is sent early, never dropped, so memory stays bounded even when
+   * conversations are never ended.
    */
-  #start(init: ConversationInit): Conversation {
-    const conversation: Conversation = new Conversation(this.#context, init, (ended) =>
-      this.#ended(conversation, ended),
-    );
+  #create(init: ConversationInit): Conversation {
+    const conversation = new Conversation({ now: this.#options.now, report: this.#report }, init, this.#hooks);
     if ('refusal' in init) {
       // Dropped from its start, its error already reported: counted, never sent.
       void this.#publisher.drop(init.conversationId, init.refusal, []);
       return conversation;
     }
     if (this.#open.size >= this.#options.maxOpenConversations) {
-      // Its end takes it out of `#open`.
-      void this.#open.idlest()?.finish('evicted');
+      const idlest = this.#open.idlest();
+      if (idlest !== undefined) this.#letGo(idlest, 'evicted');
     }
-    this.#open.add(conversation, conversationControl(conversation));
+    this.#open.add(conversation);
     this.#updateExitWatch();
     return conversation;
   }
 
-  /** A conversation ended: it is no longer open, and goes to the publisher if it has anything to send. */
-  #ended(conversation: Conversation, { record, errors }: EndedConversation): Promise<ConversationOutcome> {
+  /**
+   * This process stops holding `conversation` (idle, evicted, at shutdown or exit). With
+   * the memory store nobody else can end it: it is sent now. With a shared store another
+   * instance may go on with it: its open turns are ended and stored, and the store's
+   * sweep sends it once it is idle everywhere.
+   */
+  #letGo(conversation: Conversation, reason: EndReason): void {
     this.#open.delete(conversation);
-    const outcome: Promise<ConversationOutcome> =
-      record.interactions.length === 0
-        ? Promise.resolve({ status: 'empty', conversationId: record.conversationId })
-        : this.#publish(record, errors);
+    const control = conversationControl(conversation);
+    if (this.#store.shared && reason !== 'end') {
+      if (reason !== 'evicted') control.closeTurns(reason);
+      this.#storing.release(conversation);
+    } else {
+      void control.finish(reason);
+    }
+    this.#updateExitWatch();
+  }
+
+  /** A conversation ended: it is no longer open; what the store holds of it is sent. */
+  #ended(conversation: Conversation, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome> {
+    this.#open.delete(conversation);
+    this.#storing.release(conversation);
+    const outcome = this.#sender.end(conversation, reason, errors);
     this.#updateExitWatch();
     return outcome;
   }
 
-  /**
-   * Resolves once every conversation ended so far was delivered or given up, with the
-   * report of those ended since the previous report.
-   */
-  flush(): Promise<DeliveryReport> {
-    return this.#publisher.flush();
+  /** Feedback for a turn already taken to the store: attached there once it is stored. */
+  async #lateFeedback(key: string, interactionId: string, action: Record<string, unknown>): Promise<void> {
+    await this.#storing.pending(key);
+    // Checked with the interaction's other data only here: report a bad one the same way.
+    const attached = await this.#store.addFeedback(key, interactionId, action as never, this.#options.now());
+    if (!attached) {
+      this.#report(
+        new RecordingError('conversation_ended', `feedback on interaction ${interactionId} after its conversation was sent: not recorded`),
+      );
+    }
   }
 
   /**
-   * Ends every open conversation, waits for everything to be sent for at most
+   * Resolves once every interaction ended before the call is in the store and every
+   * conversation ended before the call was delivered or given up, with the report of the
+   * conversations settled since the previous report (each counted once).
+   */
+  flush(): Promise<DeliveryReport> {
+    // What was ended before the call, not what ends while it waits: a flush under load
+    // still resolves. Flushes resolve in the order they were called.
+    // With `delivery: 'interaction'`, storing an interaction is sending it: what the
+    // stored ones started is waited for too.
+    const stored = this.#storing.drained().then(() => this.#sender.settled());
+    const waited = Promise.all([stored, this.#sender.settled(), this.#lastFlush]);
+    const flushed = waited.then(() => this.#publisher.report());
+    this.#lastFlush = flushed;
+    return flushed;
+  }
+
+  /**
+   * Ends and sends the conversations of the store idle past `idleTimeoutMs`, from any
+   * instance, and those a sender left unsent (its lease expired); resolves with the
+   * report of what it sent. Never rejects.
+   */
+  async sweep(): Promise<DeliveryReport> {
+    const { now, idleTimeoutMs } = this.#options;
+    if (idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs)) {
+      const idleBefore = now() - idleTimeoutMs;
+      while ((await this.#sender.sweep(idleBefore, SWEEP_BATCH)) === SWEEP_BATCH) await paced();
+    }
+    return this.flush();
+  }
+
+  #startSweeping(): void {
+    const { sweepIntervalMs } = this.#options;
+    if (!(sweepIntervalMs > 0 && Number.isFinite(sweepIntervalMs))) return;
+    let sweeping = false;
+    this.#sweepTimer = setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      void this.sweep().finally(() => {
+        sweeping = false;
+      });
+    }, sweepIntervalMs);
+    (this.#sweepTimer as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Ends every open conversation (with a shared store: stores their open turns, and
+   * leaves them there for other instances), waits for everything to be sent for at most
    * `timeoutMs`, then aborts what is still running and reports what is left to
    * `onError`. Later recordings are reported, not recorded. Idempotent: every call
    * returns the first call's promise. Never rejects. Resolves with the report of the
@@ -191,10 +315,34 @@ export class Recorder {
     return this.#shutdown;
   }
 
-  /** Ends what is open and closes the publisher; `shutdown()` resolves with this. */
+  /**
+   * Lets go of what is open, in slices, and closes the publisher, all within `timeoutMs`
+   * from now; `shutdown()` resolves with this.
+   */
   async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<DeliveryReport> {
-    for (const open of this.#open.handles()) void open.finish(reason);
-    const report = await this.#publisher.close(timeoutMs);
+    const started = Date.now();
+    let expire!: () => void;
+    const expired = new Promise<void>((resolve) => {
+      expire = resolve;
+    });
+    // Ref'd from the start: the process stays alive for an awaited shutdown() until its
+    // deadline, whatever stage its conversations are in.
+    const deadline = Number.isFinite(timeoutMs) ? startTimer(expire, timeoutMs, { keepAlive: true }) : undefined;
+    this.#open.stop();
+    if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
+    const open = this.#open.handles();
+    // Closed at once, so that what is recorded on them from now on is reported, not
+    // recorded; let go in slices, since there may be many.
+    for (const conversation of open) conversation.state.open = false;
+    for (const conversation of open) {
+      this.#letGo(conversation, reason);
+      const wait = pace();
+      if (wait !== undefined) await wait;
+    }
+    await Promise.race([Promise.all([this.#storing.drained(), this.#sender.published()]), expired]);
+    const report = await this.#publisher.close(Math.max(0, timeoutMs - (Date.now() - started)), timeoutMs);
+    clearTimeout(deadline);
+    await Promise.race([this.#sender.settled(), expired]);
     this.#updateExitWatch();
     return report;
   }
@@ -204,11 +352,16 @@ export class Recorder {
    * an idle client adds no listener, and one dropped without `shutdown()` is not held.
    */
   #updateExitWatch(): void {
-    const atRisk = this.#open.size > 0 || this.#publisher.pendingCount > 0;
+    const atRisk = this.#open.size > 0 || this.#unsentCount() > 0;
     if (atRisk === this.#watchingExit) return;
     this.#watchingExit = atRisk;
     if (atRisk) watchExit(this.#exitWatcher);
     else unwatchExit(this.#exitWatcher);
+  }
+
+  /** Conversations ended and not settled: being checked, stored, fitted, queued or sent. */
+  #unsentCount(): number {
+    return Math.max(this.#publisher.pendingCount, this.#sender.runningCount);
   }
 
   /**
@@ -228,7 +381,7 @@ export class Recorder {
    */
   #exit(): void {
     const open = this.#open.size;
-    const unsent = this.#publisher.pendingCount;
+    const unsent = this.#unsentCount();
     this.#watchingExit = false;
     unwatchExit(this.#exitWatcher);
     if (open + unsent === 0) return;
@@ -239,53 +392,5 @@ export class Recorder {
           'await nebuly.shutdown() before the process exits (before process.exit(), in SIGINT / SIGTERM handlers)',
       ),
     );
-  }
-
-  /**
-   * Turns an ended conversation into its request body and hands it to the publisher,
-   * with every error found about it, for the publisher to report. Never throws.
-   */
-  #publish(record: ConversationRecord, found: readonly NebulyError[]): Promise<ConversationOutcome> {
-    const { conversationId } = record;
-    const errors = found.slice();
-    try {
-      const { body, issues, notes: payloadNotes } = buildConversationPayload(record);
-      errors.push(...payloadNotes);
-      let invalid: ValidationError | undefined;
-      if (issues.length > 0) {
-        invalid = new ValidationError(
-          issues,
-          `data recorded in conversation ${conversationId} (an invalid step, feedback action or tag is left out; an invalid input or output leaves out its interaction)`,
-        );
-        errors.push(invalid);
-      }
-      if (body === undefined) {
-        const reason = invalid ?? new NebulyError(`Conversation ${conversationId} had nothing valid to send`);
-        return this.#publisher.drop(conversationId, reason, errors);
-      }
-      const max = this.#options.maxConversationBytes;
-      const fitted = cropToFit(body, max);
-      if (fitted.croppedStrings > 0 || !fitted.fits) {
-        errors.push(
-          new RecordingError(
-            'conversation_cropped',
-            `Conversation ${conversationId} was over maxConversationBytes (${max}) as JSON: ` +
-              `${fitted.croppedStrings} of its longest strings were cropped, to ${fitted.bytes} bytes` +
-              (fitted.fits ? '' : '; still too large, sent anyway'),
-            conversationId,
-          ),
-        );
-      }
-      return this.#publisher.publish(conversationId, fitted.json, fitted.bytes, errors);
-    } catch (cause) {
-      // A bug, or a value JSON cannot hold (a BigInt, a cycle in a content part): report it
-      // rather than break the caller's `end()`.
-      const error = new NebulyError(
-        `Conversation ${conversationId} could not be serialized: ${cause instanceof Error ? cause.message : String(cause)}`,
-        { cause },
-      );
-      errors.push(error);
-      return this.#publisher.drop(conversationId, error, errors);
-    }
   }
 }

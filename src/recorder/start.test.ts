@@ -6,7 +6,7 @@ describe('checkStartParams', () => {
   it('keeps valid parameters and copies the tags', () => {
     const tags = { channel: 'web' };
     const checked = checkStartParams({ end_user: 'u', tags, conversation_id: 'c-9' });
-    expect(checked).toEqual({ conversationId: 'c-9', endUser: 'u', tags: { channel: 'web' }, issues: [] });
+    expect(checked).toEqual({ conversationId: 'c-9', idGiven: true, endUser: 'u', tags: { channel: 'web' }, issues: [] });
     tags.channel = 'changed';
     expect(checked.tags).toEqual({ channel: 'web' });
   });

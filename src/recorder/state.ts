@@ -1,11 +1,42 @@
 import type { NebulyError } from '../core/errors.js';
+import type { InteractionRecord } from './record.js';
+
+/**
+ * What a conversation's turns tell it, and through it the recorder: a turn ended (its
+ * record goes to be checked and stored), a step kept for later was filled or dropped, or
+ * feedback came for a turn whose record was already taken.
+ */
+export interface TurnEvents {
+  ended(record: InteractionRecord): void;
+  settled(record: InteractionRecord): void;
+  feedback(record: InteractionRecord, action: Record<string, unknown>): void;
+}
+
+/**
+ * The list of open conversations in order of last activity, kept by the recorder: a
+ * state whose activity moves is moved to its end, in O(1).
+ */
+export interface ActivityOrder {
+  moveToEnd(state: ConversationState): void;
+}
 
 /**
  * What a conversation and its turns share: one object, so that a turn checks "is my
- * conversation still open?" and records activity with plain field access.
+ * conversation still open?" and records activity with plain field access. It is also the
+ * node of the recorder's {@link ActivityOrder}: recording activity moves it there, which
+ * is what finds the idlest conversation in O(1).
+ *
+ * @example
+ * ```ts
+ * const state = new ConversationState('chat-1', 'c:chat-1', { now: Date.now, report, order, events });
+ * state.lastActivityAt = state.now(); // moves it to the end of the recorder's order
+ * ```
  */
-export interface ConversationState {
+export class ConversationState {
+  /** The conversation's id as the caller knows it: named in errors and outcomes. */
   readonly conversationId: string;
+  /** Its id in the recorder and its store. */
+  readonly key: string;
   /** `false` once the conversation ended; every later call is reported and ignored. */
   open: boolean;
   /**
@@ -13,8 +44,47 @@ export interface ConversationState {
    * that was reported then; later calls on it are ignored without a report each.
    */
   readonly refused: boolean;
-  /** When the last interaction, step or feedback was recorded, by {@link now}. */
-  lastActivityAt: number;
   readonly now: () => number;
   readonly report: (error: NebulyError) => void;
+  readonly events: TurnEvents;
+  /** Neighbours in the recorder's {@link ActivityOrder}; `undefined` at the ends or out of it. */
+  previous: ConversationState | undefined;
+  next: ConversationState | undefined;
+  #lastActivityAt: number;
+  #order: ActivityOrder | undefined;
+
+  constructor(
+    conversationId: string,
+    key: string,
+    init: {
+      open: boolean;
+      now: () => number;
+      report: (error: NebulyError) => void;
+      events: TurnEvents;
+    },
+  ) {
+    this.conversationId = conversationId;
+    this.key = key;
+    this.open = init.open;
+    this.refused = !init.open;
+    this.now = init.now;
+    this.report = init.report;
+    this.events = init.events;
+    this.#lastActivityAt = init.now();
+  }
+
+  /** When the last interaction, step or feedback was recorded, by {@link ConversationState.now}. */
+  get lastActivityAt(): number {
+    return this.#lastActivityAt;
+  }
+
+  set lastActivityAt(at: number) {
+    this.#lastActivityAt = at;
+    this.#order?.moveToEnd(this);
+  }
+
+  /** Puts it in (or, with `undefined`, takes it out of) the order activity keeps it in. */
+  orderBy(order: ActivityOrder | undefined): void {
+    this.#order = order;
+  }
 }

@@ -30,7 +30,7 @@ describe('the recorder’s timers', () => {
   it('leave the event loop free while recording: an open conversation holds no ref', () => {
     const before = timeouts(process.getActiveResourcesInfo());
     const recorder = new Recorder({
-      http: { accepted: () => new Promise(() => undefined) },
+      http: { deliver: () => new Promise(() => undefined) },
       onError: () => undefined,
       options: { idleTimeoutMs: 60_000 },
     });
@@ -45,7 +45,7 @@ describe('the recorder’s timers', () => {
     const before = timeouts(process.getActiveResourcesInfo());
     const errors: string[] = [];
     const recorder = new Recorder({
-      http: { accepted: () => new Promise(() => undefined) },
+      http: { deliver: () => new Promise(() => undefined) },
       onError: (error) => errors.push(error.name),
       options: { idleTimeoutMs: 60_000 },
     });

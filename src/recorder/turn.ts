@@ -188,7 +188,10 @@ export class Turn {
    */
   feedback(action: ConversationFeedbackAction): this {
     if (this.#refuses('feedback', false)) return this;
-    (this.#record.feedback ??= []).push(recordFeedback(action));
+    const recorded = recordFeedback(action);
+    // Once the recorder took the ended turn, it is in the store: the feedback goes there.
+    if (this.#record.taken) this.#state.events.feedback(this.#record, recorded);
+    else (this.#record.feedback ??= []).push(recorded);
     this.#state.lastActivityAt = this.#state.now();
     return this;
   }
@@ -202,6 +205,7 @@ export class Turn {
     record.timeEnd = now;
     record.ended = true;
     this.#state.lastActivityAt = now;
+    this.#state.events.ended(record);
     return this;
   }
 

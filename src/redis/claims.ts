@@ -1,5 +1,5 @@
 import type { ConversationFeedbackAction } from '../schemas/index.js';
-import type { ConversationClaim, StoredInteraction } from '../recorder/store/types.js';
+import type { ConversationClaim, StoredInteraction } from '../types/store.js';
 import { RedisStoreError } from './commands.js';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : String(value));

@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/errors.js';
-import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../recorder/store/types.js';
+import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import type { ConversationFeedbackAction } from '../schemas/index.js';
 import { decodeClaim } from './claims.js';
 import { type IoRedisClient, isRedisClient, type NodeRedisClient, type RedisCommands, redisCommands } from './commands.js';

@@ -40,6 +40,8 @@ describe('a custom fetch that ignores abort', () => {
     const first = nebuly.startConversation({ end_user: 'u' });
     first.interaction({ input: 'q' }).end({ output: 'a' });
     void first.end();
+    // The recorder's background work runs in slices between turns of the host (setImmediate).
+    for (let i = 0; i < 3; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
     await vi.advanceTimersByTimeAsync(10_000); // the wait between attempts, then the hung attempt
     expect(calls).toBe(2);
     const shutdown = nebuly.shutdown({ timeoutMs: 500 });

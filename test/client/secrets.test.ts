@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, NebulyClient } from '../../src/index.js';
-import { redactError, REDACTED } from '../../src/core/redact.js';
+import { redactError, REDACTED, redactText } from '../../src/core/redact.js';
 import { rejection, thrown } from '../helpers/caught.js';
 
 const KEY = 'nb-CANARY-7d3f1a9e-secret';
@@ -135,5 +135,29 @@ describe('options of the wrong type', () => {
       new TypeError('nebuly-client: `recorder` could not be read (a getter or Proxy threw)'),
     );
     expect(() => new NebulyClient(revoked.proxy)).toThrow(TypeError);
+  });
+});
+
+describe('redactText', () => {
+  const key = 'nb-a&b<c>"d/e+f?g=h';
+
+  it('replaces the key however a page or a body escaped it', () => {
+    for (const form of [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), 'nb-a&amp;b&lt;c&gt;&quot;d/e+f?g=h']) {
+      expect(redactText(`before ${form} after`, key)).toBe(`before ${REDACTED} after`);
+    }
+  });
+
+  it('replaces its base64 forms, standard and URL-safe, wherever it sits in a longer base64 text', () => {
+    for (const prefix of ['', 'x', 'xy', 'Authorization: Bearer ']) {
+      for (const encoding of ['base64', 'base64url'] as const) {
+        const encoded = Buffer.from(`${prefix}${key}!`).toString(encoding);
+        expect(redactText(encoded, key)).toContain(REDACTED);
+      }
+    }
+  });
+
+  it('leaves a text without the key as it is, and searches for no key under 4 characters', () => {
+    expect(redactText('nothing to see', key)).toBe('nothing to see');
+    expect(redactText('a key of k', 'k')).toBe('a key of k');
   });
 });

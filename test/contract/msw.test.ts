@@ -14,6 +14,11 @@ describe('contract: MSW handlers (setupServer)', () => {
   defineContractCases(async (options) => {
     const reference = createHandlers(options);
     server.resetHandlers(...reference.handlers);
-    return toTarget(BASE_URL, reference, async () => server.resetHandlers());
+    const target = toTarget(BASE_URL, reference, async () => server.resetHandlers());
+    // Through fetch, which MSW intercepts with aborts: on Node the client's own transport
+    // is node:http, whose aborted requests MSW never shows its handlers (the live-server
+    // suite runs that transport).
+    const viaFetch = (input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init);
+    return { ...target, client: (apiKey, options = {}) => target.client(apiKey, { fetch: viaFetch, ...options }) };
   });
 });

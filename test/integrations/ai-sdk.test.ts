@@ -152,7 +152,7 @@ describe('nebulyMiddleware', () => {
     expect(await conversation.end()).toMatchObject({ status: 'delivered' });
 
     expect(sent()[0]?.interactions[0]?.trace).toEqual([{ source: 'orders', input: '42', outputs: ['shipped'] }]);
-    expect(errors.map((error) => error.message)).toEqual([expect.stringMatching(/^1 step\(s\) of conversation .* never finished/)]);
+    expect(errors.map((error) => error.message)).toEqual([expect.stringMatching(/^1 step\(s\) of interaction .* of conversation .* never finished/)]);
   });
 
   it('a model call that fails: the caller gets the provider’s error; the step and the interaction say so', async () => {

@@ -71,7 +71,7 @@ const ROOT_API = [
   // errors
   'NebulyError', 'ValidationError', 'Issue', 'APIError', 'BadRequestError', 'AuthenticationError',
   'PermissionDeniedError', 'NotFoundError', 'ConflictError', 'PayloadTooLargeError', 'UnprocessableEntityError',
-  'RateLimitError', 'InternalServerError', 'ConnectionError', 'TimeoutError', 'AbortError', 'UnexpectedResponseError',
+  'RateLimitError', 'RedirectError', 'InternalServerError', 'ConnectionError', 'TimeoutError', 'AbortError', 'UnexpectedResponseError',
   ...WIRE_TYPES,
   // builders
   'interactionParams', 'InteractionParamsInput', 'conversationInteraction', 'llmStep', 'retrievalStep', 'embeddingStep',
@@ -80,6 +80,9 @@ const ROOT_API = [
   'RECORDER_DEFAULTS', 'RecorderOptions', 'ResolvedRecorderOptions', 'Conversation', 'StartConversationParams',
   'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'DeliveryReport', 'ConversationOutcome', 'ConversationStatus',
   'DeliveryError', 'QueueFullError', 'RecordingError', 'RecordingErrorCode', 'UndeliveredConversation',
+  // the store of open conversations
+  'memoryStore', 'MemoryStoreOptions', 'ConversationStore', 'ConversationClaim', 'StoredInteraction', 'SentInteraction',
+  'MaybePromise',
 ];
 
 describe('the package root', () => {

@@ -67,4 +67,10 @@ describe('tree-shaking of the package root (ESM build)', () => {
     expect(text).toMatch(KY_MARK);
     expect(text).toContain('/event-ingestion/api');
   });
+
+  it('names no node: module in a browser or worker bundle of the client: Node\'s transport is taken at run time', async () => {
+    const { text } = await userBundle('NebulyClient');
+    expect(text).not.toMatch(/(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']node:/);
+    expect(text).toContain('getBuiltinModule');
+  });
 });

@@ -1,12 +1,23 @@
 import { AbortError, type NebulyError } from '../../src/core/errors.js';
-import type { AcceptedResponse, HttpRequest } from '../../src/core/http.js';
-import type { Transport } from '../../src/recorder/publisher.js';
+import type { AcceptedResponse } from '../../src/core/http.js';
+import type { DeliveryRequest, Transport } from '../../src/recorder/publisher.js';
+
+/** A request as the fake saw it: the body decoded, for the tests to read. */
+export interface FakeRequest {
+  method: 'POST';
+  path: string;
+  body: string;
+  idempotencyKey: string;
+  signal?: AbortSignal | undefined;
+}
+
+const decoder = new TextDecoder();
 
 /** What the fake answers to one request: a success, an error, or nothing until released. */
 export type FakeAnswer = 'accept' | NebulyError | 'hold';
 
 interface Held {
-  request: HttpRequest;
+  request: FakeRequest;
   release: () => void;
 }
 
@@ -17,7 +28,7 @@ interface Held {
  * `AbortError` when their signal aborts, like fetch, unless `ignoreAbort` is set.
  */
 export class FakeTransport implements Transport {
-  readonly requests: HttpRequest[] = [];
+  readonly requests: FakeRequest[] = [];
   /** The most requests that were in flight at once. */
   maxInFlight = 0;
   /** Answers for the next requests, in order; once spent, `fallback` applies. */
@@ -38,7 +49,8 @@ export class FakeTransport implements Transport {
     return this.#held.length;
   }
 
-  accepted(request: HttpRequest): Promise<AcceptedResponse> {
+  deliver({ path, body, idempotencyKey, signal }: DeliveryRequest): Promise<AcceptedResponse> {
+    const request: FakeRequest = { method: 'POST', path, body: decoder.decode(body), idempotencyKey, signal };
     this.requests.push(request);
     const answer = this.script.shift() ?? this.fallback;
     this.#inFlight += 1;

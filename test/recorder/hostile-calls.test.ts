@@ -37,7 +37,7 @@ describe('recorder calls given values that throw when read', () => {
     conversation.interaction({ input: 'q', tags: revoked }).end({ output: 'a' });
     expect(await conversation.end()).toMatchObject({ status: 'delivered' });
     expect(paths(errors[0])).toEqual(['tags']);
-    expect(paths(errors[1])).toEqual(['interactions[0].tags']);
+    expect(paths(errors[1])).toEqual(['tags']);
     expect(transport.bodies).toEqual([
       { conversation: { end_user: 'u', interactions: [expect.objectContaining({ input: 'q', output: 'a' })] } },
     ]);
@@ -67,15 +67,15 @@ describe('recorder calls given values that throw when read', () => {
     const reported = errors.flatMap((error) => (error instanceof ValidationError ? paths(error) : []));
     expect(reported).toEqual(
       expect.arrayContaining([
-        'interactions[0].trace[0].messages',
-        'interactions[0].trace[2].messages[0].role',
-        'interactions[0].trace[2].messages[1].content',
-        'interactions[0].trace[1].messages',
-        'interactions[0].trace[3].messages[0].content[0].text',
-        'interactions[0].trace[4].messages[0].content',
-        'interactions[0].trace[5].outputs',
-        'interactions[0].trace[7].input_tokens',
-        'interactions[0].feedback_actions[0].slug',
+        'trace[0].messages',
+        'trace[2].messages[0].role',
+        'trace[2].messages[1].content',
+        'trace[1].messages',
+        'trace[3].messages[0].content[0].text',
+        'trace[4].messages[0].content',
+        'trace[5].outputs',
+        'trace[7].input_tokens',
+        'feedback_actions[0].slug',
       ]),
     );
     for (const error of errors) expect(error.message).not.toContain('getter exploded');
@@ -96,7 +96,7 @@ describe('recorder calls given values that throw when read', () => {
     expect(await conversation.end()).toMatchObject({ status: 'delivered' });
 
     expect(paths(errors[0])).toEqual(['conversation_id']);
-    expect(paths(errors[1])).toEqual(expect.arrayContaining(['interactions[0].trace[0].model', 'interactions[0].trace[1].input']));
+    expect(paths(errors[1])).toEqual(expect.arrayContaining(['trace[0].model', 'trace[1].input']));
     const [body] = transport.bodies as { conversation: { interactions: { trace: unknown[] }[] } }[];
     expect(body?.conversation.interactions[0]?.trace).toEqual([{ source: 's', input: 'q', outputs: ['kept'] }]);
   });

@@ -7,8 +7,8 @@ import { kinds, oneTurn, settle, setup, useFakeClock } from './setup.js';
 useFakeClock();
 
 describe('flush() or shutdown() called from onError', () => {
-  // What `end()` reports about the conversation itself is reported once the conversation
-  // is in the publisher's hands, so a handler that flushes or shuts down waits for it.
+  // What is reported about a conversation is reported once the recorder is sending it,
+  // so a handler that flushes or shuts down waits for it.
   const cases: [string, (conversation: Conversation) => void][] = [
     ['interaction_open', (conversation) => void conversation.interaction({ input: 'never ended' })],
     [
@@ -36,6 +36,7 @@ describe('flush() or shutdown() called from onError', () => {
       const conversation = recorder.startConversation({ end_user: 'u' });
       record(conversation);
       const outcome = conversation.end();
+      await settle();
       expect(reported).toEqual([kind]);
       let done = false;
       void waiting?.then(() => {
@@ -60,6 +61,8 @@ describe('flush() or shutdown() called from onError', () => {
     const turn = conversation.interaction({ input: 'x'.repeat(5_000) });
     turn.llm({ model: '', messages: [], output: 'x' });
     const outcome = conversation.end();
+    expect(kinds(errors)).toEqual(['interaction_open']);
+    await settle();
     expect(kinds(errors)).toEqual(['interaction_open', 'ValidationError', 'conversation_cropped']);
     await vi.advanceTimersByTimeAsync(0);
     await expect(outcome).resolves.toMatchObject({ status: 'dropped' });

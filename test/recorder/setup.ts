@@ -43,9 +43,15 @@ export function kinds(errors: readonly NebulyError[]): string[] {
   return errors.map((error) => ('code' in error && typeof error.code === 'string' ? error.code : error.name));
 }
 
-/** Lets queued microtasks and promise callbacks run. */
+/**
+ * Lets the recorder's background work run: its microtasks, and the slices it gives the
+ * host between (`setImmediate`, which fake timers leave alone).
+ */
 export async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i += 1) await Promise.resolve();
+  for (let i = 0; i < 3; i += 1) {
+    for (let j = 0; j < 20; j += 1) await Promise.resolve();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Starts, records one interaction in, and ends a conversation; returns its outcome. */

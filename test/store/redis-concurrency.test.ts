@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationClaim, ConversationStore } from '../../src/recorder/store/types.js';
+import type { ConversationClaim, ConversationStore } from '../../src/types/store.js';
 import { redisStore } from '../../src/redis/index.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 import { CLIENTS, freshPrefix, type TestClient } from './redis-clients.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationStore, StoredInteraction } from '../../src/recorder/store/types.js';
+import type { ConversationStore, StoredInteraction } from '../../src/types/store.js';
 
 /** A store under test, and how to make a fresh, empty one. */
 export interface StoreFactory {

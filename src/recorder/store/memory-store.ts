@@ -1,6 +1,6 @@
 import type { ConversationFeedbackAction } from '../../schemas/index.js';
 import { newId } from '../ids.js';
-import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from './types.js';
+import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../../types/store.js';
 
 /** Options of {@link memoryStore}. */
 export interface MemoryStoreOptions {

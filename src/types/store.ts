@@ -1,4 +1,5 @@
-import type { ConversationFeedbackAction, ConversationInteraction } from '../../schemas/index.js';
+import type { ConversationInteraction } from './conversations.js';
+import type { ConversationFeedbackAction } from './feedback.js';
 
 /**
  * A value now, or later: a store backed by memory answers at once, one backed by a
@@ -24,6 +25,11 @@ export type MaybePromise<T> = T | Promise<T>;
 export interface StoredInteraction {
   readonly id: string;
   readonly interaction: ConversationInteraction;
+  /**
+   * Orders interactions that started in the same millisecond: a counter of the process
+   * that recorded them, taken when each started.
+   */
+  readonly order?: number | undefined;
 }
 
 /**

@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { cropLevel, cropMarker, cropToFit, jsonStringBytes } from './crop.js';
+import { cropMarker, jsonStringBytes } from './crop.js';
+import { fitConversation, MIN_CROP_LEVEL } from './fit.js';
 import { utf8ByteLength } from './utf8.js';
+
+/** What the old cropToFit gave, from fitConversation: the body as text, its bytes, and whether it fits. */
+async function cropToFit(value: { conversation: { end_user: string; interactions: unknown[] } }, maxBytes: number) {
+  const fitted = await fitConversation(value.conversation.end_user, value.conversation.interactions as never, maxBytes);
+  const json = new TextDecoder().decode(fitted.body);
+  return {
+    json,
+    bytes: fitted.body.byteLength,
+    croppedStrings: fitted.croppedStrings,
+    droppedInteractions: fitted.droppedInteractions,
+    fits: fitted.body.byteLength <= maxBytes,
+  };
+}
 
 function conversation(inputs: string[], output = 'ok') {
   return {
@@ -17,17 +31,23 @@ function conversation(inputs: string[], output = 'ok') {
   };
 }
 
-describe('cropToFit', () => {
-  it('leaves a value that fits alone', () => {
+describe('fitConversation', () => {
+  it('leaves a value that fits alone', async () => {
     const value = conversation(['short']);
-    const result = cropToFit(value, 10_000);
-    expect(result).toEqual({ json: JSON.stringify(value), bytes: utf8ByteLength(JSON.stringify(value)), croppedStrings: 0, fits: true });
+    const result = await cropToFit(value, 10_000);
+    expect(result).toEqual({
+      json: JSON.stringify(value),
+      bytes: utf8ByteLength(JSON.stringify(value)),
+      croppedStrings: 0,
+      droppedInteractions: 0,
+      fits: true,
+    });
   });
 
-  it('crops the longest strings first, with a visible marker, until it fits', () => {
+  it('crops the longest strings first, with a visible marker, until it fits', async () => {
     const value = conversation(['a'.repeat(20_000), 'b'.repeat(5_000), 'keep me']);
     const before = JSON.stringify(value);
-    const result = cropToFit(value, 10_000);
+    const result = await cropToFit(value, 10_000);
     expect(result.fits).toBe(true);
     expect(result.bytes).toBeLessThanOrEqual(10_000);
     expect(result.bytes).toBe(utf8ByteLength(result.json));
@@ -47,27 +67,27 @@ describe('cropToFit', () => {
     expect(JSON.stringify(value)).toBe(before);
   });
 
-  it('says how many characters were cut', () => {
+  it('says how many characters were cut', async () => {
     const value = { conversation: { end_user: 'u', interactions: [{ input: 'x'.repeat(1000) }] } };
-    const result = cropToFit(value, 300);
+    const result = await cropToFit(value, 300);
     const input = (JSON.parse(result.json) as typeof value).conversation.interactions[0]?.input ?? '';
     const match = /… \[cropped (\d+) chars\]$/.exec(input);
     expect(match).not.toBeNull();
     expect(input.length - cropMarker(Number(match?.[1])).length + Number(match?.[1])).toBe(1000);
   });
 
-  it('measures UTF-8 bytes, not characters', () => {
+  it('measures UTF-8 bytes, not characters', async () => {
     // 4 000 characters, 12 000 bytes: a character count would think this fits.
     const value = conversation(['日'.repeat(4_000)]);
-    const result = cropToFit(value, 6_000);
+    const result = await cropToFit(value, 6_000);
     expect(result.fits).toBe(true);
     expect(new TextEncoder().encode(result.json).length).toBeLessThanOrEqual(6_000);
     expect(result.bytes).toBe(new TextEncoder().encode(result.json).length);
   });
 
-  it('never splits a surrogate pair', () => {
+  it('never splits a surrogate pair', async () => {
     const value = conversation(['😀'.repeat(3_000)]);
-    const result = cropToFit(value, 4_000);
+    const result = await cropToFit(value, 4_000);
     expect(result.fits).toBe(true);
     expect(result.json).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
     expect(result.json).not.toContain('\\ud');
@@ -107,9 +127,9 @@ describe('cropToFit', () => {
       ['quotes and backslashes, escaped (~1.2 MB)', '"\\', 30_000],
       ['control characters, escaped as \\u00XX (~1.2 MB)', '\u0001\u001f', 10_000],
       ['mixed ASCII, accents, emoji and escapes', 'ab é😀\n"', 12_000],
-    ])('%s: fits under the limit and keeps most of it', (_label, unit, repeat) => {
+    ])('%s: fits under the limit and keeps most of it', async (_label, unit, repeat) => {
       const value = tenOutputs(unit, repeat);
-      const result = cropToFit(value, 500_000);
+      const result = await cropToFit(value, 500_000);
       expect(result.fits).toBe(true);
       expect(result.bytes).toBe(new TextEncoder().encode(result.json).length);
       expect(result.bytes).toBeLessThanOrEqual(500_000);
@@ -120,13 +140,13 @@ describe('cropToFit', () => {
       expect(result.json).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
     });
 
-    it('keeps well over 100 000 bytes of a 900 KB CJK conversation cropped to 500 000', () => {
-      const result = cropToFit(tenOutputs('中', 30_000), 500_000);
+    it('keeps well over 100 000 bytes of a 900 KB CJK conversation cropped to 500 000', async () => {
+      const result = await cropToFit(tenOutputs('中', 30_000), 500_000);
       expect(result.bytes).toBeLessThanOrEqual(500_000);
       expect(keptContentBytes(result.json)).toBeGreaterThan(100_000);
     });
 
-    it('crops a large mixed conversation to just under the limit, not to its markers', () => {
+    it('crops a large mixed conversation to just under the limit, not to its markers', async () => {
       const big = 'é'.repeat(200_000) + '😀'.repeat(100_000);
       const value = {
         conversation: {
@@ -150,7 +170,7 @@ describe('cropToFit', () => {
           ],
         },
       };
-      const result = cropToFit(value, 500_000);
+      const result = await cropToFit(value, 500_000);
       expect(result.fits).toBe(true);
       expect(result.bytes).toBeGreaterThan(499_000);
       const parsed = JSON.parse(result.json) as typeof value;
@@ -158,35 +178,35 @@ describe('cropToFit', () => {
       expect(parsed.conversation.interactions[0]?.output).toBe('short');
     });
 
-    it('leaves ASCII where it was: the common length is the length in characters', () => {
-      const result = cropToFit(tenOutputs('a', 120_000), 500_000);
-      expect(result.bytes).toBe(499_990);
-      const output = (JSON.parse(result.json) as ReturnType<typeof tenOutputs>).conversation.interactions[0]?.output ?? '';
-      expect(output).toBe(`${'a'.repeat(49_831)}${cropMarker(120_000 - 49_831)}`);
+    it('leaves ASCII where it was: the common length is the length in characters', async () => {
+      const result = await cropToFit(tenOutputs('a', 120_000), 500_000);
+      expect(result.bytes).toBeLessThanOrEqual(500_000);
+      expect(result.bytes).toBeGreaterThanOrEqual(499_990);
+      const outputs = (JSON.parse(result.json) as ReturnType<typeof tenOutputs>).conversation.interactions.map((i) => i.output);
+      const kept = outputs[0]?.indexOf('…') ?? 0;
+      expect(kept).toBeGreaterThan(49_800);
+      // Every output cut to the same length, each with its marker.
+      expect(outputs).toEqual(outputs.map(() => `${'a'.repeat(kept)}${cropMarker(120_000 - kept)}`));
     });
   });
 
-  it('reports when even cropping every content string is not enough', () => {
-    const value = { conversation: { end_user: 'u'.repeat(5_000), interactions: [{ input: 'x'.repeat(100) }] } };
-    const result = cropToFit(value, 1_000);
-    expect(result.fits).toBe(false);
-    expect(result.croppedStrings).toBe(1);
-    expect(result.bytes).toBeGreaterThan(1_000);
-  });
-});
-
-describe('cropLevel', () => {
-  it('cuts the longest evenly', () => {
-    // Cropping 1 000 and 800 to the same level saves the excess plus two markers.
-    const level = cropLevel([1000, 800, 10], 600);
-    const marker = (length: number) => utf8ByteLength(cropMarker(length));
-    expect(1000 - level - marker(1000) + (800 - level - marker(800))).toBeGreaterThanOrEqual(600);
-    expect(level).toBeGreaterThan(10);
-    expect(level).toBeLessThan(800);
+  it('leaves out the latest interactions when cropping every string cannot make it fit', async () => {
+    const value = conversation(Array.from({ length: 200 }, (_, i) => `question ${i} ${'x'.repeat(100)}`));
+    const result = await cropToFit(value, 10_000);
+    expect(result.fits).toBe(true);
+    expect(result.droppedInteractions).toBeGreaterThan(0);
+    const kept = (JSON.parse(result.json) as ReturnType<typeof conversation>).conversation.interactions;
+    expect(kept).toHaveLength(200 - result.droppedInteractions);
+    // The earliest are kept, cropped no shorter than the floor.
+    expect(kept[0]?.input.startsWith(`question 0 ${'x'.repeat(MIN_CROP_LEVEL - 11)}`)).toBe(true);
   });
 
-  it('is zero when nothing is enough', () => {
-    expect(cropLevel([100, 50], 10_000)).toBe(0);
+  it('never serializes a huge string whole: a 50 MiB input goes out within the limit', async () => {
+    const value = conversation(['a'.repeat(50 * 1024 * 1024), 'small']);
+    const result = await cropToFit(value, 500_000);
+    expect(result.fits).toBe(true);
+    expect(result.bytes).toBeGreaterThan(490_000);
+    expect(result.droppedInteractions).toBe(0);
   });
 });
 

@@ -1,0 +1,79 @@
+import type * as z from 'zod/mini';
+import type { Endpoint, HttpMethod } from './endpoints.js';
+import type { CallOverrides, RequestOptions } from './request-options.js';
+
+/**
+ * One request to the service.
+ *
+ * @example
+ * ```ts
+ * const request: HttpRequest = { method: 'POST', path: ENDPOINTS.sendConversation.path, body: json, signal };
+ * ```
+ */
+export interface HttpRequest extends CallOverrides {
+  method: HttpMethod;
+  /** The path below the base URL, with its leading slash. */
+  path: string;
+  /** The JSON body, already serialized. */
+  body?: string | undefined;
+  /** Aborts the request and its retries. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * What an ingestion endpoint answered: any 2xx is success, whatever its body.
+ *
+ * @example
+ * ```ts
+ * const { status, body } = await nebuly.conversations.send(params); // 202, { status: 'accepted' }
+ * ```
+ */
+export interface AcceptedResponse {
+  /** The HTTP status, 2xx. */
+  status: number;
+  /** The body: parsed JSON, else its text, else `null` when empty. */
+  body: unknown;
+}
+
+/**
+ * What an endpoint answers: its response schema's output, or, for ingestion, the status and body.
+ *
+ * @example
+ * ```ts
+ * type Users = EndpointResult<typeof ENDPOINTS.listEligibleUsers>; // UsersResponse
+ * ```
+ */
+export type EndpointResult<E extends Endpoint> = E['response'] extends z.ZodMiniType
+  ? z.output<E['response']>
+  : AcceptedResponse;
+
+/**
+ * The arguments of an endpoint: its params as accepted (none when it takes no body), then
+ * the call's request options.
+ *
+ * @example
+ * ```ts
+ * type Args = EndpointArgs<typeof ENDPOINTS.deleteEligibleUsers>; // [params: DeleteUsersParams, options?: RequestOptions]
+ * ```
+ */
+export type EndpointArgs<E extends Endpoint> = E['params'] extends z.ZodMiniType
+  ? [params: z.input<E['params']>, options?: RequestOptions | undefined]
+  : [options?: RequestOptions | undefined];
+
+/**
+ * What the recorder hands {@link HttpCore.deliver}: a JSON body, already serialized, and
+ * its idempotency key, the same for every retry and every later resend of that body.
+ *
+ * @example
+ * ```ts
+ * await http.deliver({ path: ENDPOINTS.sendConversation.path, body, idempotencyKey, signal });
+ * ```
+ */
+export interface DeliverRequest {
+  path: string;
+  /** UTF-8 JSON. */
+  body: Uint8Array | string;
+  idempotencyKey: string;
+  /** Aborts the delivery and its retries (the recorder aborts at its shutdown deadline). */
+  signal?: AbortSignal | undefined;
+}

@@ -1,0 +1,42 @@
+import type { Transport, WireAnswer } from './types.js';
+
+/**
+ * A response read in full into a {@link WireAnswer}. `opaqueredirect` (a browser's
+ * answer to `redirect: 'manual'`) counts as a redirect.
+ *
+ * @example
+ * ```ts
+ * const answer = await answerOf(await fetch(url));
+ * ```
+ */
+export async function answerOf(response: Response): Promise<WireAnswer> {
+  const text = await response.text();
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const redirected = response.redirected || response.type === 'opaqueredirect';
+  return { status: response.status, headers, text, redirected };
+}
+
+/**
+ * The transport of runtimes without `node:http`, and of a client given a `fetch`:
+ * `fetch(url, init)` with the body as given and `redirect: 'manual'`, so that the
+ * platform never follows a redirect (a `fetch` of the user's that follows one anyway is
+ * caught by the `redirected` flag).
+ *
+ * @example
+ * ```ts
+ * const transport = fetchTransport(globalThis.fetch, 'fetch');
+ * ```
+ */
+export function fetchTransport(fetchImpl: typeof globalThis.fetch, name: 'fetch' | 'custom fetch'): Transport {
+  return {
+    name,
+    fetch: fetchImpl,
+    async send({ url, method, headers, body, signal }) {
+      const init: RequestInit = { method, headers, body: (body ?? null) as BodyInit | null, signal, redirect: 'manual' };
+      return answerOf(await fetchImpl(url, init));
+    },
+  };
+}

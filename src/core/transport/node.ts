@@ -1,0 +1,174 @@
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+import type * as Tls from 'node:tls';
+import type { Buffer as NodeBuffer } from 'node:buffer';
+import { readEnv } from '../env.js';
+import { proxyAuthorization, proxyFor, type EnvReader } from './proxy.js';
+import { tunnelAgent } from './tunnel.js';
+import type { NodeModules, Transport, WireAnswer, WireRequest } from './types.js';
+
+export type { NodeModules };
+
+interface NodeScope {
+  process?: { getBuiltinModule?: (id: string) => unknown; versions?: Record<string, string | undefined> };
+  Deno?: unknown;
+  navigator?: { userAgent?: string };
+}
+
+/**
+ * Node's HTTP modules when the code runs on Node itself; `undefined` elsewhere (Bun,
+ * Deno and workerd emulate `node:http` over their own fetch, which they do better
+ * directly) and on Node before 20.16, which has no `process.getBuiltinModule`.
+ *
+ * @example
+ * ```ts
+ * const transport = nodeModules() === undefined ? fetchTransport(fetch, 'fetch') : nodeTransport(nodeModules()!);
+ * ```
+ */
+export function nodeModules(): NodeModules | undefined {
+  const scope = globalThis as NodeScope;
+  const { process } = scope;
+  if (typeof process?.getBuiltinModule !== 'function' || typeof process.versions?.node !== 'string') return undefined;
+  if (process.versions.bun !== undefined || scope.Deno !== undefined || scope.navigator?.userAgent === 'Cloudflare-Workers') {
+    return undefined;
+  }
+  try {
+    const load = process.getBuiltinModule.bind(process);
+    return { http: load('node:http') as typeof Http, https: load('node:https') as typeof Https, tls: load('node:tls') as typeof Tls };
+  } catch {
+    return undefined;
+  }
+}
+
+/** How requests to one origin go out: directly, through an HTTP proxy, or tunnelled. */
+interface Route {
+  module: typeof Http | typeof Https;
+  agent: Http.Agent;
+  host: string;
+  port: number;
+  /** An HTTP proxy takes the whole URL as the request's target; otherwise just the path. */
+  absolute: boolean;
+  /** Headers a proxy needs (`host` of the target, `proxy-authorization`). */
+  headers: Record<string, string>;
+}
+
+// Node's global, named here so that no build imports `node:buffer`.
+const { Buffer } = globalThis as unknown as { Buffer: typeof NodeBuffer };
+
+/** How many URLs a transport keeps parsed. */
+const MAX_KNOWN_URLS = 64;
+
+/** A body's length in bytes: Node sends a DELETE's body only with one, and never chunks then. */
+function lengthOf(body: string | Uint8Array): string {
+  return String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+}
+
+function defaultPort(url: URL): number {
+  return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+
+/** A header object with repeated values joined, as fetch's `Headers` shows them. */
+function flatten(headers: Http.IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/**
+ * The transport for Node: `node:http` / `node:https` with keep-alive agents (idle
+ * sockets do not hold the process open), the body written as given, the answer read as
+ * text; no `Request`, no web streams. Honours `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`
+ * (read once per origin, at its first request): plain HTTP through the proxy in absolute
+ * form, HTTPS through a `CONNECT` tunnel. Redirects are never followed.
+ *
+ * @example
+ * ```ts
+ * const transport = nodeTransport(nodeModules()!);
+ * const answer = await transport.send({ url, method: 'POST', headers, body, signal });
+ * ```
+ */
+export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): Transport {
+  const routes = new Map<string, Route>();
+  // A client posts to a handful of URLs: each is parsed once.
+  const targets = new Map<string, { route: Route; path: string }>();
+
+  function targetOf(url: string): { route: Route; path: string } {
+    const known = targets.get(url);
+    if (known !== undefined) return known;
+    const parsed = new URL(url);
+    const route = routeTo(parsed);
+    const target = { route, path: route.absolute ? parsed.href : parsed.pathname + parsed.search };
+    if (targets.size >= MAX_KNOWN_URLS) targets.clear();
+    targets.set(url, target);
+    return target;
+  }
+
+  function routeTo(url: URL): Route {
+    const known = routes.get(url.origin);
+    if (known !== undefined) return known;
+    const https = url.protocol === 'https:';
+    const proxy = proxyFor(url, env);
+    let route: Route;
+    if (proxy === undefined) {
+      const agent = new (https ? modules.https : modules.http).Agent({ keepAlive: true });
+      route = { module: https ? modules.https : modules.http, agent, host: url.hostname, port: defaultPort(url), absolute: false, headers: {} };
+    } else if (https) {
+      const agent = tunnelAgent(modules, proxy);
+      route = { module: modules.https, agent, host: url.hostname, port: defaultPort(url), absolute: false, headers: {} };
+    } else {
+      const viaTls = proxy.protocol === 'https:';
+      const agent = new (viaTls ? modules.https : modules.http).Agent({ keepAlive: true });
+      const headers = { host: url.host, ...proxyAuthorization(proxy) };
+      route = { module: viaTls ? modules.https : modules.http, agent, host: proxy.hostname, port: defaultPort(proxy), absolute: true, headers };
+    }
+    routes.set(url.origin, route);
+    return route;
+  }
+
+  function send({ url, method, headers, body, signal }: WireRequest): Promise<WireAnswer> {
+    return new Promise((resolve, reject) => {
+      const { route, path } = targetOf(url);
+      const request = route.module.request(
+        {
+          host: route.host.replace(/^\[|\]$/g, ''),
+          port: route.port,
+          path,
+          method,
+          headers: body === undefined ? { ...headers, ...route.headers } : { ...headers, ...route.headers, 'content-length': lengthOf(body) },
+          agent: route.agent,
+          signal,
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: flatten(response.headers), text, redirected: false }));
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+  }
+
+  return {
+    name: 'node:http',
+    send,
+    // What ky sends through: its `Request`, sent by `send`, answered as a `Response`.
+    async fetch(input, init) {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
+      const headers: Record<string, string> = {};
+      request.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      const answer = await send({ url: request.url, method: request.method as WireRequest['method'], headers, body, signal: request.signal });
+      const empty = answer.status === 204 || answer.status === 205 || answer.status === 304;
+      return new Response(empty ? null : answer.text, { status: answer.status, headers: answer.headers });
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+import type * as Tls from 'node:tls';
+import type { HttpMethod } from '../endpoints.js';
+
+/**
+ * One attempt as a transport sends it: everything already decided (URL, headers as a
+ * plain object of lower-case names, the body's bytes or text).
+ *
+ * @example
+ * ```ts
+ * const request: WireRequest = { url, method: 'POST', headers: { 'content-type': 'application/json' }, body, signal };
+ * ```
+ */
+export interface WireRequest {
+  url: string;
+  method: HttpMethod;
+  headers: Readonly<Record<string, string>>;
+  body?: string | Uint8Array | undefined;
+  /** Aborts the attempt: the time-out's, or the caller's. */
+  signal: AbortSignal;
+}
+
+/**
+ * One attempt's answer, its body read in full.
+ *
+ * @example
+ * ```ts
+ * const { status, headers, text } = await transport.send(request);
+ * ```
+ */
+export interface WireAnswer {
+  status: number;
+  /** Lower-case names; a repeated header's values joined with `, `. */
+  headers: Record<string, string>;
+  text: string;
+  /** The transport followed a redirect to get this answer (a user's `fetch` may). */
+  redirected: boolean;
+}
+
+/**
+ * How the SDK reaches the network: `send` for the recorder's deliveries (no `Request`
+ * built), `fetch` for ky, which the typed client sends through. A redirect is never
+ * followed by the SDK's own transports.
+ *
+ * @example
+ * ```ts
+ * const answer = await transport.send({ url, method: 'GET', headers, signal });
+ * ```
+ */
+export interface Transport {
+  /** What the transport is, for logs and tests: `node:http`, `fetch`, or `custom fetch`. */
+  readonly name: 'node:http' | 'fetch' | 'custom fetch';
+  send(request: WireRequest): Promise<WireAnswer>;
+  fetch: typeof globalThis.fetch;
+}
+
+/**
+ * Node's HTTP modules, taken at run time with `process.getBuiltinModule` (Node 20.16
+ * and later) rather than imported: no build of the package then names a `node:` module,
+ * so a bundle for a worker or a browser stays free of them.
+ *
+ * @example
+ * ```ts
+ * const modules = nodeModules(); // undefined outside Node
+ * ```
+ */
+export interface NodeModules {
+  http: typeof Http;
+  https: typeof Https;
+  tls: typeof Tls;
+}

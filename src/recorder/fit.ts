@@ -1,0 +1,183 @@
+import type { ConversationInteraction } from '../schemas/index.js';
+import { cropMarker, cropString, jsonStringBytes, keptKeys } from './crop.js';
+import { paced } from './slices.js';
+import { utf8ByteLength } from './utf8.js';
+
+/**
+ * The shortest a content string is cropped to. Below it the text says nothing; whole
+ * interactions are left out instead, the latest first.
+ */
+export const MIN_CROP_LEVEL = 32;
+
+/** How many times the crop level is lowered after measuring what it gave; one nearly always fits. */
+const MAX_CROPS = 4;
+
+const encoder = /* @__PURE__ */ new TextEncoder();
+
+/** A conversation's body as it goes on the wire, and what was taken out to fit it in `maxBytes`. */
+export interface FittedBody {
+  /** The JSON body in UTF-8, never longer than `maxBytes`. */
+  body: Uint8Array;
+  /** How many content strings were cropped; `0` when it fitted whole. */
+  croppedStrings: number;
+  /** How many interactions, the latest, were left out because cropping strings could not make it fit. */
+  droppedInteractions: number;
+}
+
+/** What was measured of one interaction, before anything is serialized. */
+interface Measured {
+  readonly interaction: ConversationInteraction;
+  /** Its JSON, when it was small enough to serialize at once. */
+  json: string | undefined;
+  /** Its JSON's UTF-8 bytes; an estimate (from its strings' lengths) while `json` is undefined. */
+  bytes: number;
+  /** Its longest content string, in bytes as measured. */
+  longest: number;
+}
+
+/**
+ * Builds the bulk body `{ conversation: { end_user, interactions } }` no longer than
+ * `maxBytes` UTF-8 bytes, in slices that leave the host's event loop free (see `pace`),
+ * whatever the size: 1,000 interactions, or one of 50 MiB.
+ *
+ * Nothing is serialized whole before it is known to fit: each content string is measured
+ * (its length alone, for one longer than `maxBytes`: it will be cropped anyway), each
+ * interaction small enough is serialized once, and the body is their concatenation. When
+ * that is too long, the longest content strings are cropped to one common length, found
+ * from the measured lengths, and only the interactions that hold such a string are
+ * serialized again. Should cropping every string to {@link MIN_CROP_LEVEL} not be enough
+ * (thousands of short interactions), the latest interactions are left out. Identifying
+ * fields (`model`, `role`, timestamps, …) are never cropped.
+ *
+ * @example
+ * ```ts
+ * const { body, croppedStrings, droppedInteractions } = await fitConversation('user-1', interactions, 500_000);
+ * ```
+ */
+export async function fitConversation(
+  endUser: string,
+  interactions: readonly ConversationInteraction[],
+  maxBytes: number,
+): Promise<FittedBody> {
+  const head = `{"conversation":{"end_user":${JSON.stringify(endUser)},"interactions":[`;
+  const tail = ']}}';
+  const frame = utf8ByteLength(head) + tail.length;
+  const lengths: number[] = [];
+  const measured: Measured[] = [];
+  for (const interaction of interactions) {
+    measured.push(measure(interaction, maxBytes, lengths));
+    await paced();
+  }
+  let croppedStrings = 0;
+  let total = frame + sizeOf(measured);
+  let level = Number.POSITIVE_INFINITY;
+  for (let crop = 0; crop < MAX_CROPS && (total > maxBytes || measured.some((entry) => entry.json === undefined)); crop += 1) {
+    const excess = Math.max(0, total - maxBytes);
+    level = Math.min(level - 1, await cropLevel(lengths, excess));
+    if (level < MIN_CROP_LEVEL) level = MIN_CROP_LEVEL;
+    croppedStrings = 0;
+    for (const entry of measured) {
+      if (entry.longest > level) {
+        const counter = { cropped: 0 };
+        entry.json = JSON.stringify(cropped(entry.interaction, undefined, level, counter));
+        entry.bytes = utf8ByteLength(entry.json);
+        croppedStrings += counter.cropped;
+        await paced();
+      }
+    }
+    total = frame + sizeOf(measured);
+    if (level === MIN_CROP_LEVEL) break;
+  }
+  let kept = measured.length;
+  while (total > maxBytes && kept > 0) {
+    kept -= 1;
+    total -= (measured[kept] as Measured).bytes + (kept > 0 ? 1 : 0);
+  }
+  const json = head + measured.slice(0, kept).map((entry) => entry.json as string).join(',') + tail;
+  return { body: encoder.encode(json), croppedStrings, droppedInteractions: measured.length - kept };
+}
+
+/** The bytes of the interactions joined by commas. */
+function sizeOf(measured: readonly Measured[]): number {
+  let bytes = Math.max(0, measured.length - 1);
+  for (const entry of measured) bytes += entry.bytes;
+  return bytes;
+}
+
+/**
+ * Measures one interaction's content strings into `lengths`, and serializes it when the
+ * sum of its strings' lengths says that costs no more than a body that fits.
+ */
+function measure(interaction: ConversationInteraction, maxBytes: number, lengths: number[]): Measured {
+  const from = lengths.length;
+  let chars = 0;
+  collect(interaction, undefined, (text) => {
+    chars += text.length;
+    lengths.push(text.length > maxBytes ? text.length : jsonStringBytes(text));
+  });
+  let longest = 0;
+  let sum = 0;
+  for (let index = from; index < lengths.length; index += 1) {
+    const length = lengths[index] as number;
+    sum += length;
+    if (length > longest) longest = length;
+  }
+  if (chars > maxBytes) return { interaction, json: undefined, bytes: sum + 256, longest };
+  const json = JSON.stringify(interaction);
+  return { interaction, json, bytes: utf8ByteLength(json), longest };
+}
+
+/** Calls `visit` with every content string of `value` (not the identifying fields). */
+function collect(value: unknown, key: string | undefined, visit: (text: string) => void): void {
+  if (typeof value === 'string') {
+    if (key === undefined || !keptKeys().has(key)) visit(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) collect(item, key, visit);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const childKey of Object.keys(value)) collect((value as Record<string, unknown>)[childKey], childKey, visit);
+  }
+}
+
+function cropped(value: unknown, key: string | undefined, level: number, counter: { cropped: number }): unknown {
+  if (typeof value === 'string') {
+    if (key !== undefined && keptKeys().has(key)) return value;
+    const result = cropString(value, level);
+    if (result !== value) counter.cropped += 1;
+    return result;
+  }
+  if (Array.isArray(value)) return value.map((item) => cropped(item, key, level, counter));
+  if (typeof value === 'object' && value !== null) {
+    const copy: Record<string, unknown> = {};
+    for (const childKey of Object.keys(value)) {
+      copy[childKey] = cropped((value as Record<string, unknown>)[childKey], childKey, level, counter);
+    }
+    return copy;
+  }
+  return value;
+}
+
+/**
+ * The longest common length L such that cropping every string longer than L to L (plus its
+ * marker) saves at least `excess` bytes, by bisection over L: each step is one pass over
+ * the lengths, a slice of its own, so that a million strings never block the host.
+ */
+async function cropLevel(lengths: readonly number[], excess: number): Promise<number> {
+  const savedAt = (level: number): number => {
+    let saved = 0;
+    for (const length of lengths) {
+      if (length > level) saved += length - level - cropMarker(length).length;
+    }
+    return saved;
+  };
+  let low = 0;
+  let high = 0;
+  for (const length of lengths) if (length > high) high = length;
+  // Invariant: cropping to `low` saves enough (or nothing can); to `high`, not.
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (savedAt(middle) >= excess) low = middle;
+    else high = middle;
+    await paced();
+  }
+  return low;
+}

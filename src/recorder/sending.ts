@@ -1,0 +1,274 @@
+import { AbortError, NebulyError } from '../core/errors.js';
+import { ENDPOINTS } from '../core/endpoints.js';
+import type { SendInteractionBody } from '../schemas/index.js';
+import type { ConversationClaim, ConversationStore, StoredInteraction } from '../types/store.js';
+import type { EndReason } from './conversation.js';
+import { RecordingError } from './errors.js';
+import { fitConversation } from './fit.js';
+import { labelOf } from './keys.js';
+import type { ConversationOutcome } from './outcome.js';
+import type { Publisher } from './publisher.js';
+import type { ConversationRef, Storing } from './storing.js';
+
+/** What the {@link Sender} needs. */
+export interface SenderOptions {
+  store: ConversationStore;
+  storing: Storing;
+  publisher: Publisher;
+  report: (error: NebulyError) => void;
+  now: () => number;
+  leaseMs: number;
+  maxConversationBytes: number;
+  feedbackRetentionMs: number;
+  /** Called whenever an end, sweep or send settles. */
+  settled?: (() => void) | undefined;
+}
+
+const encoder = /* @__PURE__ */ new TextEncoder();
+
+/**
+ * The second stage of the recorder's background work: a conversation that ends (by
+ * `end()`, idle, eviction, shutdown) or that a sweep finds idle is claimed from the store,
+ * built into its body to fit `maxConversationBytes` (in slices, see `fitConversation`),
+ * sent by the publisher with its generation as `Idempotency-Key`, and removed from the
+ * store only once the service took it (or it was given up, and reported with its
+ * payload). A send cut short by the shutdown deadline leaves it in a shared store for
+ * another instance.
+ *
+ * @example
+ * ```ts
+ * const outcome = await sender.end(conversation, 'end', []);
+ * ```
+ */
+export class Sender {
+  #options: SenderOptions;
+  /** Ends and sweeps in progress. */
+  readonly #running = new Set<Promise<unknown>>();
+  /** Ends and sweeps that have not handed their body to the publisher yet. */
+  readonly #unpublished = new Set<Promise<unknown>>();
+  /** With `delivery: 'interaction'`: each conversation's interactions being sent. */
+  readonly #interactionSends = new Map<string, Promise<ConversationOutcome>[]>();
+
+  constructor(options: SenderOptions) {
+    this.#options = options;
+  }
+
+  /** @internal The stage before this one, made after it (it sends through this one in `delivery: 'interaction'`). */
+  useStoring(storing: Storing): void {
+    this.#options = { ...this.#options, storing };
+  }
+
+  /** Sends what the store holds of the conversation, once every interaction it took is stored. Never rejects. */
+  end(conversation: Pick<ConversationRef, 'key' | 'id'>, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome> {
+    return this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id);
+  }
+
+  /** Claims at most `limit` conversations idle since `idleBefore` (or abandoned by a sender) and sends them; resolves with how many. */
+  async sweep(idleBefore: number, limit: number): Promise<number> {
+    const { store, now, leaseMs, report } = this.#options;
+    let claims: ConversationClaim[];
+    try {
+      claims = await store.claimIdle(idleBefore, now(), leaseMs, limit);
+    } catch (cause) {
+      report(new NebulyError(`The conversation store could not be swept: ${describe(cause)}`, { cause }));
+      return 0;
+    }
+    for (const claim of claims) {
+      const id = labelOf(claim.conversationId);
+      void this.#track((published) => this.#send(claim, id, 'idle', [], published), id);
+    }
+    return claims.length;
+  }
+
+  /** With `delivery: 'interaction'`: sends one interaction at once, with its conversation's id. */
+  sendInteraction(conversation: ConversationRef, stored: StoredInteraction): void {
+    const { interaction } = stored;
+    const body: SendInteractionBody = {
+      interaction: {
+        conversation_id: conversation.id,
+        input: interaction.input,
+        output: interaction.output,
+        time_start: interaction.time_start,
+        time_end: interaction.time_end,
+        end_user: conversation.endUser,
+        ...(interaction.tags === undefined ? {} : { tags: interaction.tags }),
+      },
+      traces: interaction.trace ?? [],
+      user_feedback: interaction.feedback_actions ?? [],
+    };
+    const sent = this.#options.publisher.publish({
+      conversationId: conversation.id,
+      path: ENDPOINTS.sendInteraction.path,
+      body: encoder.encode(JSON.stringify(body)),
+      idempotencyKey: stored.id,
+    });
+    const sends = this.#interactionSends.get(conversation.key);
+    if (sends === undefined) this.#interactionSends.set(conversation.key, [sent]);
+    else sends.push(sent);
+    this.#running.add(sent);
+    void sent.finally(() => this.#running.delete(sent));
+  }
+
+  /** How many ends, sweeps and interaction sends are not over. */
+  get runningCount(): number {
+    return this.#running.size;
+  }
+
+  /**
+   * Resolves once every end, sweep and interaction send begun before the call (not
+   * those begun meanwhile) is over: sent or given up, and the store told.
+   */
+  async settled(): Promise<void> {
+    if (this.#running.size > 0) await Promise.all(Array.from(this.#running));
+  }
+
+  /**
+   * Resolves once every end and sweep begun so far has handed its body to the publisher
+   * (or found nothing to send): from then on the publisher's flush and deadline cover it.
+   */
+  async published(): Promise<void> {
+    if (this.#unpublished.size > 0) await Promise.all(Array.from(this.#unpublished));
+  }
+
+  #track(job: (published: () => void) => Promise<ConversationOutcome>, conversationId: string): Promise<ConversationOutcome> {
+    let published!: () => void;
+    const handed = new Promise<void>((resolve) => {
+      published = resolve;
+    });
+    this.#unpublished.add(handed);
+    void handed.then(() => this.#unpublished.delete(handed));
+    const running = job(published)
+      .catch((cause: unknown): ConversationOutcome => {
+        // A bug: reported, never thrown into the caller's `end()`.
+        const error = new NebulyError(`Conversation ${conversationId} could not be sent: ${describe(cause)}`, { cause });
+        this.#options.report(error);
+        return { status: 'failed', conversationId, error };
+      })
+      .finally(published);
+    this.#running.add(running);
+    void running.finally(() => {
+      this.#running.delete(running);
+      this.#options.settled?.();
+    });
+    return running;
+  }
+
+  async #end(
+    conversation: Pick<ConversationRef, 'key' | 'id'>,
+    reason: EndReason,
+    errors: NebulyError[],
+    published: () => void,
+  ): Promise<ConversationOutcome> {
+    const { store, storing, publisher, now, leaseMs, report } = this.#options;
+    const { key, id } = conversation;
+    await storing.pending(key);
+    const sends = this.#interactionSends.get(key);
+    if (sends !== undefined) {
+      this.#interactionSends.delete(key);
+      for (const error of errors) report(error);
+      published();
+      return summarize(id, await Promise.all(sends));
+    }
+    let claim: ConversationClaim | undefined;
+    try {
+      claim = await store.claim(key, now(), leaseMs);
+    } catch (cause) {
+      // Still in the store: a sweep (of this instance or another) sends it later.
+      const error = new NebulyError(`The conversation store could not be read to end conversation ${id}: ${describe(cause)}`, {
+        cause,
+      });
+      for (const found of errors) report(found);
+      report(error);
+      return { status: 'failed', conversationId: id, error };
+    }
+    const leftOut = storing.leftOut(key);
+    if (claim === undefined) {
+      for (const found of errors) report(found);
+      // Interactions were recorded, but none of them was valid.
+      if (leftOut !== undefined) return publisher.drop(id, leftOut, []);
+      return { status: 'empty', conversationId: id };
+    }
+    return this.#send(claim, id, reason, errors, published);
+  }
+
+  async #send(
+    claim: ConversationClaim,
+    id: string,
+    reason: EndReason,
+    errors: NebulyError[],
+    published: () => void,
+  ): Promise<ConversationOutcome> {
+    const { store, publisher, now, maxConversationBytes, feedbackRetentionMs, report } = this.#options;
+    if (claim.interactions.length === 0) {
+      await settleClaim(() => store.complete(claim, now()), report);
+      for (const found of errors) report(found);
+      return { status: 'empty', conversationId: id };
+    }
+    if (reason === 'evicted') {
+      errors.push(
+        new RecordingError(
+          'conversation_evicted',
+          `Conversation ${id} was ended early and sent: it was the longest idle of maxOpenConversations open ones ` +
+            'when another started; later calls on it are not recorded',
+          id,
+        ),
+      );
+    }
+    // In the order they started, whichever instance stored them first.
+    const interactions = claim.interactions
+      .slice()
+      .sort(byStart)
+      .map((stored) => stored.interaction);
+    const fitted = await fitConversation(claim.endUser, interactions, maxConversationBytes);
+    if (fitted.croppedStrings > 0 || fitted.droppedInteractions > 0) {
+      errors.push(
+        new RecordingError(
+          'conversation_cropped',
+          `Conversation ${id} was over maxConversationBytes (${maxConversationBytes}) as JSON: ` +
+            `${fitted.croppedStrings} of its longest strings were cropped` +
+            (fitted.droppedInteractions > 0 ? `, and its ${fitted.droppedInteractions} latest interaction(s) left out` : '') +
+            `, to ${fitted.body.byteLength} bytes`,
+          id,
+        ),
+      );
+    }
+    const sent = publisher.publish(
+      { conversationId: id, path: ENDPOINTS.sendConversation.path, body: fitted.body, idempotencyKey: claim.generation },
+      errors,
+    );
+    published();
+    const outcome = await sent;
+    const abandoned = outcome.status === 'failed' && outcome.error.cause instanceof AbortError;
+    if (abandoned && store.shared) await settleClaim(() => store.release(claim), report);
+    else await settleClaim(() => store.complete(claim, now() + feedbackRetentionMs), report);
+    return outcome;
+  }
+}
+
+/** In the order they started: by `time_start`, then by the order of the process that recorded them. */
+function byStart(a: StoredInteraction, b: StoredInteraction): number {
+  const { time_start: first } = a.interaction;
+  const { time_start: second } = b.interaction;
+  if (first !== second) return first < second ? -1 : 1;
+  return (a.order ?? 0) - (b.order ?? 0);
+}
+
+/** Runs a store call that ends a claim; a failure is reported (the lease then expires, and the conversation is sent again). */
+async function settleClaim(call: () => unknown, report: (error: NebulyError) => void): Promise<void> {
+  try {
+    await call();
+  } catch (cause) {
+    report(new NebulyError(`The conversation store could not record a sent conversation: ${describe(cause)}`, { cause }));
+  }
+}
+
+/** One outcome for a conversation sent an interaction at a time: the first failure, else delivered. */
+function summarize(conversationId: string, outcomes: readonly ConversationOutcome[]): ConversationOutcome {
+  const failed = outcomes.find((outcome) => outcome.status === 'failed' || outcome.status === 'dropped');
+  if (failed !== undefined) return { ...failed, conversationId };
+  return outcomes.length === 0 ? { status: 'empty', conversationId } : { status: 'delivered', conversationId };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

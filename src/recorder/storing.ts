@@ -1,0 +1,184 @@
+import { NebulyError, ValidationError } from '../core/errors.js';
+import type { ConversationStore, StoredInteraction } from '../types/store.js';
+import { DeliveryError, RecordingError } from './errors.js';
+import { checkInteraction, type ConversationTags } from './payload.js';
+import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
+import { paced } from './slices.js';
+
+/** What the stage needs to know of the conversation an interaction belongs to. */
+export interface ConversationRef {
+  /** Its id in the recorder and the store. */
+  readonly key: string;
+  /** Its id as the caller knows it, named in errors. */
+  readonly id: string;
+  readonly endUser: string;
+  readonly tags: ConversationTags;
+  /** Whether it is still open: a step kept for later may still come. */
+  readonly ended: boolean;
+}
+
+/** What {@link Storing} needs. */
+export interface StoringOptions {
+  store: ConversationStore;
+  now: () => number;
+  report: (error: NebulyError) => void;
+  /** With `delivery: 'interaction'`: where checked interactions go instead of the store. */
+  deliver?: ((conversation: ConversationRef, stored: StoredInteraction) => void) | undefined;
+}
+
+interface Pending {
+  count: number;
+  waiters: (() => void)[];
+}
+
+function hasUnfinishedStep(record: InteractionRecord): boolean {
+  return record.trace.some((step) => UNFINISHED_STEP in step);
+}
+
+/**
+ * The first stage of the recorder's background work: each ended interaction is checked
+ * against the wire schema (what is invalid left out and reported) and put in the store,
+ * one interaction a slice at most (see `pace`), off the caller's path. An interaction
+ * whose integration still owes a step waits for it while its conversation is open.
+ *
+ * @example
+ * ```ts
+ * storing.take(conversation, record);
+ * await storing.pending(conversation.key); // it is in the store
+ * ```
+ */
+export class Storing {
+  readonly #options: StoringOptions;
+  readonly #pending = new Map<string, Pending>();
+  /** Ended interactions waiting for a step an integration kept a place for. */
+  readonly #parked = new Map<InteractionRecord, ConversationRef>();
+  /** The error of the first interaction of a conversation left out whole, until the conversation ends. */
+  readonly #leftOut = new Map<string, NebulyError>();
+  /** Every interaction being checked and stored, for a flush to wait for those taken before it. */
+  readonly #inFlight = new Set<Promise<void>>();
+
+  constructor(options: StoringOptions) {
+    this.#options = options;
+  }
+
+  /** Takes an ended interaction to be checked and stored, unless it waits for a step (see the class). */
+  take(conversation: ConversationRef, record: InteractionRecord): void {
+    if (record.taken) return;
+    if (!conversation.ended && hasUnfinishedStep(record)) {
+      this.#parked.set(record, conversation);
+      return;
+    }
+    this.#parked.delete(record);
+    record.taken = true;
+    this.#begin(conversation.key);
+    const stored = this.#store(conversation, record).finally(() => {
+      this.#inFlight.delete(stored);
+      this.#end(conversation.key);
+    });
+    this.#inFlight.add(stored);
+  }
+
+  /** A step of `record` settled: take it if it waited for that. */
+  settled(record: InteractionRecord): void {
+    const conversation = this.#parked.get(record);
+    if (conversation !== undefined && !hasUnfinishedStep(record)) this.take(conversation, record);
+  }
+
+  /** The conversation ends: what waits for a step goes as it is (the step left out, and said). */
+  release(conversation: ConversationRef): void {
+    for (const [record, owner] of Array.from(this.#parked)) {
+      if (owner.key === conversation.key) {
+        this.#parked.delete(record);
+        this.take({ ...conversation, ended: true }, record);
+      }
+    }
+  }
+
+  /** Resolves once every interaction of `key` taken so far is stored (or given up and reported). */
+  pending(key: string): Promise<void> {
+    const pending = this.#pending.get(key);
+    if (pending === undefined) return Promise.resolve();
+    return new Promise((resolve) => pending.waiters.push(resolve));
+  }
+
+  /**
+   * Why the conversation `key` may have nothing to send: the error of its first
+   * interaction left out whole, if any; forgotten once asked (when it ends).
+   */
+  leftOut(key: string): NebulyError | undefined {
+    const error = this.#leftOut.get(key);
+    this.#leftOut.delete(key);
+    return error;
+  }
+
+  /** Resolves once every interaction taken so far (not those taken meanwhile) is stored. */
+  async drained(): Promise<void> {
+    if (this.#inFlight.size > 0) await Promise.all(Array.from(this.#inFlight));
+  }
+
+  #begin(key: string): void {
+    const pending = this.#pending.get(key);
+    if (pending === undefined) this.#pending.set(key, { count: 1, waiters: [] });
+    else pending.count += 1;
+  }
+
+  #end(key: string): void {
+    const pending = this.#pending.get(key) as Pending;
+    pending.count -= 1;
+    if (pending.count === 0) {
+      this.#pending.delete(key);
+      for (const resolve of pending.waiters) resolve();
+    }
+  }
+
+  async #store(conversation: ConversationRef, record: InteractionRecord): Promise<void> {
+    const { report, store, now, deliver } = this.#options;
+    // Not on the caller's path: `turn.end()` has returned before this runs.
+    await paced();
+    let stored: StoredInteraction;
+    try {
+      const checked = checkInteraction(record, conversation.tags);
+      if (checked.issues.length > 0) {
+        const invalid = new ValidationError(
+          checked.issues,
+          `interaction ${record.id} of conversation ${conversation.id} (an invalid step, feedback action or tag is left out; an invalid input or output leaves out the interaction)`,
+        );
+        if (checked.interaction === undefined && !this.#leftOut.has(conversation.key)) this.#leftOut.set(conversation.key, invalid);
+        report(invalid);
+      }
+      if (checked.unfinished > 0) {
+        report(
+          new RecordingError(
+            'step_unfinished',
+            `${checked.unfinished} step(s) of interaction ${record.id} of conversation ${conversation.id} never finished ` +
+              '(a stream or run whose end was never reported, such as a stream abandoned unread): left out',
+            conversation.id,
+          ),
+        );
+      }
+      if (checked.interaction === undefined) return;
+      stored = { id: record.id, interaction: checked.interaction, order: record.order };
+    } catch (cause) {
+      // A value JSON cannot hold, or a bug: reported, never thrown into the caller.
+      report(new NebulyError(`Interaction ${record.id} of conversation ${conversation.id} could not be recorded: ${describe(cause)}`, { cause }));
+      return;
+    }
+    if (deliver !== undefined) {
+      deliver(conversation, stored);
+      return;
+    }
+    try {
+      await store.append(conversation.key, conversation.endUser, [stored], now());
+    } catch (cause) {
+      // Nothing dropped without a report: the interaction goes to onError as a body that
+      // can be sent on its own (`nebuly replay`, `conversations.send`).
+      const payload = JSON.stringify({ conversation: { end_user: conversation.endUser, interactions: [stored.interaction] } });
+      const error = new NebulyError(`the conversation store did not take interaction ${record.id}: ${describe(cause)}`, { cause });
+      report(new DeliveryError({ conversationId: conversation.id, payload }, error));
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
