@@ -19,8 +19,15 @@ console.log(
 const result = await runChaos(options);
 console.table({ ...result.counts, ...result.figures, ...result.timings });
 if (result.failures.length > 0) {
-  console.error(`${result.failures.length} failures:`);
-  for (const failure of result.failures.slice(0, 50)) console.error(`  ${failure}`);
+  console.error(`${result.failures.length} failures, by kind:`);
+  const kinds = new Map<string, number>();
+  for (const failure of result.failures) {
+    const kind = failure.replace(/chat-\d+/g, 'chat-#').replace(/turn \d+/g, 'turn #').replace(/key \S+/g, 'key #');
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  for (const [kind, count] of kinds) console.error(`  ${count} × ${kind}`);
+  console.error('the first ones:');
+  for (const failure of result.failures.slice(0, 20)) console.error(`  ${failure}`);
   process.exitCode = 1;
 } else {
   console.log(

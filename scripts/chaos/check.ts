@@ -1,7 +1,7 @@
 /**
  * What the chaos run must show, checked from what reached the service: each conversation
  * once (one Idempotency-Key), whole, its turns in order, each feedback on its interaction;
- * a key received twice only when its first copy arrived before the kill (a sender killed
+ * a key received twice only when its first copy arrived by the time of the kill (a sender killed
  * mid-send, whose conversation was claimed again once its lease expired).
  */
 import { ENDPOINTS } from '../../src/core/endpoints.js';
@@ -43,6 +43,18 @@ interface Feedback {
   metadata?: { input?: unknown; end_user?: unknown };
 }
 
+/** Where two bodies differ, in a few words: the first differing path. */
+function differences(a: unknown, b: unknown, path = ''): string {
+  if (JSON.stringify(a) === JSON.stringify(b)) return 'none';
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return `${path || 'body'}: ${JSON.stringify(a)} then ${JSON.stringify(b)}`;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    const [x, y] = [(a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]];
+    if (JSON.stringify(x) !== JSON.stringify(y)) return differences(x, y, `${path}.${key}`);
+  }
+  return 'none';
+}
+
 const feedbackPath = (ENDPOINTS as Record<string, { path: string } | undefined>).sendFeedback?.path;
 
 /**
@@ -72,7 +84,9 @@ export function verdict(received: readonly Received[], ledger: Ledger): Verdict 
   for (const [key, posts] of byKey) {
     const [first, ...again] = posts as [Received, ...Received[]];
     for (const repeat of again) {
-      if (Number.isFinite(ledger.killedAt) && first.at < ledger.killedAt && JSON.stringify(repeat.body) === JSON.stringify(first.body)) duplicatesFromKilledSender += 1;
+      const same = JSON.stringify(repeat.body) === JSON.stringify(first.body);
+      if (Number.isFinite(ledger.killedAt) && first.at <= ledger.killedAt && same) duplicatesFromKilledSender += 1;
+      else if (!same) failures.push(`key ${key} was sent again with another body: ${differences(first.body, repeat.body)}`);
       else failures.push(`key ${key} was sent again with no sender killed mid-send to explain it`);
     }
     const body = first.body as Bulk;

@@ -38,6 +38,8 @@ export interface ChaosResult extends Verdict {
     errorsReported: number;
     /** Commands the killed process had been given and not answered when it was killed. */
     killedWithCommandsInHand: number;
+    /** The conversation the killed process was sending when killed, if it had one. */
+    killedMidSend: string | undefined;
   };
 }
 
@@ -137,6 +139,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     let recorded = 0;
     let feedbackSent = 0;
     let killedWithCommandsInHand = 0;
+    let killedMidSend: string | undefined;
+    let killing = false;
     const alive = () => recorders.filter((worker) => worker.alive);
     const pick = (index: number) => alive()[index % alive().length]!;
 
@@ -150,6 +154,27 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         // Killed: this feedback may or may not have been stored.
         failed(`feedback on ${conversationId} turn ${turn}`)(error);
       }
+    }
+
+    /**
+     * Kills the busiest recorder (the most commands in hand) mid-send: it is told to end a
+     * chat that is fully recorded and waiting to go idle, and killed once its request
+     * reached the service, which is still holding it. The conversation is then sent again,
+     * with the same key, by a sweeper once its lease ended.
+     */
+    async function kill() {
+      const victim = alive().reduce((busiest, worker) => (worker.inFlight > busiest.inFlight ? worker : busiest));
+      const idle = [...ledger.conversations.entries()].find(([id, entry]) => Number(id.slice(5)) % 2 === 1 && entry.stored.size === options.turns);
+      if (idle !== undefined) {
+        const [conversationId, { endUser }] = idle;
+        const arrived = sink.arrival(`"conversation ${conversationId} turn 0"`);
+        victim.ask({ kind: 'end', conversationId, endUser }).catch(failed(`end of ${conversationId}`));
+        await Promise.race([arrived, sleep(2_000)]);
+        killedMidSend = conversationId;
+      }
+      killedWithCommandsInHand = victim.inFlight;
+      ledger.killedAt = Date.now();
+      victim.kill();
     }
 
     async function chat(index: number) {
@@ -168,12 +193,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           failed(`turn ${turn} of ${conversationId}`)(error);
         }
         recorded += 1;
-        if (recorded >= total * options.killAfter && ledger.killedAt === Number.POSITIVE_INFINITY) {
+        if (recorded >= total * options.killAfter && !killing) {
+          killing = true;
           ledger.killedAt = Date.now();
-          // The busiest recorder: the one most likely to be killed mid-store or mid-send.
-          const victim = alive().reduce((busiest, worker) => (worker.inFlight > busiest.inFlight ? worker : busiest));
-          killedWithCommandsInHand = victim.inFlight;
-          victim.kill();
+          await kill();
         }
         // Feedback on every third turn, from the next process over.
         if (turn % 3 === 1 && entry.stored.has(turn)) await giveFeedback(conversationId, turn, pick(index + turn + 1));
@@ -202,7 +225,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     // Until every conversation reached the service (idle ones after idleTimeoutMs, the
     // killed sender's after its lease), or a deadline that says something is lost.
     const deadline = Date.now() + options.idleTimeoutMs + options.leaseMs + 30_000;
-    while (verdict(sink.received, ledger).figures.conversationsDelivered < ledger.conversations.size && Date.now() < deadline) await sleep(100);
+    const settled = () => {
+      const { figures } = verdict(sink.received, ledger);
+      // The conversation whose sender was killed mid-send reached the service, unanswered:
+      // it is sent again once its lease ends.
+      return figures.conversationsDelivered === ledger.conversations.size && (killedMidSend === undefined || figures.duplicatesFromKilledSender > 0);
+    };
+    while (!settled() && Date.now() < deadline) await sleep(100);
     const drainMs = Date.now() - started - recordingMs;
 
     // Feedback that arrives after its conversation was sent, from yet another process.
@@ -219,8 +248,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       feedbackSent,
       errorsReported,
       killedWithCommandsInHand,
+      killedMidSend,
     };
     const checked = verdict(sink.received, ledger);
+    if (killedMidSend !== undefined && checked.figures.duplicatesFromKilledSender === 0) {
+      commandFailures.push(`${killedMidSend}, whose sender was killed mid-send, was not sent again once its lease ended`);
+    }
     return {
       ...checked,
       failures: [...commandFailures, ...checked.failures],

@@ -21,6 +21,8 @@ export interface Received {
 export interface Sink {
   readonly url: string;
   readonly received: Received[];
+  /** Resolves when a POST whose body contains `text` arrives, before the service holds and answers it. */
+  arrival(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,10 +43,17 @@ async function read(request: IncomingMessage): Promise<Buffer> {
 export async function startSink(options: { holdMs: readonly [number, number] }): Promise<Sink> {
   const reference = await createReferenceServer({ apiKeys: { [API_KEY]: PROJECT } });
   const received: Received[] = [];
+  const waiting = new Set<{ text: string; resolve: () => void }>();
   const proxy = createServer((request, response) => {
     void (async () => {
       const at = Date.now();
       const body = await read(request);
+      for (const waiter of waiting) {
+        if (request.method === 'POST' && body.includes(waiter.text)) {
+          waiting.delete(waiter);
+          waiter.resolve();
+        }
+      }
       const [low, high] = options.holdMs;
       if (request.method === 'POST') await new Promise((resolve) => setTimeout(resolve, low + Math.random() * (high - low)));
       const headers = new Headers();
@@ -80,6 +89,7 @@ export async function startSink(options: { holdMs: readonly [number, number] }):
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    arrival: (text) => new Promise((resolve) => waiting.add({ text, resolve })),
     async close() {
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));

@@ -3,7 +3,6 @@
  * shared Redis store, doing what the coordinator says through the public API only.
  */
 import { createClient } from 'redis';
-import type { RecorderOptions } from '../../src/core/recorder-options.js';
 import { NebulyClient } from '../../src/index.js';
 import { redisStore } from '../../src/redis/index.js';
 import { API_KEY, type Command, type Reply, turnInput, type WorkerConfig } from './protocol.js';
@@ -16,13 +15,11 @@ redis.on('error', (error: Error) => send({ kind: 'error', message: `redis: ${err
 await redis.connect();
 
 /**
- * The third round's recorder API (public-api.md), typed here until it is on main: then
+ * `nebuly.feedback()` (public-api.md, third round), typed here until it is on main: then
  * this view and the cast below go, and `nebuly` is used as it is.
  */
-interface RecorderApi {
-  conversation(params: { conversation_id: string; end_user: string }): ReturnType<NebulyClient['startConversation']>;
+interface FeedbackApi {
   feedback(params: { conversation_id: string; interaction_id: string; slug: 'thumbs_up' }): Promise<void>;
-  sweep(): Promise<unknown>;
 }
 
 const nebuly = new NebulyClient({
@@ -35,8 +32,8 @@ const nebuly = new NebulyClient({
     idleTimeoutMs: config.idleTimeoutMs,
     leaseMs: config.leaseMs,
     sweepIntervalMs: config.sweepIntervalMs,
-  } as RecorderOptions,
-}) as NebulyClient & RecorderApi;
+  },
+}) as NebulyClient & FeedbackApi;
 
 async function run(command: Command): Promise<Reply> {
   switch (command.kind) {

@@ -47,6 +47,10 @@ describe('the chaos run\'s checks', () => {
     expect(killed.failures).toEqual([]);
     expect(killed.figures.duplicatesFromKilledSender).toBe(1);
     expect(verdict(twice, ledger()).failures).toContain('key k was sent again with no sender killed mid-send to explain it');
+    // Killed in the very millisecond its request arrived: still the killed sender's.
+    expect(verdict(twice, ledger(10)).figures.duplicatesFromKilledSender).toBe(1);
+    const changed = [twice[0]!, post('k', 'a', [0, 1], 5_000, [1])];
+    expect(verdict(changed, ledger(100)).failures[0]).toMatch(/^key k was sent again with another body: \.conversation\.interactions/);
   });
 });
 
