@@ -4,6 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { benchBlocking } from './blocking.js';
 import { benchBundle } from './bundle.js';
 import { benchDelivery } from './delivery.js';
 import { benchImport } from './import.js';
@@ -23,6 +24,7 @@ const TARGETS = {
   bundleGzipBytes: { max: 21_500, unit: 'B' },
   openaiOverheadUsPerCall: { max: 20, unit: 'µs' },
   openaiOverheadUsPerChunk: { max: 2, unit: 'µs' },
+  longestBlockMs: { max: 10, unit: 'ms' },
   redisRoundTripsPerTurn: { max: 1, unit: 'round trips' },
 } as const;
 
@@ -43,6 +45,8 @@ console.log('measuring observeOpenAI against the unwrapped client …');
 const integrations = await benchIntegrations(sdk);
 console.log('measuring nebulyMiddleware and NebulyCallbackHandler against no-op ones …');
 const frameworks = await benchFrameworks(sdk);
+console.log('measuring the longest block of the event loop in large cases …');
+const blocking = await benchBlocking(sdk);
 console.log('measuring the Redis store: 4 processes storing turns through one redis-server …');
 const redis = await benchRedis();
 console.log('measuring the bundle …');
@@ -57,6 +61,11 @@ const figures: Record<Metric, number> = {
   bundleGzipBytes: bundle.gzipBytes,
   openaiOverheadUsPerCall: integrations.overheadUsPerCall,
   openaiOverheadUsPerChunk: integrations.overheadUsPerChunk,
+  longestBlockMs: Math.max(
+    ...(['end1kInteractions', 'crop50MiB', 'end10kInteractions', 'shutdown10kOpen', 'idle10kTogether', 'evictAt10k'] as const).flatMap(
+      (scenario) => [blocking[scenario].callMs, blocking[scenario].gapMs],
+    ),
+  ),
   redisRoundTripsPerTurn: redis.roundTripsPerTurn,
 };
 
@@ -102,6 +111,13 @@ console.log(
   `bundle: ${bundle.minifiedBytes} B minified, ${bundle.gzipBytes} B gzipped; gzip bytes added by zod ≈ ${bundle.gzipBytesBy.zod}, ` +
     `ky ≈ ${bundle.gzipBytesBy.ky}, SDK code alone ${bundle.gzipBytesBy.sdk}`,
 );
+console.log(
+  `longest block (the call itself / the longest gap between two turns of the event loop while it ran), ms: ` +
+    (['end1kInteractions', 'crop50MiB', 'end10kInteractions', 'shutdown10kOpen', 'idle10kTogether', 'evictAt10k'] as const)
+      .map((scenario) => `${scenario} ${blocking[scenario].callMs} / ${blocking[scenario].gapMs}`)
+      .join('; ') +
+    `; sent: 50 MiB conversation ${blocking.crop50MiBSentBytes} B, 10k-interaction one ${blocking.end10kSentBytes} B`,
+);
 const quartiles = ({ p25, median }: { p25: number; median: number }) => `${p25} µs (median ${median})`;
 console.log(
   `observeOpenAI, lower quartiles of ${integrations.calls} calls and ${integrations.streams} streams, one of each in turn: ` +
@@ -136,7 +152,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks, redis },
+  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks, blocking, redis },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');

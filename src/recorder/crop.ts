@@ -88,9 +88,13 @@ export function jsonStringBytes(text: string): number {
  * ```
  */
 export function cropString(text: string, level: number): string {
+  // A string no longer than `level` bytes even at the most a code unit can take in JSON
+  // (6, as `\u0001`) is kept whole without looking at it.
+  if (text.length * 6 <= level) return text;
+  // Only the start that can be kept is read: a 50 MiB string costs what `level` does.
   let end: number;
   let kept: number;
-  if (!NEEDS_COUNTING.test(text)) {
+  if (!NEEDS_COUNTING.test(text.slice(0, level + 1))) {
     if (text.length <= level) return text;
     end = level;
     kept = level;
@@ -108,7 +112,8 @@ export function cropString(text: string, level: number): string {
     if (end >= text.length) return text;
   }
   const marker = cropMarker(text.length - end);
-  // A marker can be longer than what it replaces, for a string just over the level.
-  if (kept + utf8ByteLength(marker) >= jsonStringBytes(text)) return text;
+  // A marker can be longer than what it replaces, for a string just over the level; what
+  // is cut costs at least a byte per two code units.
+  if (utf8ByteLength(marker) >= Math.ceil((text.length - end) / 2)) return text;
   return text.slice(0, end) + marker;
 }

@@ -201,6 +201,35 @@ describe('fitConversation', () => {
     expect(kept[0]?.input.startsWith(`question 0 ${'x'.repeat(MIN_CROP_LEVEL - 11)}`)).toBe(true);
   });
 
+  it('fits a 50 MiB input held twice (input and message), with a long prompt and tokens, without dropping it', async () => {
+    const text = 'q'.repeat(50 * 1024 * 1024);
+    const output = 'answer: '.padEnd(200, 'x');
+    const interaction = {
+      input: text,
+      output,
+      time_start: '2026-01-01T00:00:00.000Z',
+      time_end: '2026-01-01T00:00:01.000Z',
+      feedback_actions: [],
+      trace: [
+        {
+          model: 'gpt-4o-mini',
+          messages: [
+            { role: 'system' as const, content: 'You are a helpful assistant of the travel agency.' },
+            { role: 'user' as const, content: text },
+          ],
+          output,
+          input_tokens: 40,
+          output_tokens: 60,
+        },
+      ],
+    };
+    const fitted = await fitConversation('bench-user', [interaction], 500_000);
+    expect(fitted.droppedInteractions).toBe(0);
+    expect(fitted.croppedStrings).toBe(2);
+    expect(fitted.body.byteLength).toBeLessThanOrEqual(500_000);
+    expect(fitted.body.byteLength).toBeGreaterThan(499_000);
+  });
+
   it('never serializes a huge string whole: a 50 MiB input goes out within the limit', async () => {
     const value = conversation(['a'.repeat(50 * 1024 * 1024), 'small']);
     const result = await cropToFit(value, 500_000);

@@ -70,11 +70,12 @@ export async function fitConversation(
   }
   let croppedStrings = 0;
   let total = frame + sizeOf(measured);
+  // What cropping must save, measured from the strings' lengths: each pass that still does
+  // not fit adds what it is over by, so the level found next is lower by that much.
+  let excess = total - maxBytes;
   let level = Number.POSITIVE_INFINITY;
   for (let crop = 0; crop < MAX_CROPS && (total > maxBytes || measured.some((entry) => entry.json === undefined)); crop += 1) {
-    const excess = Math.max(0, total - maxBytes);
-    level = Math.min(level - 1, await cropLevel(lengths, excess));
-    if (level < MIN_CROP_LEVEL) level = MIN_CROP_LEVEL;
+    level = Math.max(MIN_CROP_LEVEL, Math.min(level - 1, await cropLevel(lengths, Math.max(0, excess))));
     croppedStrings = 0;
     for (const entry of measured) {
       if (entry.longest > level) {
@@ -87,6 +88,7 @@ export async function fitConversation(
     }
     total = frame + sizeOf(measured);
     if (level === MIN_CROP_LEVEL) break;
+    excess += total - maxBytes;
   }
   let kept = measured.length;
   while (total > maxBytes && kept > 0) {
@@ -162,10 +164,13 @@ function cropped(value: unknown, key: string | undefined, level: number, counter
  * the lengths, a slice of its own, so that a million strings never block the host.
  */
 async function cropLevel(lengths: readonly number[], excess: number): Promise<number> {
+  // Each string's marker, measured once: the bisection reads it many times.
+  const markers = lengths.map((length) => cropMarker(length).length);
   const savedAt = (level: number): number => {
     let saved = 0;
-    for (const length of lengths) {
-      if (length > level) saved += length - level - cropMarker(length).length;
+    for (let index = 0; index < lengths.length; index += 1) {
+      const length = lengths[index] as number;
+      if (length > level) saved += length - level - (markers[index] as number);
     }
     return saved;
   };

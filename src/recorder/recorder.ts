@@ -257,7 +257,7 @@ export class Recorder {
     // still resolves. Flushes resolve in the order they were called.
     // With `delivery: 'interaction'`, storing an interaction is sending it: what the
     // stored ones started is waited for too.
-    const stored = this.#storing.drained().then(() => this.#sender.settled());
+    const stored = this.#storing.drained().then(() => this.#sender.sendsSettled());
     const waited = Promise.all([stored, this.#sender.settled(), this.#lastFlush]);
     const flushed = waited.then(() => this.#publisher.report());
     this.#lastFlush = flushed;

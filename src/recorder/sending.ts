@@ -44,6 +44,8 @@ export class Sender {
   #options: SenderOptions;
   /** Ends and sweeps in progress. */
   readonly #running = new Set<Promise<unknown>>();
+  /** With `delivery: 'interaction'`: the interactions being sent. */
+  readonly #sends = new Set<Promise<ConversationOutcome>>();
   /** Ends and sweeps that have not handed their body to the publisher yet. */
   readonly #unpublished = new Set<Promise<unknown>>();
   /** With `delivery: 'interaction'`: each conversation's interactions being sent. */
@@ -105,13 +107,21 @@ export class Sender {
     const sends = this.#interactionSends.get(conversation.key);
     if (sends === undefined) this.#interactionSends.set(conversation.key, [sent]);
     else sends.push(sent);
-    this.#running.add(sent);
-    void sent.finally(() => this.#running.delete(sent));
+    this.#sends.add(sent);
+    void sent.finally(() => {
+      this.#sends.delete(sent);
+      this.#options.settled?.();
+    });
   }
 
   /** How many ends, sweeps and interaction sends are not over. */
   get runningCount(): number {
-    return this.#running.size;
+    return this.#running.size + this.#sends.size;
+  }
+
+  /** With `delivery: 'interaction'`: resolves once every interaction send begun before the call is over. */
+  async sendsSettled(): Promise<void> {
+    if (this.#sends.size > 0) await Promise.all(Array.from(this.#sends));
   }
 
   /**

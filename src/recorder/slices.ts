@@ -17,20 +17,64 @@ const clock: () => number =
 const afterHost: (next: () => void) => void =
   typeof setImmediate === 'function' ? (next) => setImmediate(next) : (next) => setTimeout(next, 0);
 
-/** When the current slice began; `undefined` between slices. */
-let sliceStart: number | undefined;
-let units = 0;
+/** The current slice: when it began, and how many units it ran; `undefined` between slices. */
+let slice: { start: number; units: number } | undefined;
+/** Work that waits for the next slice, first come first served. */
+let waiting: (() => void)[] = [];
+let resuming = false;
+
+/** Begins a slice, which ends on its own once the host has had its next turn. */
+function beginSlice(): { start: number; units: number } {
+  const begun = { start: clock(), units: 0 };
+  slice = begun;
+  afterHost(() => {
+    if (slice === begun) slice = undefined;
+  });
+  return begun;
+}
+
+function sliceOver(current: { start: number; units: number }): boolean {
+  return clock() - current.start >= SLICE_MS || current.units >= MAX_UNITS_PER_SLICE;
+}
+
+/**
+ * Resumes waiting work one at a time, each once the one before has run up to its next
+ * wait, for as long as the slice lasts; then leaves the rest to the next turn of the host.
+ */
+function resumeWaiting(): void {
+  resuming = false;
+  const current = beginSlice();
+  const next = (): void => {
+    const resolve = waiting.shift();
+    if (resolve === undefined) return;
+    resolve();
+    // After the resumed work's own continuation, which was queued first.
+    queueMicrotask(() => {
+      if (waiting.length === 0) return;
+      if (slice === current && !sliceOver(current)) next();
+      else scheduleResume();
+    });
+  };
+  next();
+}
+
+function scheduleResume(): void {
+  if (resuming) return;
+  resuming = true;
+  afterHost(resumeWaiting);
+}
 
 /**
  * The recorder's background work calls this between two small units of work (checking
  * one interaction, serializing one, ending one conversation). While the current slice is
  * shorter than {@link SLICE_MS} it answers `undefined`: go on at once, at no cost. Past
- * that it answers a promise to await, which resolves once the host has run, so that the
- * host's event loop is never blocked for longer than a slice, however much work there is.
+ * that it answers a promise to await, which resolves in a later slice, after the host
+ * has run, so that the host's event loop is never blocked for longer than a slice, however
+ * much work there is and however many jobs share it.
  *
- * A slice is the work done within one macrotask of the host: the first call of a slice
- * schedules its end after the host's next turn. Every job of the recorder shares it, so
- * that jobs running side by side do not each take a full slice.
+ * A slice is the work done within one turn of the host's event loop. Every job of the
+ * recorder shares it; jobs that wait are resumed in the order they began to wait, one
+ * at a time, as long as the slice lasts.
  *
  * @example
  * ```ts
@@ -42,20 +86,13 @@ let units = 0;
  * ```
  */
 export function pace(): Promise<void> | undefined {
-  const now = clock();
-  if (sliceStart === undefined) {
-    sliceStart = now;
-    units = 0;
-    afterHost(endSlice);
-    return undefined;
-  }
-  units += 1;
-  if (now - sliceStart < SLICE_MS && units < MAX_UNITS_PER_SLICE) return undefined;
-  return new Promise((resolve) => afterHost(resolve));
-}
-
-function endSlice(): void {
-  sliceStart = undefined;
+  const current = slice ?? beginSlice();
+  current.units += 1;
+  if (!sliceOver(current) && waiting.length === 0) return undefined;
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    scheduleResume();
+  });
 }
 
 /**
@@ -75,3 +112,10 @@ export function paced(): Promise<void> {
 }
 
 const RESOLVED = Promise.resolve();
+
+/** @internal For tests: forgets waiting work and the current slice. */
+export function resetSlices(): void {
+  slice = undefined;
+  waiting = [];
+  resuming = false;
+}

@@ -3,7 +3,7 @@ import { NebulyClient, type NebulyError } from '../../src/index.js';
 import { Recorder } from '../../src/recorder/recorder.js';
 import { json, type LocalServer, startLocalServer } from '../helpers/local-server.js';
 import { FakeTransport } from './fake-transport.js';
-import { settle } from './setup.js';
+import { until } from './setup.js';
 
 // What flush() and shutdown() resolve to: the conversations they waited for, by outcome,
 // each counted once. Over a real socket: a service that accepts most conversations,
@@ -77,7 +77,7 @@ describe('flush()', () => {
     const second = recorder.startConversation({ end_user: 'u' });
     second.interaction({ input: 'q' }).end({ output: 'a' });
     void second.end();
-    await settle();
+    await until(() => transport.requests.length === 2);
     // The flush waits for the first alone: it resolves while the second is still held.
     transport.releaseOldest();
     await expect(flushed).resolves.toEqual({ delivered: 1, failed: 0, dropped: 0 });

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Conversation } from '../../src/recorder/conversation.js';
 import { Recorder } from '../../src/recorder/recorder.js';
 import { FakeTransport } from './fake-transport.js';
-import { kinds, oneTurn, settle, setup, useFakeClock } from './setup.js';
+import { kinds, oneTurn, settle, setup, until, useFakeClock } from './setup.js';
 
 useFakeClock();
 
@@ -36,13 +36,13 @@ describe('flush() or shutdown() called from onError', () => {
       const conversation = recorder.startConversation({ end_user: 'u' });
       record(conversation);
       const outcome = conversation.end();
-      await settle();
+      await until(() => reported.length > 0);
       expect(reported).toEqual([kind]);
       let done = false;
       void waiting?.then(() => {
         done = true;
       });
-      await settle();
+      await until(() => transport.requests.length > 0);
       expect(transport.requests).toHaveLength(1);
       expect(done).toBe(false);
       transport.releaseAll();
@@ -62,7 +62,7 @@ describe('flush() or shutdown() called from onError', () => {
     turn.llm({ model: '', messages: [], output: 'x' });
     const outcome = conversation.end();
     expect(kinds(errors)).toEqual(['interaction_open']);
-    await settle();
+    await until(() => errors.length >= 3);
     expect(kinds(errors)).toEqual(['interaction_open', 'ValidationError', 'conversation_cropped']);
     await vi.advanceTimersByTimeAsync(0);
     await expect(outcome).resolves.toMatchObject({ status: 'dropped' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InternalServerError } from '../../src/core/errors.js';
 import { DeliveryError } from '../../src/recorder/errors.js';
-import { oneTurn, settle, setup, useFakeClock } from './setup.js';
+import { oneTurn, settle, setup, until, useFakeClock } from './setup.js';
 
 useFakeClock();
 
@@ -68,11 +68,11 @@ describe('flush', () => {
     turn.end({ output: 'a' });
     void open.end(); // ended while the first flush runs
     const second = recorder.flush().then(() => order.push('second'));
-    await settle();
+    await until(() => transport.held === 1);
     transport.releaseAll(); // 'before'
     await first;
     expect(order).toEqual(['first']);
-    await settle();
+    await until(() => transport.held === 1);
     transport.releaseAll(); // 'during', sent without waiting for another call
     await second;
     expect(order).toEqual(['first', 'second']);

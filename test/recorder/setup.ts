@@ -60,3 +60,15 @@ export function oneTurn(recorder: Recorder, input = 'q'): Promise<ConversationOu
   conversation.interaction({ input }).end({ output: 'a' });
   return conversation.end();
 }
+
+/**
+ * Lets the recorder's background work run until `condition` holds (at most 2,000 turns of
+ * the event loop): for tests that wait for requests to reach the transport, however many
+ * slices the work takes on a busy machine.
+ */
+export async function until(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 2_000 && !condition(); turn += 1) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (!condition()) throw new Error('the condition never held');
+}

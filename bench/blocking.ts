@@ -1,0 +1,143 @@
+import type { Sdk } from './sdk.js';
+import { acceptingFetch } from './sdk.js';
+
+/** The longest time the host's event loop could not run, in ms, for one scenario. */
+export interface BlockResult {
+  /** The longest synchronous call of the SDK in the scenario. */
+  callMs: number;
+  /** The longest gap between two turns of the event loop while the SDK's background work ran. */
+  gapMs: number;
+}
+
+export type BlockingResult = Record<
+  'end1kInteractions' | 'crop50MiB' | 'end10kInteractions' | 'shutdown10kOpen' | 'idle10kTogether' | 'evictAt10k',
+  BlockResult
+> & { crop50MiBSentBytes: number; end10kSentBytes: number };
+
+/**
+ * Watches the event loop: a chain of `setImmediate` that notes the longest gap between
+ * two of its turns, which is the longest the host was kept from running (a timer, a
+ * request handler) by whatever ran in between.
+ */
+function watchLoop(): { stop: () => number } {
+  let last = performance.now();
+  let longest = 0;
+  let running = true;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    stop: () => {
+      running = false;
+      return longest;
+    },
+  };
+}
+
+function timed<T>(call: () => T): { value: T; ms: number } {
+  const started = performance.now();
+  const value = call();
+  return { value, ms: performance.now() - started };
+}
+
+const round = (ms: number) => Number(ms.toFixed(2));
+
+function client(sdk: Sdk, recorder: Record<string, unknown> = {}) {
+  const sent: number[] = [];
+  const nebuly = new sdk.NebulyClient({
+    apiKey: 'bench-key',
+    baseUrl: 'http://127.0.0.1:9',
+    fetch: async (input, init) => {
+      const body = init?.body ?? (input instanceof Request ? await input.arrayBuffer() : undefined);
+      sent.push(typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0);
+      return acceptingFetch(input, init);
+    },
+    onError: () => undefined,
+    recorder: { idleTimeoutMs: 0, ...recorder },
+  });
+  return { nebuly, sent };
+}
+
+function record(conversation: ReturnType<Sdk['NebulyClient']['prototype']['startConversation']>, i: number, text = `question ${i}`) {
+  const turn = conversation.interaction({ input: text });
+  turn.llm({
+    model: 'gpt-4o-mini',
+    messages: [
+      { role: 'system', content: 'You are a helpful assistant of the travel agency.' },
+      { role: 'user', content: text },
+    ],
+    output: `answer ${i}: `.padEnd(200, 'x'),
+    input_tokens: 40,
+    output_tokens: 60,
+  });
+  turn.end({ output: `answer ${i}: `.padEnd(200, 'x') });
+}
+
+async function endOne(sdk: Sdk, interactions: number, input?: string): Promise<BlockResult & { sentBytes: number }> {
+  const { nebuly, sent } = client(sdk);
+  const conversation = nebuly.startConversation({ end_user: 'bench-user' });
+  for (let i = 0; i < interactions; i += 1) record(conversation, i, input);
+  await nebuly.flush(); // what recording stored, before the end is measured
+  const loop = watchLoop();
+  const { value: outcome, ms } = timed(() => conversation.end());
+  await outcome;
+  const gapMs = loop.stop();
+  await nebuly.shutdown();
+  return { callMs: round(ms), gapMs: round(gapMs), sentBytes: sent[0] ?? 0 };
+}
+
+/**
+ * The longest synchronous block the host sees in each of the scenarios of issue "never
+ * slow the host": ending large conversations, cropping a huge one, shutting down and
+ * going idle with 10,000 open, evicting at the default bound. Target: 10 ms each.
+ */
+export async function benchBlocking(sdk: Sdk): Promise<BlockingResult> {
+  const end1k = await endOne(sdk, 1_000);
+  const crop = await endOne(sdk, 1, 'q'.repeat(50 * 1024 * 1024));
+  const end10k = await endOne(sdk, 10_000);
+
+  // shutdown() with 10,000 open conversations, each with an ended interaction.
+  const { nebuly: many } = client(sdk);
+  for (let i = 0; i < 10_000; i += 1) record(many.startConversation({ end_user: `user-${i}` }), i);
+  await many.flush();
+  let loop = watchLoop();
+  const shutdownCall = timed(() => many.shutdown({ timeoutMs: 60_000 }));
+  await shutdownCall.value;
+  const shutdownGap = loop.stop();
+
+  // 10,000 conversations going idle together.
+  const { nebuly: idle } = client(sdk, { idleTimeoutMs: 300 });
+  for (let i = 0; i < 10_000; i += 1) record(idle.startConversation({ end_user: `user-${i}` }), i);
+  await idle.flush();
+  loop = watchLoop();
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  await idle.flush();
+  const idleGap = loop.stop();
+  await idle.shutdown();
+
+  // The 10,001st conversation at the default bound ends the idlest.
+  const { nebuly: bounded } = client(sdk);
+  for (let i = 0; i < 10_000; i += 1) record(bounded.startConversation({ end_user: `user-${i}` }), i);
+  await bounded.flush();
+  loop = watchLoop();
+  const evict = timed(() => bounded.startConversation({ end_user: 'one-more' }));
+  await bounded.flush();
+  const evictGap = loop.stop();
+  void evict.value;
+  await bounded.shutdown();
+
+  return {
+    end1kInteractions: { callMs: end1k.callMs, gapMs: end1k.gapMs },
+    crop50MiB: { callMs: crop.callMs, gapMs: crop.gapMs },
+    end10kInteractions: { callMs: end10k.callMs, gapMs: end10k.gapMs },
+    shutdown10kOpen: { callMs: round(shutdownCall.ms), gapMs: round(shutdownGap) },
+    idle10kTogether: { callMs: 0, gapMs: round(idleGap) },
+    evictAt10k: { callMs: round(evict.ms), gapMs: round(evictGap) },
+    crop50MiBSentBytes: crop.sentBytes,
+    end10kSentBytes: end10k.sentBytes,
+  };
+}
