@@ -7,6 +7,7 @@
 import { createClient } from 'redis';
 import type * as RedisEntry from '../src/redis/index.js';
 import { interactionData } from './fixtures.js';
+import { acceptingFetch, type Sdk } from './sdk.js';
 
 const [dist, url] = process.argv.slice(2);
 if (dist === undefined || url === undefined || process.send === undefined) throw new Error('run by bench/redis.ts with an IPC channel');
@@ -15,6 +16,17 @@ const send = process.send.bind(process);
 const { redisStore } = (await import(new URL('redis.js', dist).href)) as typeof RedisEntry;
 const client = await createClient({ url }).connect();
 const store = redisStore(client, { prefix: 'bench:' });
+const sdk = (await import(new URL('index.js', dist).href)) as Sdk;
+/** The recorder over the same store, delivering to a fetch that accepts at once: what the store costs a recording app. */
+const nebuly = new sdk.NebulyClient({
+  apiKey: 'bench-key',
+  baseUrl: 'http://127.0.0.1:9',
+  fetch: acceptingFetch,
+  onError: (error) => {
+    throw error;
+  },
+  recorder: { store: redisStore(client, { prefix: 'bench-recorder:' }), sweepIntervalMs: 0, idleTimeoutMs: 0 },
+});
 
 /** Ended turn `n` as the recorder stores it: its id and its wire interaction. */
 function turn(n: number) {
@@ -34,18 +46,33 @@ function turn(n: number) {
 }
 
 interface Go {
+  /** `store`: appends straight to the store; `recorder`: turns recorded with nebuly.conversation(), flushed every `inFlight`. */
+  through: 'store' | 'recorder';
   turns: number;
   inFlight: number;
   conversations: number;
   offset: number;
 }
 
-async function go({ turns, inFlight, conversations, offset }: Go) {
+async function record({ turns, inFlight, conversations, offset }: Go) {
+  for (let n = 0; n < turns; n += 1) {
+    const d = interactionData(offset + n);
+    const recorded = nebuly.conversation({ conversation_id: `conversation-${(offset + n) % conversations}`, end_user: 'user' }).interaction({ input: d.input, tags: d.tags });
+    recorded.llm({ model: d.model, messages: d.messages, output: d.output, input_tokens: d.input_tokens, output_tokens: d.output_tokens });
+    recorded.end({ output: d.output });
+    if ((n + 1) % inFlight === 0) await nebuly.flush();
+  }
+  await nebuly.flush();
+}
+
+async function go(options: Go) {
+  const { turns, inFlight, conversations, offset } = options;
   const made = Array.from({ length: turns }, (_, n) => turn(offset + n));
   const cpu = process.cpuUsage();
   const started = performance.now();
   let next = 0;
-  await Promise.all(
+  if (options.through === 'recorder') await record(options);
+  else await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (next < turns) {
         const n = next++;
@@ -67,6 +94,7 @@ async function go({ turns, inFlight, conversations, offset }: Go) {
 
 process.on('message', (message: { go?: Go; close?: true }) => {
   if (message.go !== undefined) void go(message.go).then((result) => send(result));
-  else void client.close().then(() => process.exit(0));
+  // A shared store keeps the open conversations: shutdown() leaves them there.
+  else void nebuly.shutdown().then(() => client.close()).then(() => process.exit(0));
 });
 send({ ready: true });

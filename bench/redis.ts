@@ -15,6 +15,10 @@ export interface RedisResult {
   turns: number;
   /** Ended turns stored per second by all processes together, through one redis-server. */
   turnsPerSecond: number;
+  /** The same turns recorded through the recorder (`nebuly.conversation()`, `turn.end()`, `flush()`) per second. */
+  recordedTurnsPerSecond: number;
+  /** Commands the recorder's store sent per recorded turn: at most 1. */
+  recorderRoundTripsPerTurn: number;
   /** Commands the clients sent per stored turn (INFO commandstats): 1 is one round trip. */
   roundTripsPerTurn: number;
   /** The commands the append script runs inside the server per turn. */
@@ -68,7 +72,7 @@ function worker(url: string) {
   const next = <T>() => new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
   return {
     ready: next<{ ready: true }>(),
-    go(go: { turns: number; inFlight: number; conversations: number; offset: number }) {
+    go(go: { through: 'store' | 'recorder'; turns: number; inFlight: number; conversations: number; offset: number }) {
       const answer = next<{ ms: number; cpuUs: number; serializeUs: number }>();
       child.send({ go });
       return answer;
@@ -91,12 +95,12 @@ export async function benchRedis(): Promise<RedisResult> {
   try {
     await Promise.all(workers.map((w) => w.ready));
     // Warm up (the scripts get loaded, the JIT warms), then count from zero.
-    await Promise.all(workers.map((w, index) => w.go({ turns: 100, inFlight: IN_FLIGHT, conversations: CONVERSATIONS, offset: 1e6 + index * 100 })));
+    await Promise.all(workers.map((w, index) => w.go({ through: 'store', turns: 100, inFlight: IN_FLIGHT, conversations: CONVERSATIONS, offset: 1e6 + index * 100 })));
     await admin.configResetStat();
     const before = await stats(info);
     const started = performance.now();
     const runs = await Promise.all(
-      workers.map((w, index) => w.go({ turns: TURNS_PER_PROCESS, inFlight: IN_FLIGHT, conversations: CONVERSATIONS, offset: index * TURNS_PER_PROCESS })),
+      workers.map((w, index) => w.go({ through: 'store', turns: TURNS_PER_PROCESS, inFlight: IN_FLIGHT, conversations: CONVERSATIONS, offset: index * TURNS_PER_PROCESS })),
     );
     const wallMs = performance.now() - started;
     const after = await stats(info);
@@ -108,6 +112,16 @@ export async function benchRedis(): Promise<RedisResult> {
       await admin.ping();
       pings.push((performance.now() - sent) * 1_000);
     }
+
+    // The same through the recorder: nebuly.conversation(), turn.end(), flush() every IN_FLIGHT turns.
+    await Promise.all(workers.map((w, index) => w.go({ through: 'recorder', turns: 100, inFlight: IN_FLIGHT, conversations: CONVERSATIONS, offset: 2e6 + index * 100 })));
+    await admin.configResetStat();
+    const recordingStarted = performance.now();
+    await Promise.all(
+      workers.map((w, index) => w.go({ through: 'recorder', turns: TURNS_PER_PROCESS, inFlight: IN_FLIGHT, conversations: CONVERSATIONS, offset: index * TURNS_PER_PROCESS })),
+    );
+    const recordingMs = performance.now() - recordingStarted;
+    const recorded = await stats(info);
 
     const { redisStore } = (await import(new URL('redis.js', DIST).href)) as typeof RedisEntry;
     const store = redisStore(admin, { prefix: 'bench:' });
@@ -125,6 +139,8 @@ export async function benchRedis(): Promise<RedisResult> {
       processes: PROCESSES,
       turns,
       turnsPerSecond: Math.round(turns / (wallMs / 1_000)),
+      recordedTurnsPerSecond: Math.round(turns / (recordingMs / 1_000)),
+      recorderRoundTripsPerTurn: Number((sent(recorded) / turns).toFixed(3)),
       roundTripsPerTurn: Number((sent(after) / turns).toFixed(3)),
       scriptCommandsPerTurn: Number((inner(after) / turns).toFixed(2)),
       roundTripsPerClaimAndComplete: Number((sent(claims) / CONVERSATIONS).toFixed(3)),

@@ -131,7 +131,8 @@ console.log(
     `NebulyCallbackHandler: chat model invoke ${quartiles(frameworks.langchainNoopCallUs)} with a no-op handler, ${quartiles(frameworks.langchainObservedCallUs)} with it`,
 );
 console.log(
-  `redis: ${redis.turnsPerSecond} turns/s stored by ${redis.processes} processes (${redis.turns} turns, one redis-server); ` +
+  `redis: ${redis.turnsPerSecond} turns/s stored by ${redis.processes} processes (${redis.turns} turns, one redis-server), ` +
+    `${redis.recordedTurnsPerSecond} turns/s recorded through the recorder (${redis.recorderRoundTripsPerTurn} round trip per turn); ` +
     `per turn: ${redis.roundTripsPerTurn} round trip (${redis.scriptCommandsPerTurn} commands inside the script, ${redis.luaUsPerAppend} µs of server time), ` +
     `server CPU ${redis.serverCpuUsPerTurn} µs, client CPU ${redis.clientCpuUsPerTurn} µs of which JSON.stringify ${redis.serializeUsPerTurn} µs; ` +
     `PING round trip ${redis.pingRttUs} µs; claim + complete ${redis.roundTripsPerClaimAndComplete} round trips per conversation, ` +
