@@ -1,5 +1,7 @@
 // An Anthropic chatbot recorded in one line: `observeAnthropic` returns the same client;
-// here each call is a turn of a conversation you started, tool use included.
+// here a tool loop (the model asks for a tool, the app runs it, the model answers) is one
+// interaction of a conversation you started: the user's message and the answer they saw,
+// with both model calls and the tool run between them as its steps.
 //
 //   npx tsx examples/anthropic.ts
 //
@@ -59,8 +61,11 @@ process.stdout.write('\n');
 const outcome = await conversation.end();
 console.log(`conversation: ${outcome.status}; answer: ${answer}`);
 for (const stored of reference.store.listInteractions('shop')) {
-  const [step] = stored.trace as { messages: unknown[]; output: string; input_tokens?: number }[];
-  console.log(`stored: "${stored.input}" -> "${stored.output}" (${step?.messages.length} messages, ${step?.input_tokens} tokens in)`);
+  console.log(`stored: "${stored.input}" -> "${stored.output}"`);
+  for (const step of stored.trace as { messages?: unknown[]; input_tokens?: number; source?: string; outputs?: string[] }[]) {
+    if (step.source !== undefined) console.log(`  tool ${step.source} -> ${JSON.stringify(step.outputs)}`);
+    else console.log(`  llm (${step.messages?.length} messages, ${step.input_tokens} tokens in)`);
+  }
 }
 
 await nebuly.shutdown();

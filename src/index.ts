@@ -86,6 +86,7 @@ export {
 export { Conversation, type InteractionParams, type StartConversationParams } from './recorder/conversation.js';
 export { Turn, type EndInteractionParams } from './recorder/turn.js';
 export type { ShutdownOptions } from './recorder/recorder.js';
+export type { ConversationTarget } from './recorder/conversation-target.js';
 export type { DeliveryReport } from './recorder/delivery-report.js';
 export type { ConversationOutcome, ConversationStatus } from './recorder/outcome.js';
 export { memoryStore, type MemoryStoreOptions } from './recorder/store/memory-store.js';

@@ -18,7 +18,8 @@ import { observeClient } from './provider/client-proxy.js';
 import type { MethodObserver } from './provider/recording.js';
 import { checkTarget, type NebulyTarget } from './target.js';
 
-export { endConversation } from './sessions.js';
+export { endConversation } from './interactions.js';
+export { currentInteractionId } from './target.js';
 export type { NebulyTarget } from './target.js';
 
 /**
@@ -32,8 +33,9 @@ export type { NebulyTarget } from './target.js';
  * client's `onError`, never into your promise or stream.
  *
  * @param target Where the calls go: `{ turn }`, `{ conversation }` or
- *   `{ nebuly, endUser, conversationId?, tags? }` (see {@link NebulyTarget}).
- * @throws TypeError when `target` is none of those, or `client` is not an object.
+ *   `{ nebuly, endUser, conversationId?, tags? }` (see {@link NebulyTarget}); left out,
+ *   each call goes to the ambient target of `nebuly.withConversation()`.
+ * @throws TypeError when `target` is given and is none of those, or `client` is not an object.
  * @example
  * ```ts
  * import Anthropic from '@anthropic-ai/sdk';
@@ -49,7 +51,7 @@ export type { NebulyTarget } from './target.js';
  * // The call is one interaction of conversation `chatId`, with its LLM step.
  * ```
  */
-export function observeAnthropic<Client extends object>(client: Client, target: NebulyTarget): Client {
+export function observeAnthropic<Client extends object>(client: Client, target?: NebulyTarget): Client {
   if (typeof client !== 'object' || client === null) {
     throw new TypeError('nebuly-client: observeAnthropic(client, target): `client` must be an Anthropic client.');
   }

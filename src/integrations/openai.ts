@@ -20,7 +20,8 @@ import { observeClient } from './provider/client-proxy.js';
 import type { MethodObserver } from './provider/recording.js';
 import { checkTarget, type NebulyTarget } from './target.js';
 
-export { endConversation } from './sessions.js';
+export { endConversation } from './interactions.js';
+export { currentInteractionId } from './target.js';
 export type { NebulyTarget } from './target.js';
 
 /**
@@ -58,8 +59,10 @@ export interface ObserveOpenAIOptions {
  * client's `onError`, never into your promise or stream.
  *
  * @param target Where the calls go: `{ turn }`, `{ conversation }` or
- *   `{ nebuly, endUser, conversationId?, tags? }` (see {@link NebulyTarget}).
- * @throws TypeError when `target` is none of those, or `client` is not an object.
+ *   `{ nebuly, endUser, conversationId?, tags? }` (see {@link NebulyTarget}); left out
+ *   (`undefined`), each call goes to the ambient target of `nebuly.withConversation()`,
+ *   so that one client observed once per process serves every user.
+ * @throws TypeError when `target` is given and is none of those, or `client` is not an object.
  * @example
  * ```ts
  * import OpenAI from 'openai';
@@ -75,7 +78,7 @@ export interface ObserveOpenAIOptions {
  * await conversation.end();
  * ```
  */
-export function observeOpenAI<Client extends object>(client: Client, target: NebulyTarget, options: ObserveOpenAIOptions = {}): Client {
+export function observeOpenAI<Client extends object>(client: Client, target?: NebulyTarget, options: ObserveOpenAIOptions = {}): Client {
   if (typeof client !== 'object' || client === null) {
     throw new TypeError('nebuly-client: observeOpenAI(client, target): `client` must be an OpenAI client.');
   }

@@ -2,11 +2,15 @@
  * The conversations of standalone targets with a `conversationId` (`{ nebuly, endUser,
  * conversationId }`): one per client, end user and id, kept while open, and ended by
  * {@link endConversation}, the idle time-out or `nebuly.shutdown()`.
+ *
+ * {@link sessionConversation} is the one place that finds a session's conversation: it
+ * resumes it by id with `nebuly.conversation()`, so that a chat observed in several
+ * instances that share a store is one conversation.
  */
 import type { NebulyClient } from '../client.js';
 import type { Conversation } from '../recorder/conversation.js';
-import type { ConversationOutcome } from '../recorder/outcome.js';
 import type { NebulyTarget } from './nebuly-target.js';
+import { SweepingMap } from './sweeping-map.js';
 
 /** @internal A standalone target. */
 export type StandaloneTarget = Extract<NebulyTarget, { nebuly: NebulyClient }>;
@@ -14,37 +18,13 @@ export type StandaloneTarget = Extract<NebulyTarget, { nebuly: NebulyClient }>;
 /**
  * The conversations of one client's standalone targets with a `conversationId`, by end
  * user and id: two users who happen to use the same id never share a conversation.
- * Conversations that ended (idle time-out, shutdown) are forgotten in sweeps, each when
- * the map has doubled since the last, so that a server seeing many sessions stays bounded.
+ * Conversations that ended (idle time-out, shutdown) are let go as the map grows.
  */
-class Sessions {
-  readonly byKey = new Map<string, Conversation>();
-  #sweepAt = 64;
+const sessions = new WeakMap<NebulyClient, SweepingMap<string, Conversation>>();
 
-  static key(endUser: string, conversationId: string): string {
-    return `${endUser}\u0000${conversationId}`;
-  }
-
-  /** The open conversation of a session, started (again) when there is none. */
-  conversation(target: StandaloneTarget, conversationId: string): Conversation {
-    const key = Sessions.key(target.endUser, conversationId);
-    const current = this.byKey.get(key);
-    if (current !== undefined && !current.ended) return current;
-    if (this.byKey.size >= this.#sweepAt) {
-      for (const [known, conversation] of this.byKey) if (conversation.ended) this.byKey.delete(known);
-      this.#sweepAt = Math.max(64, this.byKey.size * 2);
-    }
-    const started = target.nebuly.startConversation({
-      end_user: target.endUser,
-      conversation_id: conversationId,
-      tags: target.tags,
-    });
-    this.byKey.set(key, started);
-    return started;
-  }
+function keyOf(endUser: string, conversationId: string): string {
+  return `${endUser}\u0000${conversationId}`;
 }
-
-const sessions = new WeakMap<NebulyClient, Sessions>();
 
 /**
  * @internal How many standalone sessions of `nebuly` are remembered (ended ones until the
@@ -55,7 +35,7 @@ const sessions = new WeakMap<NebulyClient, Sessions>();
  * ```
  */
 export function sessionCount(nebuly: NebulyClient): number {
-  return sessions.get(nebuly)?.byKey.size ?? 0;
+  return sessions.get(nebuly)?.size ?? 0;
 }
 
 /**
@@ -66,33 +46,36 @@ export function sessionCount(nebuly: NebulyClient): number {
  * ```
  */
 export function sessionConversation(target: StandaloneTarget, conversationId: string): Conversation {
-  let known = sessions.get(target.nebuly);
-  if (known === undefined) {
-    known = new Sessions();
-    sessions.set(target.nebuly, known);
+  let byKey = sessions.get(target.nebuly);
+  if (byKey === undefined) {
+    byKey = new SweepingMap((conversation) => conversation.ended);
+    sessions.set(target.nebuly, byKey);
   }
-  return known.conversation(target, conversationId);
+  const key = keyOf(target.endUser, conversationId);
+  const current = byKey.get(key);
+  if (current !== undefined && !current.ended) return current;
+  const params = { end_user: target.endUser, conversation_id: conversationId, tags: target.tags };
+  // Resumed by id wherever it was recorded (in this process, or, with a shared store, in
+  // any instance). Another user's open conversation of the same id stays theirs: this
+  // user's goes apart, in this process.
+  const resumed = target.nebuly.conversation(params);
+  const started = resumed.endUser === target.endUser ? resumed : target.nebuly.startConversation(params);
+  byKey.set(key, started);
+  return started;
 }
 
 /**
- * Ends the conversation a standalone target with a `conversationId` records into, and
- * sends it. Resolves `undefined` when there is none open (no call yet, or already ended),
- * else the outcome of `conversation.end()`. Never rejects.
- *
+ * @internal Takes a session's conversation out of the map (it is about to be ended):
+ * `undefined` when there is none open.
  * @example
  * ```ts
- * const target = { nebuly, endUser: userHash, conversationId: sessionId };
- * const openai = observeOpenAI(new OpenAI(), target);
- * // … the chat session's calls …
- * await endConversation(target); // the user closed the chat
+ * const conversation = takeSession(nebuly, userHash, chatId);
  * ```
  */
-export function endConversation(target: NebulyTarget): Promise<ConversationOutcome | undefined> {
-  if (!('nebuly' in target) || target.conversationId === undefined) return Promise.resolve(undefined);
-  const byKey = sessions.get(target.nebuly)?.byKey;
-  const key = Sessions.key(target.endUser, target.conversationId);
+export function takeSession(nebuly: NebulyClient, endUser: string, conversationId: string): Conversation | undefined {
+  const byKey = sessions.get(nebuly);
+  const key = keyOf(endUser, conversationId);
   const conversation = byKey?.get(key);
-  if (conversation === undefined) return Promise.resolve(undefined);
   byKey?.delete(key);
-  return conversation.ended ? Promise.resolve(undefined) : conversation.end();
+  return conversation === undefined || conversation.ended ? undefined : conversation;
 }

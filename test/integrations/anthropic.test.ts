@@ -81,7 +81,7 @@ describe('messages.create, not streamed', () => {
 
   it('maps tool use and tool results; prompt-cache tokens count as input', async () => {
     provider.answer(() => {
-      const reply = anthropicMessage({ model: 'claude-test-model', text: 'Let me check.', toolCalls: [{ name: 'get_order', arguments: { id: 7 } }] });
+      const reply = anthropicMessage({ model: 'claude-test-model', text: 'Order 7 shipped.' });
       const json = reply as { json: { usage: Record<string, number> } };
       json.json.usage = { input_tokens: 10, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 12 };
       return reply;
@@ -101,8 +101,10 @@ describe('messages.create, not streamed', () => {
     expect(sent()[0]?.interactions[0]).toEqual(
       expect.objectContaining({
         input: 'Where is order 7?\n[image]',
-        output: 'Let me check.\nget_order({"id":7})',
+        output: 'Order 7 shipped.',
         trace: [
+          // The tool result the request ends with, as the run of the tool that was asked for.
+          { source: 'lookup', input: '{"q":"x"}', outputs: ['found x'] },
           {
             model: 'claude-test-model',
             messages: [
@@ -111,7 +113,7 @@ describe('messages.create, not streamed', () => {
               { role: 'assistant', content: 'lookup({"q":"x"})' },
               { role: 'tool', content: 'found x' },
             ],
-            output: 'Let me check.\nget_order({"id":7})',
+            output: 'Order 7 shipped.',
             input_tokens: 1110,
             output_tokens: 12,
           },
@@ -146,10 +148,12 @@ describe('streams', () => {
     });
   });
 
-  it('messages.stream(): the helper works as before and its call is recorded once, tool input merged', async () => {
-    provider.answer(() => ({
-      events: anthropicEvents({ ...ANSWER, toolCalls: [{ name: 'get_order', arguments: { id: 7, full: true } }] }, { pieces: ['Let me ', 'check.'] }),
-    }));
+  it('messages.stream(): the helper works as before; a tool loop is one interaction, its tool run a retrieval step', async () => {
+    provider.answer((_request, index) =>
+      index === 0
+        ? { events: anthropicEvents({ ...ANSWER, toolCalls: [{ name: 'get_order', arguments: { id: 7, full: true } }] }, { pieces: ['Let me ', 'check.'] }) }
+        : anthropicMessage(ANSWER),
+    );
     const { nebuly, sent } = nebulyWithReference();
     const observed = observeAnthropic(anthropic(), { nebuly, endUser: 'user-1' });
     const texts: string[] = [];
@@ -158,10 +162,25 @@ describe('streams', () => {
     expect(texts).toEqual(['Let me ', 'check.']);
     expect(final.content[1]).toMatchObject({ type: 'tool_use', input: { id: 7, full: true } });
     await nebuly.flush();
+    expect(sent()).toHaveLength(0); // the answer asked for a tool: the interaction goes on
+    await observed.messages.create({
+      ...PARAMS,
+      messages: [
+        ...PARAMS.messages,
+        { role: 'assistant', content: final.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'order 7: shipped' }] },
+      ],
+    });
+    await nebuly.flush();
     expect(sent()).toHaveLength(1);
+    expect(sent()[0]?.interactions).toHaveLength(1);
     expect(sent()[0]?.interactions[0]).toMatchObject({
-      output: 'Let me check.\nget_order({"id":7,"full":true})',
-      trace: [{ input_tokens: 25, output_tokens: 6 }],
+      output: 'Order 7 shipped.',
+      trace: [
+        { output: 'Let me check.\nget_order({"id":7,"full":true})', input_tokens: 25, output_tokens: 6 },
+        { source: 'get_order', input: '{"id":7,"full":true}', outputs: ['order 7: shipped'] },
+        { output: 'Order 7 shipped.' },
+      ],
     });
   });
 

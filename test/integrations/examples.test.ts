@@ -22,11 +22,18 @@ describe('the integration examples run against the local fakes and exit 0', () =
     expect(stdout).not.toContain('sk-not-a-real-key');
   });
 
-  it('examples/anthropic.ts records the tool call and the answer as two turns', async () => {
+  it('examples/anthropic.ts records the tool loop as one interaction: two model calls, the tool run between', async () => {
     const stdout = await runExample('examples/anthropic.ts');
     expect(stdout).toContain('conversation: delivered; answer: Your order shipped on Monday.');
-    expect(stdout).toContain('stored: "Where is order A-17?" -> "Let me look.\nget_order({"id":"A-17"})" (1 messages, 80 tokens in)');
-    expect(stdout).toContain('stored: "Where is order A-17?" -> "Your order shipped on Monday." (3 messages, 120 tokens in)');
+    expect(stdout).toContain(
+      [
+        'stored: "Where is order A-17?" -> "Your order shipped on Monday."',
+        '  llm (1 messages, 80 tokens in)',
+        '  tool get_order -> ["A-17: shipped Monday"]',
+        '  llm (3 messages, 120 tokens in)',
+      ].join('\n'),
+    );
+    expect(stdout.match(/stored:/g)).toHaveLength(1);
   });
 });
 

@@ -2,7 +2,7 @@
 // cases the end-to-end tests do not reach.
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { eventMessages, stepMessages as aiStepMessages, toolOutputText } from '../../src/integrations/ai-sdk/messages.js';
+import { eventRequest, stepMessages as aiStepMessages, toolOutputText } from '../../src/integrations/ai-sdk/messages.js';
 import {
   inputText,
   outputText,
@@ -48,15 +48,15 @@ describe('AI SDK messages', () => {
   });
 
   it('telemetry events: `system` as a string, a message or several, then the messages', () => {
-    expect(eventMessages('Be brief.', [{ role: 'user', content: 'Hi' }])).toEqual([
+    expect(eventRequest('Be brief.', [{ role: 'user', content: 'Hi' }]).messages).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Hi' },
     ]);
-    expect(eventMessages([{ role: 'system', content: 'A' }, { role: 'system', content: 'B' }], [])).toEqual([
+    expect(eventRequest([{ role: 'system', content: 'A' }, { role: 'system', content: 'B' }], []).messages).toEqual([
       { role: 'system', content: 'A' },
       { role: 'system', content: 'B' },
     ]);
-    expect(eventMessages(undefined, undefined)).toEqual([]);
+    expect(eventRequest(undefined, undefined).messages).toEqual([]);
   });
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NebulyError } from '../../src/core/errors.js';
 import { RecordingError } from '../../src/recorder/errors.js';
-import { endConversation, sessionCount } from '../../src/integrations/sessions.js';
+import { endConversation } from '../../src/integrations/interactions.js';
+import { sessionCount } from '../../src/integrations/sessions.js';
 import { beginCall, checkTarget, type NebulyTarget } from '../../src/integrations/target.js';
 import { nebulyWithReference } from './nebuly.js';
 
@@ -12,13 +13,32 @@ describe('checkTarget', () => {
   const conversation = nebuly.startConversation({ end_user: 'u' });
   const turn = conversation.interaction({ input: 'Hi' });
 
+  it('undefined is the ambient target (nebuly.withConversation)', () => {
+    expect(checkTarget(undefined)).toBeUndefined();
+  });
+
+  it('checks endUser as startConversation does: whitespace is an end user there, so here too', async () => {
+    const { nebuly: client, sent, errors } = nebulyWithReference();
+    const target = { nebuly: client, endUser: ' ' };
+    expect(checkTarget(target)).toBe(target);
+    const call = beginCall(target, { input: 'Hi' });
+    call.llm(LLM);
+    call.end({ output: 'Hello!' });
+    await client.flush();
+    expect(errors).toEqual([]);
+    expect(sent()[0]?.end_user).toBe(' ');
+  });
+
   it('accepts the three targets as given', () => {
     const targets: NebulyTarget[] = [{ turn }, { conversation }, { nebuly, endUser: 'u', conversationId: 'c', tags: { a: 'b' } }];
     for (const target of targets) expect(checkTarget(target)).toBe(target);
   });
 
   it.each([
-    [undefined, /target is undefined/],
+    [null, /target is null/],
+    [{ nebuly, end_user: 'u' }, /`target.end_user` is not a target field; did you mean `endUser`\?/],
+    [{ nebuly, endUser: 'u', conversation_id: 'c' }, /did you mean `conversationId`\?/],
+    [{ endUser: 'u' }, /`target.nebuly` is not a NebulyClient/],
     [{}, /none of `turn`, `conversation`, `nebuly`/],
     [{ turn: {} }, /`target.turn` is not a Turn/],
     [{ conversation: 'c' }, /`target.conversation` is not a Conversation/],
@@ -200,9 +220,9 @@ describe('standalone { nebuly, endUser, conversationId?, tags? }', () => {
 describe('standalone sessions stay bounded', () => {
   it('forgets conversations that ended on their own (shutdown, idle) as new sessions start', async () => {
     const { nebuly } = nebulyWithReference();
-    const ended: ReturnType<typeof nebuly.startConversation>[] = [];
-    const spy = nebuly.startConversation.bind(nebuly);
-    nebuly.startConversation = (params) => {
+    const ended: ReturnType<typeof nebuly.conversation>[] = [];
+    const spy = nebuly.conversation.bind(nebuly);
+    nebuly.conversation = (params) => {
       const conversation = spy(params);
       ended.push(conversation);
       return conversation;

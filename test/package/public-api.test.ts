@@ -79,6 +79,7 @@ const ROOT_API = [
   // the recorder
   'RECORDER_DEFAULTS', 'RecorderOptions', 'ResolvedRecorderOptions', 'Conversation', 'StartConversationParams',
   'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'DeliveryReport', 'ConversationOutcome', 'ConversationStatus',
+  'ConversationTarget',
   'DeliveryError', 'QueueFullError', 'RecordingError', 'RecordingErrorCode', 'UndeliveredConversation',
   // the store of open conversations
   'memoryStore', 'MemoryStoreOptions', 'ConversationStore', 'ConversationClaim', 'StoredInteraction', 'SentInteraction',

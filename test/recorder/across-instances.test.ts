@@ -3,6 +3,8 @@ import { NebulyClient, type NebulyError, type RecorderOptions } from '../../src/
 import { createReferenceHandler } from '../../src/reference-server/index.js';
 import { memoryStore } from '../../src/recorder/store/memory-store.js';
 import type { ConversationStore } from '../../src/types/store.js';
+import { beginCall } from '../../src/integrations/target.js';
+import { endConversation } from '../../src/integrations/interactions.js';
 
 const CONVERSATIONS = '/event-ingestion/api/v2/events/trace_conversation';
 const INTERACTIONS = '/event-ingestion/api/v3/events/trace_interaction';
@@ -130,6 +132,19 @@ describe('a conversation whose turns are served by several instances', () => {
     now += 10_000;
     expect(await b!.sweep()).toEqual({ delivered: 1, failed: 0, dropped: 0 });
     expect(keys(CONVERSATIONS)).toEqual([claim!.generation]);
+  });
+});
+
+describe('an integration with a standalone target', () => {
+  it('records into nebuly.conversation(): one conversation across instances', async () => {
+    const { clients: [a, b], requests } = instances(2);
+    for (const [client, input] of [[a!, 'first'], [b!, 'second']] as const) {
+      const call = beginCall({ nebuly: client, endUser: 'dana', conversationId: 'chat-7' }, { input });
+      call.end({ output: `re: ${input}` });
+    }
+    await Promise.all([a!.flush(), b!.flush()]);
+    expect(await endConversation({ nebuly: b!, endUser: 'dana', conversationId: 'chat-7' })).toMatchObject({ status: 'delivered' });
+    expect(requests(CONVERSATIONS).map((request) => inputsOf(request.body))).toEqual([['first', 'second']]);
   });
 });
 

@@ -3,14 +3,17 @@
  *
  * The telemetry integration records the model calls of the `generateText` / `streamText`
  * calls it observes (it also sees their tool executions, and places them in order); the
- * middleware stands down for those model calls. ai 6 gives no id that ties a model call
- * to the telemetry events, so a model call is taken to be a telemetry step's when either
+ * middleware stands down for those model calls. ai 6 gives no call id; what ties a model
+ * call to its telemetry step is
  *
- * - its `toolChoice` is the very object of a step the telemetry saw start (ai builds a
- *   new one for every step of a call with tools), or
- * - a step of a telemetry-observed call with the same destination (turn, conversation,
- *   or client and end user), the same model and the same words in the last user message
- *   is waiting for its model call.
+ * - by identity, for a call with tools (or `toolChoice: 'none'`): its `toolChoice` is the
+ *   very object of the step the telemetry saw start (ai builds a new one for every step),
+ *   so such a call is the telemetry's exactly when that object is awaited;
+ * - only for a call without tools, where ai passes nothing to match, by likeness: a
+ *   tool-less step of a telemetry-observed call with the same destination (turn,
+ *   conversation, or client and end user: the ambient target of `withConversation` keeps
+ *   users apart), the same model and the same words in the last user message is waiting
+ *   for its model call.
  *
  * A step waits from its `onStepStart` to its `onStepFinish`; a generation that throws
  * never finishes its step, so its wait ends when its integration sees its next call.
@@ -71,6 +74,11 @@ function keyOf(scope: string, identity: ModelCallIdentity): string {
  * ```
  */
 export function awaitModelCall(target: NebulyTarget, identity: ModelCallIdentity): AwaitedModelCall {
+  const linked = linkOf(identity);
+  if (linked !== undefined) {
+    awaitedToolChoices.add(linked);
+    return { settle: () => void awaitedToolChoices.delete(linked) };
+  }
   const { holder, scope } = destinationOf(target);
   const key = keyOf(scope, identity);
   let counts = awaitedByDestination.get(holder);
@@ -79,21 +87,23 @@ export function awaitModelCall(target: NebulyTarget, identity: ModelCallIdentity
     awaitedByDestination.set(holder, counts);
   }
   counts.set(key, (counts.get(key) ?? 0) + 1);
-  const toolChoice = identity.toolChoice;
-  const linked = typeof toolChoice === 'object' && toolChoice !== null ? toolChoice : undefined;
-  if (linked !== undefined) awaitedToolChoices.add(linked);
-
+  const waiting = counts;
   let settled = false;
   return {
     settle() {
       if (settled) return;
       settled = true;
-      if (linked !== undefined) awaitedToolChoices.delete(linked);
-      const left = (counts.get(key) ?? 1) - 1;
-      if (left > 0) counts.set(key, left);
-      else counts.delete(key);
+      const left = (waiting.get(key) ?? 1) - 1;
+      if (left > 0) waiting.set(key, left);
+      else waiting.delete(key);
     },
   };
+}
+
+/** The object that identifies a step with tools, if the step has one. */
+function linkOf(identity: ModelCallIdentity): object | undefined {
+  const { toolChoice } = identity;
+  return typeof toolChoice === 'object' && toolChoice !== null ? toolChoice : undefined;
 }
 
 /**
@@ -107,8 +117,8 @@ export function awaitModelCall(target: NebulyTarget, identity: ModelCallIdentity
  * ```
  */
 export function isAwaitedByTelemetry(target: NebulyTarget, identity: ModelCallIdentity): boolean {
-  const toolChoice = identity.toolChoice;
-  if (typeof toolChoice === 'object' && toolChoice !== null && awaitedToolChoices.has(toolChoice)) return true;
+  const linked = linkOf(identity);
+  if (linked !== undefined) return awaitedToolChoices.has(linked);
   const { holder, scope } = destinationOf(target);
   return (awaitedByDestination.get(holder)?.get(keyOf(scope, identity)) ?? 0) > 0;
 }

@@ -20,5 +20,6 @@
  */
 export { nebulyMiddleware, type NebulyMiddleware } from './middleware.js';
 export { nebulyTelemetry } from './telemetry.js';
-export { endConversation } from '../sessions.js';
+export { endConversation } from '../interactions.js';
+export { currentInteractionId } from '../target.js';
 export type { NebulyTarget } from '../target.js';

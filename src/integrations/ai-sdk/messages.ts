@@ -7,6 +7,7 @@
  */
 import { isObject, readableText } from '../readable.js';
 import { contentText, partText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';
+import { type ToolRun, ToolRunReader } from '../tool-runs.js';
 
 const ROLES = new Set<string>(['system', 'user', 'assistant', 'tool']);
 
@@ -56,8 +57,48 @@ function aiContentText(content: unknown): string {
   return contentText(content, '\n', (part) => (isObject(part) ? aiPartText(part) : ''));
 }
 
+/** The parts of a message's content (none when it is a string). */
+function partsOf(message: Record<string, unknown>): Record<string, unknown>[] {
+  return Array.isArray(message.content) ? (message.content as unknown[]).filter(isObject) : [];
+}
+
+const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
 /**
- * The messages as recorded, system first; messages of an unknown role are left out.
+ * The messages as recorded (system first; a message of an unknown role left out; each
+ * tool result a `tool` message of its own, as the provider received them), and the
+ * tool results they end with, matched by `toolCallId` to the calls that asked for them.
+ *
+ * @example
+ * ```ts
+ * promptRequest([{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]).messages; // [{ role: 'user', content: 'Hi' }]
+ * ```
+ */
+export function promptRequest(messages: readonly unknown[]): { messages: StepMessage[]; toolRuns: ToolRun[] } {
+  const recorded: StepMessage[] = [];
+  const tools = new ToolRunReader();
+  for (const message of messages) {
+    if (!isObject(message) || typeof message.role !== 'string' || !ROLES.has(message.role)) continue;
+    const results = message.role === 'tool' ? partsOf(message).filter((part) => part.type === 'tool-result') : [];
+    if (results.length === 0) {
+      recorded.push({ role: message.role as StepMessage['role'], content: aiContentText(message.content) });
+      tools.message();
+    }
+    for (const part of results) {
+      const output = toolOutputText(part.output);
+      recorded.push({ role: 'tool', content: output });
+      tools.result(textOf(part.toolCallId), output);
+    }
+    if (message.role !== 'assistant') continue;
+    for (const part of partsOf(message)) {
+      if (part.type === 'tool-call') tools.call(textOf(part.toolCallId), { name: textOf(part.toolName), input: part.input });
+    }
+  }
+  return { messages: systemFirst(recorded), toolRuns: tools.runs() };
+}
+
+/**
+ * The messages as recorded: see {@link promptRequest}.
  *
  * @example
  * ```ts
@@ -65,24 +106,19 @@ function aiContentText(content: unknown): string {
  * ```
  */
 export function stepMessages(messages: readonly unknown[]): StepMessage[] {
-  const recorded: StepMessage[] = [];
-  for (const message of messages) {
-    if (!isObject(message) || typeof message.role !== 'string' || !ROLES.has(message.role)) continue;
-    recorded.push({ role: message.role as StepMessage['role'], content: aiContentText(message.content) });
-  }
-  return systemFirst(recorded);
+  return promptRequest(messages).messages;
 }
 
 /**
  * The telemetry events' prompt as recorded: `system` (a string, a system message or
- * several) first, then the messages.
+ * several) first, then the messages; and the tool results it ends with.
  *
  * @example
  * ```ts
- * eventMessages(event.system, event.messages); // onStepStart
+ * eventRequest(event.system, event.messages).messages; // onStepStart
  * ```
  */
-export function eventMessages(system: unknown, messages: unknown): StepMessage[] {
+export function eventRequest(system: unknown, messages: unknown): { messages: StepMessage[]; toolRuns: ToolRun[] } {
   const systems: unknown[] =
     system === undefined || system === null
       ? []
@@ -91,7 +127,7 @@ export function eventMessages(system: unknown, messages: unknown): StepMessage[]
         : Array.isArray(system)
           ? system
           : [system];
-  return stepMessages([...systems, ...(Array.isArray(messages) ? messages : [])]);
+  return promptRequest([...systems, ...(Array.isArray(messages) ? messages : [])]);
 }
 
 /**

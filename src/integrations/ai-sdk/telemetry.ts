@@ -2,9 +2,9 @@ import type { TelemetryIntegration } from 'ai';
 import { llmFinished } from '../provider/step.js';
 import { lastUserText, markedOutput, tokenCount, toolCallText, type StepMessage } from '../provider/text.js';
 import { readableText } from '../readable.js';
-import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
+import { beginCall, checkTarget, resolveTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
 import { awaitModelCall, type AwaitedModelCall } from './handoff.js';
-import { eventMessages, lastUserWords } from './messages.js';
+import { eventRequest, lastUserWords } from './messages.js';
 
 type EventOf<NAME extends keyof TelemetryIntegration> = Parameters<NonNullable<TelemetryIntegration[NAME]>>[0];
 
@@ -23,10 +23,15 @@ class ObservedRun {
   readonly #steps = new Map<number, OpenStep>();
   readonly #tools = new Map<string, StepSlot>();
 
+  /** Whether the interaction was ended with the final step. */
+  #ended = false;
+
   constructor(target: NebulyTarget, event: EventOf<'onStart'>) {
     this.#target = target;
     const prompt = typeof event.prompt === 'string' ? [{ role: 'user', content: event.prompt }] : (event.prompt ?? event.messages);
-    this.#call = beginCall(target, { input: lastUserText(eventMessages(undefined, prompt)) });
+    // A prompt that ends with tool results (a client-side tool's) continues the interaction that asked for them.
+    const { messages, toolRuns } = eventRequest(undefined, prompt);
+    this.#call = beginCall(target, { input: lastUserText(messages), toolRuns });
   }
 
   fault(error: unknown, context: string): void {
@@ -39,7 +44,7 @@ class ObservedRun {
   }
 
   stepStarted(event: EventOf<'onStepStart'>): void {
-    const messages = eventMessages(event.system, event.messages);
+    const { messages } = eventRequest(event.system, event.messages);
     const awaited = awaitModelCall(this.#target, {
       provider: event.model.provider,
       modelId: event.model.modelId,
@@ -90,17 +95,29 @@ class ObservedRun {
     };
     const { llm } = llmFinished(step.messages, answer, { kind: 'complete' });
     if (llm !== undefined) this.#placeOf(step).llm(llm);
+    // A step that asked for no tool is the last: the interaction ends here, before ai
+    // calls the app's onFinish (which runs before the integrations'), so that a
+    // `flush()` or `endConversation()` there sends it whole.
+    if (event.toolCalls.length === 0) this.#end(event.text, undefined);
   }
 
   finished(event: EventOf<'onFinish'>): void {
+    // Tool calls without results (tools the app runs itself): the interaction awaits them.
+    const answered = new Set(event.content.flatMap((part) => (part.type === 'tool-result' || part.type === 'tool-error' ? [part.toolCallId] : [])));
+    const unanswered = event.toolCalls.filter((call) => !answered.has(call.toolCallId));
+    this.#end(event.text, unanswered.length > 0 ? unanswered.map((call) => call.toolCallId) : undefined);
+  }
+
+  #end(output: string, awaitsTools: string[] | undefined): void {
+    if (this.#ended) return;
+    this.#ended = true;
     this.#release();
-    this.#call.end({ output: event.text });
+    this.#call.end({ output, awaitsTools });
   }
 
   /** The run will never finish (the generation threw): it ends with what was recorded. */
   abandon(): void {
-    this.#release();
-    this.#call.end({ output: '' });
+    this.#end('', undefined);
   }
 
   // Places kept for steps and tools that never finished are given up.
@@ -117,12 +134,14 @@ class ObservedRun {
 
 /**
  * A telemetry integration for ai 6 (>= 6.0.111) that records a whole `generateText` /
- * `streamText` call: each model call as an LLM step, and each tool execution as a
+ * `streamText` call (without a target: into the ambient target of
+ * `nebuly.withConversation()`): each model call as an LLM step, and each tool execution as a
  * retrieval step (`source`: the tool's name, `input`: its arguments as JSON, `outputs`:
  * its result as text, or `[nebuly: call failed (<error>)]`), in the order they
  * happened, between the LLM steps of a multi-step run. With a `{ conversation }` or standalone target the
  * call is one interaction: input = the last user message's text, output = the final
- * answer's text.
+ * answer's text; it ends with the step that asks for no tool, before the app's own
+ * `onFinish` runs, so that a `flush()` there sends it.
  *
  * Pass a new one to every call (it is cheap): ai's telemetry events carry no call id, so
  * an integration follows one call at a time. Its callbacks return at once (ai awaits them
@@ -151,7 +170,7 @@ class ObservedRun {
  * });
  * ```
  */
-export function nebulyTelemetry(target: NebulyTarget): TelemetryIntegration {
+export function nebulyTelemetry(target?: NebulyTarget): TelemetryIntegration {
   const checked = checkTarget(target);
   let run: ObservedRun | undefined;
   // ai calls each callback detached from this object, and swallows what it throws;
@@ -172,7 +191,8 @@ export function nebulyTelemetry(target: NebulyTarget): TelemetryIntegration {
             'nebulyTelemetry() follows one call at a time: pass a new nebulyTelemetry(target) to each call',
           );
         }
-        run = new ObservedRun(checked, event);
+        const resolved = resolveTarget(checked);
+        if (resolved !== undefined) run = new ObservedRun(resolved, event);
       } catch {
         // Only a bug gets here, and there is no call to report it through: nothing is recorded.
       }

@@ -3,7 +3,7 @@
  * too) as an LLM step. Read structurally: only the fields used here, each checked.
  */
 import type { MethodObserver } from '../provider/recording.js';
-import { type Answer, type AnswerCollector, llmCallObserver } from '../provider/step.js';
+import { type Answer, type AnswerCollector, llmCallObserver, type ReadRequest } from '../provider/step.js';
 import {
   answerText,
   arrayField,
@@ -15,40 +15,54 @@ import {
   tokenCount,
   toolCallText,
 } from '../provider/text.js';
+import { ToolRunReader } from '../tool-runs.js';
 
 const TOOL_USES = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
 /**
  * One request message as recorded messages: tool results (in a user message) become
  * messages of role `tool`, each; the rest of its blocks, as text, the message itself.
+ * Its tool calls and results go to `tools`.
  */
-function stepMessages(message: unknown): StepMessage[] {
+function stepMessages(message: unknown, tools: ToolRunReader): StepMessage[] {
   const role = stringField(message, 'role') === 'assistant' ? 'assistant' : 'user';
   const content = field(message, 'content');
-  if (!Array.isArray(content)) return [{ role, content: contentText(content) }];
+  if (!Array.isArray(content)) {
+    tools.message();
+    return [{ role, content: contentText(content) }];
+  }
   const texts: string[] = [];
   const toolCalls: string[] = [];
   const toolResults: StepMessage[] = [];
+  if (role === 'assistant') tools.message();
   for (const block of content) {
     const type = stringField(block, 'type');
-    if (type === 'tool_result') toolResults.push({ role: 'tool', content: contentText(field(block, 'content')) });
-    else if (type !== undefined && TOOL_USES.has(type)) toolCalls.push(toolCallText(stringField(block, 'name'), field(block, 'input')));
-    else {
+    if (type === 'tool_result') {
+      const result = contentText(field(block, 'content'));
+      toolResults.push({ role: 'tool', content: result });
+      tools.result(stringField(block, 'tool_use_id'), result);
+    } else if (type !== undefined && TOOL_USES.has(type)) {
+      toolCalls.push(toolCallText(stringField(block, 'name'), field(block, 'input')));
+      tools.call(stringField(block, 'id'), { name: stringField(block, 'name'), input: field(block, 'input') });
+    } else {
       const text = partText(block);
       if (text !== '') texts.push(text);
     }
   }
   const own = answerText(texts.join('\n'), toolCalls);
-  return own === '' && toolResults.length > 0 ? toolResults : [...toolResults, { role, content: own }];
+  if (own === '' && toolResults.length > 0) return toolResults;
+  if (role === 'user') tools.message(); // words of the user after the results: a new message
+  return [...toolResults, { role, content: own }];
 }
 
-/** The request as recorded messages: `system` first, then the messages in order. */
-function anthropicMessages(params: unknown): StepMessage[] {
+/** The request as recorded messages (`system` first, then the messages in order) and its tool runs. */
+function anthropicRequest(params: unknown): ReadRequest {
   const messages: StepMessage[] = [];
+  const tools = new ToolRunReader();
   const system = contentText(field(params, 'system'));
   if (system !== '') messages.push({ role: 'system', content: system });
-  for (const message of arrayField(params, 'messages')) messages.push(...stepMessages(message));
-  return messages;
+  for (const message of arrayField(params, 'messages')) messages.push(...stepMessages(message, tools));
+  return { messages, toolRuns: tools.runs() };
 }
 
 /**
@@ -65,16 +79,22 @@ function inputTokens(usage: unknown): number | undefined {
 function messageAnswer(message: unknown, requested: string | undefined): Answer {
   let text = '';
   const toolCalls: string[] = [];
+  const toolCallIds: string[] = [];
   for (const block of arrayField(message, 'content')) {
     const type = stringField(block, 'type');
     if (type === 'text') text += stringField(block, 'text') ?? '';
-    else if (type !== undefined && TOOL_USES.has(type)) toolCalls.push(toolCallText(stringField(block, 'name'), field(block, 'input')));
+    else if (type !== undefined && TOOL_USES.has(type)) {
+      toolCalls.push(toolCallText(stringField(block, 'name'), field(block, 'input')));
+      const id = stringField(block, 'id');
+      if (id !== undefined) toolCallIds.push(id);
+    }
   }
   const usage = field(message, 'usage');
   return {
     model: stringField(message, 'model') ?? requested,
     text,
     toolCalls,
+    toolCallIds,
     inputTokens: inputTokens(usage),
     outputTokens: tokenCount(field(usage, 'output_tokens')),
   };
@@ -83,6 +103,7 @@ function messageAnswer(message: unknown, requested: string | undefined): Answer 
 /** A content block being streamed: text, or a tool call whose input JSON arrives in pieces. */
 interface StreamedBlock {
   type: string;
+  id: string | undefined;
   name: string | undefined;
   text: string;
 }
@@ -112,7 +133,7 @@ class EventCollector implements AnswerCollector {
         if (typeof index !== 'number') break;
         const type = stringField(block, 'type') ?? '';
         // A tool call's input starts as `{}` and is then streamed whole, as JSON pieces.
-        this.#blocks[index] = { type, name: stringField(block, 'name'), text: type === 'text' ? (stringField(block, 'text') ?? '') : '' };
+        this.#blocks[index] = { type, id: stringField(block, 'id'), name: stringField(block, 'name'), text: type === 'text' ? (stringField(block, 'text') ?? '') : '' };
         break;
       }
       case 'content_block_delta': {
@@ -140,12 +161,16 @@ class EventCollector implements AnswerCollector {
   answer(): Answer {
     let text = '';
     const toolCalls: string[] = [];
+    const toolCallIds: string[] = [];
     for (const block of this.#blocks) {
       if (block === undefined) continue;
       if (block.type === 'text') text += block.text;
-      else if (TOOL_USES.has(block.type)) toolCalls.push(toolCallText(block.name, block.text === '' ? '{}' : block.text));
+      else if (TOOL_USES.has(block.type)) {
+        toolCalls.push(toolCallText(block.name, block.text === '' ? '{}' : block.text));
+        if (block.id !== undefined) toolCallIds.push(block.id);
+      }
     }
-    return { model: this.#model, text, toolCalls, inputTokens: this.#inputTokens, outputTokens: this.#outputTokens };
+    return { model: this.#model, text, toolCalls, toolCallIds, inputTokens: this.#inputTokens, outputTokens: this.#outputTokens };
   }
 }
 
@@ -157,7 +182,7 @@ class EventCollector implements AnswerCollector {
  * ```
  */
 export const messagesObserver: MethodObserver = llmCallObserver({
-  messages: anthropicMessages,
+  request: anthropicRequest,
   answer: messageAnswer,
   collector: (model) => new EventCollector(model),
 });

@@ -4,22 +4,25 @@ import type { Serialized } from '@langchain/core/load/serializable';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import type { ChainValues } from '@langchain/core/utils/types';
-import { failedCall, llmFinished, type Answer } from '../provider/step.js';
-import { contentText, lastUserText, markedOutput, tokenCount, type StepMessage } from '../provider/text.js';
-import { isObject, readableText } from '../readable.js';
-import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
-import { inputText, outputText, stepMessages, toolCallTexts, toolResultText } from './messages.js';
+import { ModelCall } from '../model-call.js';
+import { failedCall, llmFinished } from '../provider/step.js';
+import { lastUserText, markedOutput, type StepMessage } from '../provider/text.js';
+import { readableText } from '../readable.js';
+import { SweepingMap } from '../sweeping-map.js';
+import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot, type TargetChoice } from '../target.js';
+import type { ToolRun } from '../tool-runs.js';
+import { inputText, outputText, stepMessages, toolResultText, toolRunsOf } from './messages.js';
+import { classNameOf, failedOutputs, firstString, generationAnswer, requestedModel } from './model-run.js';
 
 /** The interaction a top-level run records into, with the last answer seen in it. */
 interface TopRun {
   readonly call: ObservedCall;
   lastAnswer: string | undefined;
+  /** The tool calls the top-level model run's answer asked for (a model invoked alone). */
+  awaitsTools: readonly string[] | undefined;
   /** Its runs that have started and not ended, itself included. */
   readonly open: Set<string>;
 }
-
-/** Below this many runs kept, a handler does not look for forgotten ones. */
-const SWEEP_FROM = 64;
 
 let runsOf: (handler: NebulyCallbackHandler) => ReadonlyMap<string, unknown>;
 
@@ -37,60 +40,9 @@ export function trackedRunCount(handler: NebulyCallbackHandler): number {
 /** What is kept of a run from its start to its end. */
 type RunState = { readonly top: TopRun; readonly isTop: boolean } & (
   | { readonly kind: 'chain' }
-  | { readonly kind: 'model'; readonly slot: StepSlot; readonly model: string; readonly messages: StepMessage[]; streamed: string }
+  | { readonly kind: 'model'; readonly modelCall: ModelCall; readonly model: string; readonly messages: StepMessage[]; streamed: string }
   | { readonly kind: 'retrieval'; readonly slot: StepSlot; readonly source: string; readonly input: string }
 );
-
-/** The last part of a serialized runnable's id: its class name (`ChatOpenAI`). */
-function classNameOf(serialized: Serialized | undefined): string | undefined {
-  const id: unknown = serialized?.id;
-  return Array.isArray(id) && typeof id.at(-1) === 'string' ? (id.at(-1) as string) : undefined;
-}
-
-/** The first of `keys` that holds a non-empty string. */
-function firstString(source: unknown, ...keys: string[]): string | undefined {
-  if (!isObject(source)) return undefined;
-  for (const key of keys) {
-    const value = source[key];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return undefined;
-}
-
-/** The model a run asked for: its invocation parameters, LangChain's tracing metadata, its settings, else its class. */
-function requestedModel(llm: Serialized, extraParams: Record<string, unknown> | undefined, metadata: Record<string, unknown> | undefined) {
-  return (
-    firstString(extraParams?.invocation_params, 'model', 'model_name', 'modelName') ??
-    firstString(metadata, 'ls_model_name') ??
-    firstString((llm as { kwargs?: unknown }).kwargs, 'model', 'model_name', 'modelName') ??
-    classNameOf(llm) ??
-    'unknown'
-  );
-}
-
-/**
- * A generation's answer: its message's text and tool calls, the model that gave it (the
- * response's, else the one asked for), and its token counts (`usage_metadata`, else the
- * LLM output's `tokenUsage`).
- */
-function generationAnswer(output: LLMResult, requested: string): Answer {
-  const generation: unknown = output.generations[0]?.[0];
-  const message = isObject(generation) ? generation.message : undefined;
-  const usage = isObject(message) && isObject(message.usage_metadata) ? message.usage_metadata : undefined;
-  const legacy = isObject(output.llmOutput) && isObject(output.llmOutput.tokenUsage) ? output.llmOutput.tokenUsage : undefined;
-  return {
-    model: (isObject(message) ? firstString(message.response_metadata, 'model_name', 'model') : undefined) ?? requested,
-    text: isObject(message) ? contentText(message.content) : (firstString(generation, 'text') ?? ''),
-    toolCalls: toolCallTexts(message),
-    inputTokens: tokenCount(usage !== undefined ? usage.input_tokens : legacy?.promptTokens),
-    outputTokens: tokenCount(usage !== undefined ? usage.output_tokens : legacy?.completionTokens),
-  };
-}
-
-/** What a failed tool or retriever run returned: a mark that says so. */
-function failedOutputs(error: unknown): string[] {
-  return [markedOutput('', { kind: 'call-failed', error })];
-}
 
 /**
  * A LangChain callback handler that records what runs under it: each chat model or LLM
@@ -103,10 +55,11 @@ function failedOutputs(error: unknown): string[] {
  *
  * With a `{ conversation }` or standalone target, each top-level run (a chain, an agent,
  * or a model invoked alone) is one interaction: input = the run's user input (a string,
- * or the last user message), output = its final answer. Runs are told apart by
- * `runId` / `parentRunId`, so one handler serves concurrent runs without mixing them.
- * Streamed runs are recorded whole when they end; a model run that fails keeps what it
- * streamed, marked incomplete, and the outputs follow the provider integrations' marks.
+ * or the last user message), output = its final answer. A model invoked alone whose
+ * messages end with `ToolMessage`s continues the interaction that asked for the tools.
+ * Runs are told apart by `runId` / `parentRunId`, so one handler serves concurrent runs
+ * without mixing them. Without a target, each top-level run records into the ambient
+ * target of `nebuly.withConversation()`.
  *
  * LangChain's embedding classes call no callbacks, so embeddings are not seen here:
  * record them with `turn.embedding()`. The handler's callbacks are synchronous and
@@ -125,13 +78,15 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
   /** The handler's name, as LangChain lists it. */
   name = 'NebulyCallbackHandler';
 
-  readonly #target: NebulyTarget;
-  readonly #runs = new Map<string, RunState>();
-  /** How many runs are kept when the next top-level run sweeps out the forgotten ones. */
-  #sweepAt = SWEEP_FROM;
+  readonly #target: TargetChoice;
+  /**
+   * LangChain never ends a model run whose stream was left (a client that disconnects
+   * mid-answer): runs whose conversation ended can record nothing more and are let go.
+   */
+  readonly #runs = new SweepingMap<string, RunState>((run) => run.top.call.closed);
 
-  /** @throws TypeError when `target` is not a valid target. */
-  constructor(target: NebulyTarget) {
+  /** @throws TypeError when `target` is given and is not a valid target. */
+  constructor(target?: NebulyTarget) {
     super();
     this.#target = checkTarget(target);
     this.awaitHandlers = true;
@@ -140,6 +95,10 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
   /** A handler for the same target (LangChain's `copy()` contract), with runs of its own. */
   override copy(): NebulyCallbackHandler {
     return new NebulyCallbackHandler(this.#target);
+  }
+
+  static {
+    runsOf = (handler) => handler.#runs;
   }
 
   // LangChain calls handleChainStart with (chain, inputs, runId, parentRunId, tags,
@@ -168,7 +127,8 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     metadata?: Record<string, unknown>,
   ): void {
     this.#guarded(runId, 'a chat model start', () => {
-      this.#startModel(llm, stepMessages(messages[0] ?? []), runId, parentRunId, extraParams, metadata);
+      const given = messages[0] ?? [];
+      this.#startModel(requestedModel(llm, extraParams, metadata), stepMessages(given), runId, parentRunId, () => toolRunsOf(given));
     });
   }
 
@@ -184,23 +144,25 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     this.#guarded(runId, 'an LLM start', () => {
       const prompt = prompts[0];
       const messages: StepMessage[] = prompt === undefined ? [] : [{ role: 'user', content: prompt }];
-      this.#startModel(llm, messages, runId, parentRunId, extraParams, metadata);
+      this.#startModel(requestedModel(llm, extraParams, metadata), messages, runId, parentRunId, () => []);
     });
   }
 
   override handleLLMNewToken(token: string, _indices: unknown, runId: string): void {
     const run = this.#runs.get(runId);
-    if (run?.kind === 'model' && typeof token === 'string') run.streamed += token;
+    if (run?.kind !== 'model' || typeof token !== 'string') return;
+    run.streamed += token;
+    run.modelCall.streaming();
   }
 
   override handleLLMEnd(output: LLMResult, runId: string): void {
     this.#guarded(runId, 'an LLM end', () => {
       const run = this.#runs.get(runId);
       if (run?.kind !== 'model') return;
-      const { llm, output: answer } = llmFinished(run.messages, generationAnswer(output, run.model), { kind: 'complete' });
-      if (llm !== undefined) run.slot.llm(llm);
-      run.top.lastAnswer = answer;
-      this.#finish(runId, () => answer);
+      const finished = run.modelCall.finish(() => llmFinished(run.messages, generationAnswer(output, run.model), { kind: 'complete' }));
+      run.top.lastAnswer = finished?.output;
+      if (run.isTop) run.top.awaitsTools = finished?.awaitsTools;
+      this.#finish(runId, () => finished?.output);
     });
   }
 
@@ -209,12 +171,11 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
       const run = this.#runs.get(runId);
       if (run?.kind !== 'model') return;
       // What streamed before the failure is kept, marked; else the step says the call failed.
-      const { llm, output } =
-        run.streamed === ''
-          ? failedCall(run.messages, run.model, error)
-          : llmFinished(run.messages, { model: run.model, text: run.streamed, toolCalls: [], inputTokens: undefined, outputTokens: undefined }, { kind: 'failed', error });
-      if (llm !== undefined) run.slot.llm(llm);
-      this.#finish(runId, () => output);
+      const answer = { model: run.model, text: run.streamed, toolCalls: [], inputTokens: undefined, outputTokens: undefined };
+      const finished = run.modelCall.finish(() =>
+        run.streamed === '' ? failedCall(run.messages, run.model, error) : llmFinished(run.messages, answer, { kind: 'failed', error }),
+      );
+      this.#finish(runId, () => finished?.output);
     });
   }
 
@@ -251,53 +212,28 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
 
   /**
    * Where a starting run records: into its parent's interaction, or, when it has no
-   * parent this handler knows of, into an interaction of its own (input read lazily:
-   * only top-level runs need it).
+   * parent this handler knows of, into an interaction of its own (or the one it
+   * continues: `toolRuns`), its input read lazily: only top-level runs need it.
    */
-  #place(runId: string, parentRunId: string | undefined, input: () => string | undefined): { top: TopRun; isTop: boolean } {
+  #place(
+    runId: string,
+    parentRunId: string | undefined,
+    input: () => string | undefined,
+    toolRuns: () => ToolRun[] = () => [],
+  ): { top: TopRun; isTop: boolean } {
     const parent = parentRunId === undefined ? undefined : this.#runs.get(parentRunId);
     if (parent !== undefined) {
       parent.top.open.add(runId);
       return { top: parent.top, isTop: false };
     }
-    this.#sweep();
-    const top = { call: beginCall(this.#target, { input: input() }), lastAnswer: undefined, open: new Set([runId]) };
-    return { top, isTop: true };
+    const call = beginCall(this.#target, { input: input(), toolRuns: toolRuns() });
+    return { top: { call, lastAnswer: undefined, awaitsTools: undefined, open: new Set([runId]) }, isTop: true };
   }
 
-  /**
-   * LangChain never ends a model run whose stream was left (a client that disconnects
-   * mid-answer): a handler serving every request would keep each such run for ever.
-   * Runs whose conversation ended can record nothing more: they are let go, in sweeps,
-   * each when the map has doubled since the last, so that the cost stays constant per run.
-   */
-  #sweep(): void {
-    if (this.#runs.size < this.#sweepAt) return;
-    for (const [runId, run] of this.#runs) if (run.top.call.closed) this.#runs.delete(runId);
-    this.#sweepAt = Math.max(SWEEP_FROM, this.#runs.size * 2);
-  }
-
-  static {
-    runsOf = (handler) => handler.#runs;
-  }
-
-  #startModel(
-    llm: Serialized,
-    messages: StepMessage[],
-    runId: string,
-    parentRunId: string | undefined,
-    extraParams: Record<string, unknown> | undefined,
-    metadata: Record<string, unknown> | undefined,
-  ): void {
-    const placed = this.#place(runId, parentRunId, () => lastUserText(messages));
-    this.#runs.set(runId, {
-      kind: 'model',
-      ...placed,
-      slot: placed.top.call.reserve(),
-      model: requestedModel(llm, extraParams, metadata),
-      messages,
-      streamed: '',
-    });
+  #startModel(model: string, messages: StepMessage[], runId: string, parentRunId: string | undefined, toolRuns: () => ToolRun[]): void {
+    const placed = this.#place(runId, parentRunId, () => lastUserText(messages), toolRuns);
+    const modelCall = new ModelCall(placed.top.call, { endsCall: false });
+    this.#runs.set(runId, { kind: 'model', ...placed, modelCall, model, messages, streamed: '' });
   }
 
   #startRetrieval(source: string, input: string, runId: string, parentRunId: string | undefined): void {
@@ -324,9 +260,10 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     for (const openId of run.top.open) {
       const open = this.#runs.get(openId);
       this.#runs.delete(openId);
-      if (open !== undefined && open.kind !== 'chain') open.slot.cancel();
+      if (open?.kind === 'model') open.modelCall.drop();
+      else if (open?.kind === 'retrieval') open.slot.cancel();
     }
-    run.top.call.end({ output: answer() ?? run.top.lastAnswer ?? '' });
+    run.top.call.end({ output: answer() ?? run.top.lastAnswer ?? '', awaitsTools: run.top.awaitsTools });
   }
 
   /** Runs a callback's recording; a fault goes to `onError`, never into LangChain's run. */

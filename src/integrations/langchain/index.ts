@@ -12,5 +12,6 @@
  * @module nebuly-client/langchain
  */
 export { NebulyCallbackHandler } from './handler.js';
-export { endConversation } from '../sessions.js';
+export { endConversation } from '../interactions.js';
+export { currentInteractionId } from '../target.js';
 export type { NebulyTarget } from '../target.js';

@@ -3,8 +3,9 @@
  * message is what has a `type` or `_getType()` and a `content`), so that a neighbouring
  * version of `@langchain/core` still works.
  */
-import { answerText, contentText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';
+import { answerText, contentText, partText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';
 import { isObject, readableText } from '../readable.js';
+import { type ToolRun, ToolRunReader } from '../tool-runs.js';
 
 type Role = StepMessage['role'];
 
@@ -31,8 +32,25 @@ function roleOf(message: unknown): Role | undefined {
 }
 
 interface ToolCallLike {
+  readonly id?: unknown;
   readonly name?: unknown;
   readonly args?: unknown;
+}
+
+// Content blocks that repeat a message's tool calls (ChatAnthropic's `tool_use` and its
+// streamed `input_json_delta`, and the like): the calls are read from `tool_calls`.
+const TOOL_CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'input_json_delta', 'tool_call', 'tool_call_chunk', 'function_call']);
+
+/**
+ * A message's content as text: its parts as the providers read them, tool-call blocks left out.
+ *
+ * @example
+ * ```ts
+ * contentOf([{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_1', name: 'get_order', input: {} }]); // 'Let me look.'
+ * ```
+ */
+export function contentOf(content: unknown): string {
+  return contentText(content, '\n', (part) => (isObject(part) && TOOL_CALL_BLOCKS.has(part.type as string) ? '' : partText(part)));
 }
 
 /** The tool calls an AI message asked for. */
@@ -53,10 +71,49 @@ export function toolCallTexts(message: unknown): string[] {
   return toolCallsOf(message).map((call) => toolCallText(typeof call.name === 'string' ? call.name : undefined, call.args));
 }
 
+/**
+ * The ids of an AI message's tool calls.
+ *
+ * @example
+ * ```ts
+ * toolCallIds(new AIMessage({ content: '', tool_calls: [{ id: 'call_1', name: 'get_order', args: {} }] })); // ['call_1']
+ * ```
+ */
+export function toolCallIds(message: unknown): string[] {
+  if (!isObject(message) || Array.isArray(message)) return [];
+  return toolCallsOf(message).flatMap((call) => (typeof call.id === 'string' ? [call.id] : []));
+}
+
 /** A message's text: its content's text (parts as the providers read them), then its tool calls, one a line. */
 function messageText(message: unknown): string {
   const content = Array.isArray(message) ? message[1] : isObject(message) ? message.content : undefined;
-  return answerText(contentText(content), toolCallTexts(message));
+  return answerText(contentOf(content), toolCallTexts(message));
+}
+
+/**
+ * The tool results a model run's messages end with (`ToolMessage`s), each with the call
+ * that asked for it (by `tool_call_id`).
+ *
+ * @example
+ * ```ts
+ * toolRunsOf([human, new AIMessage({ content: '', tool_calls: [call] }), new ToolMessage({ content: 'shipped', tool_call_id: call.id })]);
+ * ```
+ */
+export function toolRunsOf(messages: readonly unknown[]): ToolRun[] {
+  const tools = new ToolRunReader();
+  for (const message of messages) {
+    const role = roleOf(message);
+    if (role === 'tool' && isObject(message) && !Array.isArray(message)) {
+      tools.result(typeof message.tool_call_id === 'string' ? message.tool_call_id : undefined, messageText(message));
+      continue;
+    }
+    tools.message();
+    if (role !== 'assistant' || !isObject(message) || Array.isArray(message)) continue;
+    for (const call of toolCallsOf(message)) {
+      tools.call(typeof call.id === 'string' ? call.id : undefined, { name: typeof call.name === 'string' ? call.name : undefined, input: call.args });
+    }
+  }
+  return tools.runs();
 }
 
 /**

@@ -4,7 +4,7 @@
  * fields used here, each checked, so that a neighbouring major still maps.
  */
 import type { MethodObserver } from '../provider/recording.js';
-import { type Answer, type AnswerCollector, llmCallObserver } from '../provider/step.js';
+import { type Answer, type AnswerCollector, llmCallObserver, type ReadRequest } from '../provider/step.js';
 import {
   answerText,
   arrayField,
@@ -16,6 +16,17 @@ import {
   tokenCount,
   toolCallText,
 } from '../provider/text.js';
+import { ToolRunReader } from '../tool-runs.js';
+
+/** The ids of a chat message's tool calls. */
+function toolCallIdsOf(message: unknown): string[] {
+  const ids: string[] = [];
+  for (const call of arrayField(message, 'tool_calls')) {
+    const id = stringField(call, 'id');
+    if (id !== undefined) ids.push(id);
+  }
+  return ids;
+}
 
 /** The tool calls of a chat message (`tool_calls`, or the older `function_call`) as text. */
 function toolCallsOf(message: unknown): string[] {
@@ -49,9 +60,24 @@ function stepMessage(message: unknown): StepMessage {
   }
 }
 
-/** The request's messages as recorded: system messages first, each as text. */
-function chatMessages(params: unknown): StepMessage[] {
-  return systemFirst(arrayField(params, 'messages').map(stepMessage));
+/** The request's messages as recorded (system messages first, each as text), and its tool runs. */
+function chatRequest(params: unknown): ReadRequest {
+  const tools = new ToolRunReader();
+  const messages: StepMessage[] = [];
+  for (const message of arrayField(params, 'messages')) {
+    const recorded = stepMessage(message);
+    messages.push(recorded);
+    if (recorded.role === 'tool') {
+      tools.result(stringField(message, 'tool_call_id'), recorded.content);
+      continue;
+    }
+    tools.message();
+    for (const call of arrayField(message, 'tool_calls')) {
+      const fn = field(call, 'function') ?? field(call, 'custom');
+      tools.call(stringField(call, 'id'), { name: stringField(fn, 'name'), input: field(fn, 'arguments') ?? field(fn, 'input') });
+    }
+  }
+  return { messages: systemFirst(messages), toolRuns: tools.runs() };
 }
 
 /** A whole chat completion as the answer: its first choice. */
@@ -62,6 +88,7 @@ function completionAnswer(completion: unknown, requested: string | undefined): A
     model: stringField(completion, 'model') ?? requested,
     text: contentText(field(message, 'content')) || (stringField(message, 'refusal') ?? ''),
     toolCalls: toolCallsOf(message),
+    toolCallIds: toolCallIdsOf(message),
     inputTokens: tokenCount(field(usage, 'prompt_tokens')),
     outputTokens: tokenCount(field(usage, 'completion_tokens')),
   };
@@ -72,7 +99,7 @@ class ChunkCollector implements AnswerCollector {
   #model: string | undefined;
   #text = '';
   /** Tool calls by their `index`: the name arrives once, the arguments in pieces. */
-  readonly #calls: { name: string | undefined; arguments: string }[] = [];
+  readonly #calls: { id: string | undefined; name: string | undefined; arguments: string }[] = [];
   #inputTokens: number | undefined;
   #outputTokens: number | undefined;
 
@@ -98,7 +125,8 @@ class ChunkCollector implements AnswerCollector {
         const index = field(call, 'index');
         const position = typeof index === 'number' ? index : this.#calls.length;
         const fn = field(call, 'function');
-        const entry = (this.#calls[position] ??= { name: undefined, arguments: '' });
+        const entry = (this.#calls[position] ??= { id: undefined, name: undefined, arguments: '' });
+        entry.id ??= stringField(call, 'id');
         entry.name ??= stringField(fn, 'name');
         entry.arguments += stringField(fn, 'arguments') ?? '';
       }
@@ -106,11 +134,13 @@ class ChunkCollector implements AnswerCollector {
   }
 
   answer(): Answer {
+    // Sparse when a call's index was skipped: only the calls that arrived.
+    const calls = this.#calls.filter((call) => call !== undefined);
     return {
       model: this.#model,
       text: this.#text,
-      // Sparse when a call's index was skipped: only the calls that arrived.
-      toolCalls: this.#calls.filter((call) => call !== undefined).map((call) => toolCallText(call.name, call.arguments)),
+      toolCalls: calls.map((call) => toolCallText(call.name, call.arguments)),
+      toolCallIds: calls.flatMap((call) => (call.id === undefined ? [] : [call.id])),
       inputTokens: this.#inputTokens,
       outputTokens: this.#outputTokens,
     };
@@ -139,7 +169,7 @@ function askingForUsage(args: unknown[]): unknown[] {
  */
 export function chatCompletionsObserver(includeUsage: boolean): MethodObserver {
   return llmCallObserver({
-    messages: chatMessages,
+    request: chatRequest,
     answer: completionAnswer,
     collector: (model) => new ChunkCollector(model),
     ...(includeUsage ? { prepare: askingForUsage } : {}),

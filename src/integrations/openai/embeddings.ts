@@ -29,6 +29,8 @@ export const embeddingsObserver: MethodObserver = {
     const model = stringField(params, 'model');
     return {
       input,
+      toolRuns: [],
+      aside: true,
       streams: false,
       complete: (response) => {
         const input_tokens = tokenCount(field(field(response, 'usage'), 'prompt_tokens'));

@@ -3,8 +3,9 @@
  * too) as an LLM step. Read structurally, like the chat mapping.
  */
 import type { MethodObserver } from '../provider/recording.js';
-import { type Answer, type AnswerCollector, llmCallObserver } from '../provider/step.js';
+import { type Answer, type AnswerCollector, llmCallObserver, type ReadRequest } from '../provider/step.js';
 import {
+  answerText,
   arrayField,
   contentText,
   field,
@@ -14,13 +15,27 @@ import {
   tokenCount,
   toolCallText,
 } from '../provider/text.js';
+import { type ToolCallRequest, ToolRunReader } from '../tool-runs.js';
+import { ResponseHistory } from './response-history.js';
+
+/**
+ * The responses kept for follow-ups with `previous_response_id`, in this process: the
+ * last 1024, and at most 4 million characters of messages (about 8 MB).
+ */
+const history = new ResponseHistory(1024, 4_000_000);
+
+/** A tool call item's request (`function_call`, `custom_tool_call`), else `undefined`. */
+function callItemRequest(item: unknown): ToolCallRequest | undefined {
+  const type = stringField(item, 'type');
+  if (type === 'function_call') return { name: stringField(item, 'name'), input: field(item, 'arguments') };
+  if (type === 'custom_tool_call') return { name: stringField(item, 'name'), input: field(item, 'input') };
+  return undefined;
+}
 
 /** A tool call item (`function_call`, `custom_tool_call`) as text, else `undefined`. */
 function callItemText(item: unknown): string | undefined {
-  const type = stringField(item, 'type');
-  if (type === 'function_call') return toolCallText(stringField(item, 'name'), field(item, 'arguments'));
-  if (type === 'custom_tool_call') return toolCallText(stringField(item, 'name'), field(item, 'input'));
-  return undefined;
+  const request = callItemRequest(item);
+  return request === undefined ? undefined : toolCallText(request.name, request.input);
 }
 
 /** One input item as a recorded message; items that say nothing readable are skipped. */
@@ -39,27 +54,56 @@ function itemMessage(item: unknown): StepMessage | undefined {
   return { role: role === 'assistant' ? 'assistant' : 'user', content };
 }
 
-/** The request as recorded messages: `instructions` first, then the input items. */
-function responseMessages(params: unknown): StepMessage[] {
-  const messages: StepMessage[] = [];
-  const instructions = stringField(params, 'instructions');
-  if (instructions !== undefined && instructions !== '') messages.push({ role: 'system', content: instructions });
+/**
+ * The request as recorded: `instructions` first, then the conversation so far (the kept
+ * responses it continues, with `previous_response_id`), then its input items; and the
+ * tool results it ends with.
+ */
+function responseRequest(params: unknown): ReadRequest {
+  const previous = stringField(params, 'previous_response_id');
+  const earlier = previous === undefined ? undefined : history.chain(previous);
+  const tools = new ToolRunReader(earlier?.calls);
+  const own: StepMessage[] = [];
   const input = field(params, 'input');
   if (typeof input === 'string') {
-    messages.push({ role: 'user', content: input });
+    own.push({ role: 'user', content: input });
   } else if (Array.isArray(input)) {
     for (const item of input) {
       const message = itemMessage(item);
-      if (message !== undefined) messages.push(message);
+      if (message === undefined) continue;
+      own.push(message);
+      const call = callItemRequest(item);
+      if (call !== undefined) tools.call(stringField(item, 'call_id'), call);
+      else if (message.role === 'tool') tools.result(stringField(item, 'call_id'), message.content);
+      else tools.message();
     }
   }
-  return systemFirst(messages);
+  const messages: StepMessage[] = [];
+  const instructions = stringField(params, 'instructions');
+  if (instructions !== undefined && instructions !== '') messages.push({ role: 'system', content: instructions });
+  messages.push(...(earlier?.messages ?? []), ...own);
+  const remember = (response: unknown) => {
+    const id = stringField(response, 'id');
+    if (id === undefined) return;
+    const calls = new Map<string, ToolCallRequest>();
+    for (const item of arrayField(response, 'output')) {
+      const call = callItemRequest(item);
+      const callId = stringField(item, 'call_id');
+      if (call !== undefined && callId !== undefined) calls.set(callId, call);
+    }
+    const answer = responseAnswer(response, undefined, { messages: [], toolRuns: [] });
+    const said = own.filter((message) => message.role !== 'system');
+    history.keep(id, { previous, messages: [...said, { role: 'assistant', content: answerText(answer.text, answer.toolCalls) }], calls });
+  };
+  return { messages: systemFirst(messages), toolRuns: tools.runs(), remember };
 }
 
 /** A whole response as the answer: its message texts and its tool calls, in output order. */
-function responseAnswer(response: unknown, requested: string | undefined): Answer {
+function responseAnswer(response: unknown, requested: string | undefined, read: ReadRequest): Answer {
+  read.remember?.(response);
   const texts: string[] = [];
   const toolCalls: string[] = [];
+  const toolCallIds: string[] = [];
   for (const item of arrayField(response, 'output')) {
     if (stringField(item, 'type') === 'message') {
       const text = contentText(field(item, 'content'), '');
@@ -67,6 +111,8 @@ function responseAnswer(response: unknown, requested: string | undefined): Answe
     } else {
       const call = callItemText(item);
       if (call !== undefined) toolCalls.push(call);
+      const id = stringField(item, 'call_id');
+      if (call !== undefined && id !== undefined) toolCallIds.push(id);
     }
   }
   const usage = field(response, 'usage');
@@ -74,6 +120,7 @@ function responseAnswer(response: unknown, requested: string | undefined): Answe
     model: stringField(response, 'model') ?? requested,
     text: texts.join('\n'),
     toolCalls,
+    toolCallIds,
     inputTokens: tokenCount(field(usage, 'input_tokens')),
     outputTokens: tokenCount(field(usage, 'output_tokens')),
   };
@@ -86,9 +133,11 @@ class EventCollector implements AnswerCollector {
   readonly #toolCalls: string[] = [];
   /** The whole response, from `response.completed` (or `.incomplete`, `.failed`). */
   #final: unknown;
+  readonly #read: ReadRequest;
 
-  constructor(model: string | undefined) {
+  constructor(model: string | undefined, read: ReadRequest) {
     this.#model = model;
+    this.#read = read;
   }
 
   add(event: unknown): void {
@@ -117,7 +166,7 @@ class EventCollector implements AnswerCollector {
 
   answer(): Answer {
     return this.#final !== undefined
-      ? responseAnswer(this.#final, this.#model)
+      ? responseAnswer(this.#final, this.#model, this.#read)
       : { model: this.#model, text: this.#text, toolCalls: this.#toolCalls, inputTokens: undefined, outputTokens: undefined };
   }
 }
@@ -130,7 +179,7 @@ class EventCollector implements AnswerCollector {
  * ```
  */
 export const responsesObserver: MethodObserver = llmCallObserver({
-  messages: responseMessages,
+  request: responseRequest,
   answer: responseAnswer,
-  collector: (model) => new EventCollector(model),
+  collector: (model, read) => new EventCollector(model, read),
 });

@@ -7,8 +7,9 @@
  * Nothing here ever throws into the caller's code: each observation runs in a guard whose
  * faults go to `onError` through the call.
  */
-import { beginCall, type NebulyTarget, type ObservedCall, type StepSlot } from '../target.js';
-import type { CallRecording, Ending, Finished, MethodObserver, StreamRecording } from './recording.js';
+import { ModelCall } from '../model-call.js';
+import { beginCall, type TargetChoice } from '../target.js';
+import type { CallRecording, Ending, MethodObserver, StreamRecording } from './recording.js';
 
 /** The Stainless `APIPromise`, structurally: only what is observed. */
 interface ApiPromiseShape {
@@ -43,49 +44,6 @@ function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.constructor.name === 'APIUserAbortError');
 }
 
-/** Ends one observed call once: fills its slot and ends the call. */
-class CallEnd {
-  readonly call: ObservedCall;
-  readonly #slot: StepSlot;
-  #done = false;
-
-  constructor(call: ObservedCall, slot: StepSlot) {
-    this.call = call;
-    this.#slot = slot;
-  }
-
-  get done(): boolean {
-    return this.#done;
-  }
-
-  /** Records what `produce` returns; a fault in it is reported and the slot given up. */
-  finish(produce: () => Finished): void {
-    if (this.#done) return;
-    this.#done = true;
-    let finished: Finished;
-    try {
-      finished = produce();
-    } catch (error) {
-      this.call.fault(error, 'mapping a call to a step');
-      this.#slot.cancel();
-      this.call.end({});
-      return;
-    }
-    if (finished.llm !== undefined) this.#slot.llm(finished.llm);
-    else if (finished.embedding !== undefined) this.#slot.embedding(finished.embedding);
-    else this.#slot.cancel();
-    this.call.end({ output: finished.output });
-  }
-
-  /** The call was given up without anything to record (the caller read the raw response). */
-  drop(): void {
-    if (this.#done) return;
-    this.#done = true;
-    this.#slot.cancel();
-    this.call.end({});
-  }
-}
-
 /**
  * Wraps a stream's iterator: each chunk goes to the caller as it arrives, unchanged, and
  * to `recording` after; the step is recorded when the stream ends, fails, or is left.
@@ -94,7 +52,7 @@ class CallEnd {
 function observeIterator(
   inner: AsyncIterator<unknown>,
   recording: StreamRecording,
-  end: CallEnd,
+  end: ModelCall,
   signal: AbortSignal | undefined,
 ): AsyncIterableIterator<unknown> {
   // One bad chunk must not stop the observation of the others, nor the stream.
@@ -137,7 +95,7 @@ function observeIterator(
  * `instanceof` all behave as before); only its parser and its response promise are
  * wrapped, and the caller's values pass through untouched.
  */
-function observeApiPromise(promise: ApiPromiseShape, recording: CallRecording, end: CallEnd): void {
+function observeApiPromise(promise: ApiPromiseShape, recording: CallRecording, end: ModelCall): void {
   const parseResponse = promise.parseResponse;
   promise.parseResponse = async (client: unknown, props: unknown) => {
     let data: unknown;
@@ -164,6 +122,7 @@ function observeApiPromise(promise: ApiPromiseShape, recording: CallRecording, e
             end.drop();
             return inner;
           }
+          end.streaming();
           return observeIterator(inner, collector, end, signal);
         };
       } else {
@@ -205,14 +164,14 @@ function observeApiPromise(promise: ApiPromiseShape, recording: CallRecording, e
  * ```
  */
 export function observeCall(
-  target: NebulyTarget,
+  target: TargetChoice,
   observer: MethodObserver,
   original: (...args: unknown[]) => unknown,
   resource: unknown,
   args: unknown[],
 ): unknown {
   let recording: CallRecording | undefined;
-  let end: CallEnd | undefined;
+  let end: ModelCall | undefined;
   let callArgs = args;
   try {
     recording = observer.begin(args[0]);
@@ -225,8 +184,7 @@ export function observeCall(
   }
   if (recording !== undefined) {
     try {
-      const call = beginCall(target, { input: recording.input });
-      end = new CallEnd(call, call.reserve());
+      end = new ModelCall(beginCall(target, { input: recording.input, toolRuns: recording.toolRuns, aside: recording.aside }));
       if (observer.prepare !== undefined) callArgs = observer.prepare(args);
     } catch (error) {
       end?.call.fault(error, 'preparing the request');

@@ -2,22 +2,10 @@
  * What the provider mappings (openai/, anthropic/) give the observation of a call
  * (observe.ts): how a method's request reads, and what a finished call records.
  */
-import type { EmbeddingStepInput, LLMStepInput } from '../../schemas/index.js';
+import type { Finished } from '../model-call.js';
+import type { ToolRun } from '../tool-runs.js';
 
-/**
- * What one observed call recorded when it finished.
- * @example
- * ```ts
- * const finished: Finished = { llm: { model, messages, output: 'Hi!' }, output: 'Hi!' };
- * ```
- */
-export interface Finished {
-  /** The step, if the call produced one. */
-  llm?: LLMStepInput | undefined;
-  embedding?: EmbeddingStepInput | undefined;
-  /** The interaction's output, when the call is a turn of its own. */
-  output: string;
-}
+export type { Finished } from '../model-call.js';
 
 /**
  * How a stream ended.
@@ -57,6 +45,10 @@ export interface StreamRecording {
 export interface CallRecording {
   /** The interaction's input when the call is a turn of its own. */
   input: string | undefined;
+  /** The tool results the request ends with: the call continues the interaction that asked for them. */
+  toolRuns: readonly ToolRun[];
+  /** The request carries no user message (an embedding): see `CallStart.aside`. */
+  aside?: boolean | undefined;
   /** Whether the call streams its answer. */
   streams: boolean;
   /** The parsed result of a call that does not stream. */

@@ -1,4 +1,5 @@
 import type { LLMStepInput } from '../../schemas/index.js';
+import type { ToolRun } from '../tool-runs.js';
 import type { CallRecording, Ending, Finished, MethodObserver } from './recording.js';
 import { answerText, field, lastUserText, markedOutput, type StepMessage, stringField } from './text.js';
 
@@ -15,12 +16,16 @@ export interface Answer {
   text: string;
   /** Each tool call, as text (`name(arguments)`). */
   toolCalls: readonly string[];
+  /** The tool calls' ids, as many as the provider gave: the next call's tool results answer them. */
+  toolCallIds?: readonly string[] | undefined;
   inputTokens: number | undefined;
   outputTokens: number | undefined;
 }
 
 /**
  * An LLM step and the interaction's output, from the request's messages and the answer.
+ * An answer that asks for tools is not the end of its interaction: its output is its text
+ * alone (the tool calls are no answer the user sees), and it awaits the tools' results.
  * @example
  * ```ts
  * llmFinished(messages, answer, { kind: 'aborted' }).output; // 'Hi\n[nebuly: stream aborted, output incomplete]'
@@ -35,7 +40,9 @@ export function llmFinished(
   const llm: LLMStepInput = { model: answer.model ?? '', messages, output };
   if (answer.inputTokens !== undefined) llm.input_tokens = answer.inputTokens;
   if (answer.outputTokens !== undefined) llm.output_tokens = answer.outputTokens;
-  return { llm, output };
+  if (answer.toolCalls.length === 0) return { llm, output };
+  if (ending.kind === 'complete') return { llm, output: answer.text, awaitsTools: answer.toolCallIds ?? [] };
+  return { llm, output: markedOutput(answer.text, ending) };
 }
 
 /**
@@ -68,20 +75,34 @@ export interface AnswerCollector {
 }
 
 /**
+ * A request as recorded: its messages, and the tool results it ends with.
+ * @example
+ * ```ts
+ * const read: ReadRequest = { messages: [{ role: 'user', content: 'Hi' }], toolRuns: [] };
+ * ```
+ */
+export interface ReadRequest {
+  messages: StepMessage[];
+  toolRuns: ToolRun[];
+  /** Keeps what a later request may refer to (a response id): called with the whole answer. */
+  remember?: ((response: unknown) => void) | undefined;
+}
+
+/**
  * How one provider method's call reads as an LLM step: what differs between the
  * provider mappings (OpenAI chat, OpenAI responses, Anthropic messages).
  * @example
  * ```ts
- * const messagesObserver = llmCallObserver({ messages: anthropicMessages, answer: messageAnswer, collector: (model) => new EventCollector(model) });
+ * const messagesObserver = llmCallObserver({ request: anthropicRequest, answer: messageAnswer, collector: (model) => new EventCollector(model) });
  * ```
  */
 export interface LLMCallMapping {
-  /** The request's messages as recorded. */
-  messages(params: unknown): StepMessage[];
+  /** The request's messages as recorded, and its tool runs. */
+  request(params: unknown): ReadRequest;
   /** A whole (not streamed) result as the answer; `requested` is the request's model. */
-  answer(result: unknown, requested: string | undefined): Answer;
+  answer(result: unknown, requested: string | undefined, read: ReadRequest): Answer;
   /** A new collector for a streamed answer. */
-  collector(requested: string | undefined): AnswerCollector;
+  collector(requested: string | undefined, read: ReadRequest): AnswerCollector;
   /** See {@link MethodObserver.prepare}. */
   prepare?(args: unknown[]): unknown[];
 }
@@ -98,14 +119,16 @@ export interface LLMCallMapping {
 export function llmCallObserver(mapping: LLMCallMapping): MethodObserver {
   const observer: MethodObserver = {
     begin(params): CallRecording {
-      const messages = mapping.messages(params);
+      const read = mapping.request(params);
+      const { messages, toolRuns } = read;
       const model = stringField(params, 'model');
       return {
         input: lastUserText(messages),
+        toolRuns,
         streams: field(params, 'stream') === true,
-        complete: (result) => llmFinished(messages, mapping.answer(result, model), { kind: 'complete' }),
+        complete: (result) => llmFinished(messages, mapping.answer(result, model, read), { kind: 'complete' }),
         stream: () => {
-          const collector = mapping.collector(model);
+          const collector = mapping.collector(model, read);
           return { add: (chunk) => collector.add(chunk), finish: (ending) => llmFinished(messages, collector.answer(), ending) };
         },
         failed: (error) => failedCall(messages, model, error),

@@ -82,12 +82,13 @@ describe('chat.completions.create, streamed', () => {
       }),
     }));
     const { nebuly, sent } = nebulyWithReference();
-    const observed = observeOpenAI(openai(), { nebuly, endUser: 'user-1' });
+    const conversation = nebuly.startConversation({ end_user: 'user-1' });
+    const turn = conversation.interaction({ input: 'Where is order 7?' });
+    const observed = observeOpenAI(openai(), { turn });
     await collect(await observed.chat.completions.create({ model: 'gpt-4o', messages: MESSAGES, stream: true }));
-    await nebuly.flush();
-    expect(sent()[0]?.interactions[0]).toMatchObject({
-      output: 'get_order({"id":7})\nget_customer({"email":"a@b.c"})',
-    });
+    turn.end({ output: '' });
+    await conversation.end();
+    expect(sent()[0]?.interactions[0]?.trace).toMatchObject([{ output: 'get_order({"id":7})\nget_customer({"email":"a@b.c"})' }]);
   });
 
   it('the chat.completions.stream() helper is observed once, its events intact', async () => {

@@ -67,7 +67,7 @@ describe('chat.completions.create, not streamed', () => {
     ]);
   });
 
-  it('maps tool calls and tool results: history roles, the calls as text', async () => {
+  it('maps tool calls and tool results: history roles, the calls as text, the tool run as a retrieval step', async () => {
     provider.answer(() => openAIChatCompletion({ model: 'gpt-4o', toolCalls: [{ name: 'get_order', arguments: { id: 7 } }] }));
     const { nebuly, sent } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'user-1' });
@@ -93,6 +93,8 @@ describe('chat.completions.create, not streamed', () => {
     await conversation.end();
 
     expect(sent()[0]?.interactions[0]?.trace).toEqual([
+      // The tool result the request ends with: the run of the tool the history asked for.
+      { source: 'lookup', input: '{"q":"x"}', outputs: ['found x'] },
       {
         model: 'gpt-4o',
         messages: [

@@ -7,7 +7,7 @@ import { openai, provider, useFakeProvider } from './provider.js';
 useFakeProvider();
 
 describe('helpers that call create', () => {
-  it('runTools(): each model call of the tool loop is a step, the tool result in the second one’s history', async () => {
+  it('runTools(): each model call of the tool loop is a step, the tool run a retrieval step between them', async () => {
     provider.answer((_request, index) =>
       index === 0
         ? openAIChatCompletion({ model: 'gpt-4o', toolCalls: [{ name: 'get_order', arguments: { id: 7 } }] })
@@ -38,6 +38,7 @@ describe('helpers that call create', () => {
     await conversation.end();
     expect(sent()[0]?.interactions[0]?.trace).toMatchObject([
       { output: 'get_order({"id":7})' },
+      { source: 'get_order', input: '{"id":7}', outputs: ['shipped'] },
       {
         messages: [
           { role: 'user', content: 'Where is order 7?' },

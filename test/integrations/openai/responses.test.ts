@@ -14,7 +14,6 @@ describe('responses.create', () => {
     model: 'gpt-4.1-2025-04-14',
     output: [
       { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Shipped.', annotations: [] }] },
-      { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'notify', arguments: '{"id":7}', status: 'completed' },
     ],
     usage: { input_tokens: 30, output_tokens: 9, total_tokens: 39 },
   };
@@ -35,8 +34,10 @@ describe('responses.create', () => {
     await nebuly.flush();
     expect(sent()[0]?.interactions[0]).toMatchObject({
       input: 'Where is order 7?',
-      output: 'Shipped.\nnotify({"id":7})',
+      output: 'Shipped.',
       trace: [
+        // A result of a call this process never saw: a tool run all the same.
+        { source: 'tool', input: '', outputs: ['order 7: shipped'] },
         {
           model: 'gpt-4.1-2025-04-14',
           messages: [
@@ -66,7 +67,7 @@ describe('responses.create', () => {
     await nebuly.flush();
     expect(sent()[0]?.interactions[0]).toMatchObject({
       input: 'Where is order 7?',
-      output: 'Shipped.\nnotify({"id":7})',
+      output: 'Shipped.',
       trace: [{ messages: [{ role: 'user', content: 'Where is order 7?' }], input_tokens: 30 }],
     });
   });

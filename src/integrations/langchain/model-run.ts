@@ -1,0 +1,67 @@
+/**
+ * What LangChain's run callbacks carry, read as Nebuly steps: the model a run asked for
+ * and answered with, a generation's answer, a failed run's outputs.
+ */
+import type { Serialized } from '@langchain/core/load/serializable';
+import type { LLMResult } from '@langchain/core/outputs';
+import type { Answer } from '../provider/step.js';
+import { markedOutput, tokenCount } from '../provider/text.js';
+import { isObject } from '../readable.js';
+import { contentOf, toolCallIds, toolCallTexts } from './messages.js';
+
+/** The last part of a serialized runnable's id: its class name (`ChatOpenAI`). */
+export function classNameOf(serialized: Serialized | undefined): string | undefined {
+  const id: unknown = serialized?.id;
+  return Array.isArray(id) && typeof id.at(-1) === 'string' ? (id.at(-1) as string) : undefined;
+}
+
+/** The first of `keys` that holds a non-empty string. */
+export function firstString(source: unknown, ...keys: string[]): string | undefined {
+  if (!isObject(source)) return undefined;
+  for (const key of keys) {
+    const value = source[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+/** The model a run asked for: its invocation parameters, LangChain's tracing metadata, its settings, else its class. */
+export function requestedModel(llm: Serialized, extraParams: Record<string, unknown> | undefined, metadata: Record<string, unknown> | undefined) {
+  return (
+    firstString(extraParams?.invocation_params, 'model', 'model_name', 'modelName') ??
+    firstString(metadata, 'ls_model_name') ??
+    firstString((llm as { kwargs?: unknown }).kwargs, 'model', 'model_name', 'modelName') ??
+    classNameOf(llm) ??
+    'unknown'
+  );
+}
+
+/**
+ * A generation's answer: its message's text and tool calls, the model that gave it (the
+ * response's: its message's `response_metadata`, else, for a streamed run, the
+ * generation's `generationInfo`; else the one asked for), and its token counts
+ * (`usage_metadata`, else the LLM output's `tokenUsage`).
+ */
+export function generationAnswer(output: LLMResult, requested: string): Answer {
+  const generation: unknown = output.generations[0]?.[0];
+  const message = isObject(generation) ? generation.message : undefined;
+  const usage = isObject(message) && isObject(message.usage_metadata) ? message.usage_metadata : undefined;
+  const legacy = isObject(output.llmOutput) && isObject(output.llmOutput.tokenUsage) ? output.llmOutput.tokenUsage : undefined;
+  return {
+    model:
+      (isObject(message) ? firstString(message.response_metadata, 'model_name', 'model') : undefined) ??
+      (isObject(generation) ? firstString(generation.generationInfo, 'model_name', 'model') : undefined) ??
+      requested,
+    text: isObject(message) ? contentOf(message.content) : (firstString(generation, 'text') ?? ''),
+    toolCalls: toolCallTexts(message),
+    toolCallIds: toolCallIds(message),
+    inputTokens: tokenCount(usage !== undefined ? usage.input_tokens : legacy?.promptTokens),
+    outputTokens: tokenCount(usage !== undefined ? usage.output_tokens : legacy?.completionTokens),
+  };
+}
+
+/** What a failed tool or retriever run returned: a mark that says so. */
+export function failedOutputs(error: unknown): string[] {
+  return [markedOutput('', { kind: 'call-failed', error })];
+}
+

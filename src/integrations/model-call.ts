@@ -1,0 +1,102 @@
+/**
+ * The life of one observed model call, the same in every integration: its step's place
+ * is kept from its start, filled once when it ends (or given up), and then the call ends
+ * its interaction with the text shown to the user, unless the answer awaits tools.
+ */
+import type { EmbeddingStepInput, LLMStepInput } from '../schemas/index.js';
+import { diagnose } from './diagnostics.js';
+import type { ObservedCall } from './observed-call.js';
+import type { StepSlot } from './turn-access.js';
+
+/**
+ * What one observed call recorded when it finished.
+ * @example
+ * ```ts
+ * const finished: Finished = { llm: { model, messages, output: 'Hi!' }, output: 'Hi!' };
+ * ```
+ */
+export interface Finished {
+  /** The step, if the call produced one. */
+  llm?: LLMStepInput | undefined;
+  embedding?: EmbeddingStepInput | undefined;
+  /** The interaction's output: the text shown to the user. */
+  output: string;
+  /** The answer asked for tools (their call ids): the interaction goes on. */
+  awaitsTools?: readonly string[] | undefined;
+}
+
+/**
+ * @internal One model call, from its start (its place kept) to its end (recorded once).
+ * @example
+ * ```ts
+ * const modelCall = new ModelCall(beginCall(target, { input }));
+ * // … the answer arrives …
+ * modelCall.finish(() => llmFinished(messages, answer, { kind: 'complete' }));
+ * ```
+ */
+export class ModelCall {
+  readonly call: ObservedCall;
+  readonly #slot: StepSlot;
+  readonly #endsCall: boolean;
+  #done = false;
+  #streamed = false;
+
+  /**
+   * `endsCall: false` when the model call is one run of a larger one (a LangChain agent)
+   * that ends the call itself.
+   */
+  constructor(call: ObservedCall, options: { endsCall?: boolean } = {}) {
+    this.call = call;
+    this.#slot = call.reserve();
+    this.#endsCall = options.endsCall ?? true;
+  }
+
+  /** The answer is streamed: a missing token count is a stream without usage. */
+  streaming(): void {
+    this.#streamed = true;
+  }
+
+  /** Whether the call was recorded (or given up). */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /**
+   * Records what `produce` returns, once; a fault in it is reported and the place given
+   * up. Returns what was recorded (`undefined` when nothing was, this time).
+   */
+  finish(produce: () => Finished): Finished | undefined {
+    if (this.#done) return undefined;
+    this.#done = true;
+    let finished: Finished;
+    try {
+      finished = produce();
+    } catch (error) {
+      this.call.fault(error, 'mapping a call to a step');
+      this.#giveUp();
+      return undefined;
+    }
+    if (finished.llm !== undefined) {
+      this.#slot.llm(finished.llm);
+      // A failed or stopped call is marked as such: its missing counts say nothing more.
+      if (finished.llm.input_tokens === undefined && finished.llm.output_tokens === undefined && !finished.llm.output.includes('[nebuly: ')) {
+        diagnose(this.call.client, this.#streamed ? 'stream_without_usage' : 'call_without_tokens');
+      }
+    } else if (finished.embedding !== undefined) this.#slot.embedding(finished.embedding);
+    else this.#slot.cancel();
+    if (this.#endsCall) this.call.end({ output: finished.output, awaitsTools: finished.awaitsTools });
+    return finished;
+  }
+
+  /** The call was given up without anything to record (the caller read the raw response). */
+  drop(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#giveUp();
+  }
+
+  #giveUp(): void {
+    this.#slot.cancel();
+    if (this.#endsCall) this.call.end({});
+  }
+}
