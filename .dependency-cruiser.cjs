@@ -10,7 +10,7 @@ const LAYERS = [
   ['privacy'],
   ['resources', 'builders', 'recorder'],
   ['client\\.ts', 'deprecated-schemas\\.ts'],
-  ['index\\.ts', 'integrations', 'node', 'cli', 'reference-server'],
+  ['index\\.ts', 'integrations', 'node', 'redis', 'cli', 'reference-server'],
 ];
 
 const TESTS = '\\.test\\.ts$';

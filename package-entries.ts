@@ -42,6 +42,7 @@ export const PACKAGE_ENTRIES: readonly PackageEntry[] = [
   { subpath: 'langchain', source: 'src/integrations/langchain/index.ts', framework: '@langchain/core' },
   { subpath: 'otel', source: 'src/integrations/otel/index.ts', framework: '@opentelemetry/sdk-trace-base' },
   { subpath: 'openai-agents', source: 'src/integrations/openai-agents/index.ts', framework: '@openai/agents' },
+  { subpath: 'redis', source: 'src/redis/index.ts' },
 ];
 
 /** The import path users write: `nebuly-client`, `nebuly-client/openai`. */

@@ -37,7 +37,7 @@ const library: Options = {
   // about 0.5 ms (bench/import.ts). Its types still come from the `zod` dependency.
   noExternal: ['ky', 'zod'],
   // The integrations import their frameworks as types only; kept external all the same.
-  external: ['msw', /^node:/, 'openai', '@anthropic-ai/sdk', 'ai', /^@langchain\//, /^@opentelemetry\//, /^@openai\//],
+  external: ['msw', /^node:/, 'openai', '@anthropic-ai/sdk', 'ai', /^@langchain\//, /^@opentelemetry\//, /^@openai\//, 'redis', 'ioredis'],
   treeshake: true,
   // Keep `node:` specifiers as written: they are what Deno and Bun resolve too.
   removeNodeProtocol: false,

@@ -14,6 +14,7 @@ import { benchMemory } from './memory.js';
 import { benchOtel } from './otel.js';
 import { benchPrivacy } from './privacy.js';
 import { benchRecording } from './record.js';
+import { benchRedis } from './redis.js';
 import { DIST, loadSdk } from './sdk.js';
 
 const TARGETS = {
@@ -28,6 +29,7 @@ const TARGETS = {
   otelOverheadUsPerSpan: { max: 5, unit: 'µs' },
   longestBlockMs: { max: 10, unit: 'ms' },
   maskPiiUsPerKb: { max: 50, unit: 'µs/kB' },
+  redisRoundTripsPerTurn: { max: 1, unit: 'round trips' },
 } as const;
 
 type Metric = keyof typeof TARGETS;
@@ -53,6 +55,8 @@ console.log('measuring the longest block of the event loop in large cases …');
 const blocking = await benchBlocking(sdk);
 console.log('measuring maskPII …');
 const privacy = benchPrivacy(sdk);
+console.log('measuring the Redis store: 4 processes storing turns through one redis-server …');
+const redis = await benchRedis();
 console.log('measuring the bundle …');
 const bundle = await benchBundle();
 
@@ -72,6 +76,7 @@ const figures: Record<Metric, number> = {
     ),
   ),
   maskPiiUsPerKb: privacy.maskPiiUsPerKb,
+  redisRoundTripsPerTurn: redis.roundTripsPerTurn,
 };
 
 function meets(metric: Metric, value: number): boolean {
@@ -143,6 +148,14 @@ console.log(
   `maskPII: ${privacy.maskPiiUsPerKb} µs per kB of a ${privacy.bodyKb} kB conversation body of chat text; ` +
     `near-miss text ${privacy.nearMissUsPerKb.small} µs/kB at 100 kB, ${privacy.nearMissUsPerKb.large} µs/kB at 1 MB (linear: equal)`,
 );
+console.log(
+  `redis: ${redis.turnsPerSecond} turns/s stored by ${redis.processes} processes (${redis.turns} turns, one redis-server), ` +
+    `${redis.recordedTurnsPerSecond} turns/s recorded through the recorder (${redis.recorderRoundTripsPerTurn} round trip per turn); ` +
+    `per turn: ${redis.roundTripsPerTurn} round trip (${redis.scriptCommandsPerTurn} commands inside the script, ${redis.luaUsPerAppend} µs of server time), ` +
+    `server CPU ${redis.serverCpuUsPerTurn} µs, client CPU ${redis.clientCpuUsPerTurn} µs of which JSON.stringify ${redis.serializeUsPerTurn} µs; ` +
+    `PING round trip ${redis.pingRttUs} µs; claim + complete ${redis.roundTripsPerClaimAndComplete} round trips per conversation, ` +
+    `${redis.claimedInteractions} of ${redis.turns} turns claimed back`,
+);
 if (!meets('bundleGzipBytes', bundle.gzipBytes)) {
   const groups = Object.entries(bundle.minifiedBytesBy).sort((a, b) => b[1] - a[1]);
   console.log(`minified bytes by origin: ${groups.map(([group, bytes]) => `${group} ${bytes}`).join(', ')}`);
@@ -158,7 +171,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks, otel, blocking, privacy },
+  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks, otel, blocking, privacy, redis },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');

@@ -85,7 +85,7 @@ export interface SentInteraction {
  * conversation be recorded by several instances and survive a crash.
  *
  * Write one for another engine by implementing these methods with the semantics their
- * docs give; `test/recorder/store-contract.ts` in the repository is the suite a store must
+ * docs give; `test/store/store-contract.ts` in the repository is the suite a store must
  * pass. Every method may answer at once or with a promise, and is called off the caller's
  * path. Times are ms since the epoch, from the recorder's clock, passed in so that a store
  * needs none of its own.

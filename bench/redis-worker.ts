@@ -1,0 +1,100 @@
+/**
+ * One process of the Redis benchmark: a node-redis client and the built package's
+ * `redisStore`, appending ended turns as an instance of a chat backend does. Driven over
+ * IPC by bench/redis.ts: `{ go: { turns, inFlight, conversations, offset } }` → it appends
+ * that many turns, `inFlight` at a time, and answers its wall time and CPU time.
+ */
+import { createClient } from 'redis';
+import type * as RedisEntry from '../src/redis/index.js';
+import { interactionData } from './fixtures.js';
+import { acceptingFetch, type Sdk } from './sdk.js';
+
+const [dist, url] = process.argv.slice(2);
+if (dist === undefined || url === undefined || process.send === undefined) throw new Error('run by bench/redis.ts with an IPC channel');
+const send = process.send.bind(process);
+
+const { redisStore } = (await import(new URL('redis.js', dist).href)) as typeof RedisEntry;
+const client = await createClient({ url }).connect();
+const store = redisStore(client, { prefix: 'bench:' });
+const sdk = (await import(new URL('index.js', dist).href)) as Sdk;
+/** The recorder over the same store, delivering to a fetch that accepts at once: what the store costs a recording app. */
+const nebuly = new sdk.NebulyClient({
+  apiKey: 'bench-key',
+  baseUrl: 'http://127.0.0.1:9',
+  fetch: acceptingFetch,
+  onError: (error) => {
+    throw error;
+  },
+  recorder: { store: redisStore(client, { prefix: 'bench-recorder:' }), sweepIntervalMs: 0, idleTimeoutMs: 0 },
+});
+
+/** Ended turn `n` as the recorder stores it: its id and its wire interaction. */
+function turn(n: number) {
+  const d = interactionData(n);
+  const time = new Date(1_767_225_600_000 + n * 1_000).toISOString();
+  return {
+    id: `turn-${n}`,
+    interaction: {
+      input: d.input,
+      output: d.output,
+      time_start: time,
+      time_end: time,
+      tags: d.tags,
+      trace: [{ model: d.model, messages: d.messages, output: d.output, input_tokens: d.input_tokens, output_tokens: d.output_tokens }],
+    },
+  };
+}
+
+interface Go {
+  /** `store`: appends straight to the store; `recorder`: turns recorded with nebuly.conversation(), flushed every `inFlight`. */
+  through: 'store' | 'recorder';
+  turns: number;
+  inFlight: number;
+  conversations: number;
+  offset: number;
+}
+
+async function record({ turns, inFlight, conversations, offset }: Go) {
+  for (let n = 0; n < turns; n += 1) {
+    const d = interactionData(offset + n);
+    const recorded = nebuly.conversation({ conversation_id: `conversation-${(offset + n) % conversations}`, end_user: 'user' }).interaction({ input: d.input, tags: d.tags });
+    recorded.llm({ model: d.model, messages: d.messages, output: d.output, input_tokens: d.input_tokens, output_tokens: d.output_tokens });
+    recorded.end({ output: d.output });
+    if ((n + 1) % inFlight === 0) await nebuly.flush();
+  }
+  await nebuly.flush();
+}
+
+async function go(options: Go) {
+  const { turns, inFlight, conversations, offset } = options;
+  const made = Array.from({ length: turns }, (_, n) => turn(offset + n));
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  let next = 0;
+  if (options.through === 'recorder') await record(options);
+  else await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < turns) {
+        const n = next++;
+        await store.append(`conversation-${(offset + n) % conversations}`, 'user', [made[n]!], Date.now());
+      }
+    }),
+  );
+  const ms = performance.now() - started;
+  const { user, system } = process.cpuUsage(cpu);
+  // What serializing a turn costs alone: the store's JSON.stringify of each, best of 5.
+  let serializeUs = Number.POSITIVE_INFINITY;
+  for (let pass = 0; pass < 5; pass += 1) {
+    const serializing = performance.now();
+    for (const stored of made) JSON.stringify(stored);
+    serializeUs = Math.min(serializeUs, ((performance.now() - serializing) * 1_000) / turns);
+  }
+  return { ms, cpuUs: user + system, serializeUs };
+}
+
+process.on('message', (message: { go?: Go; close?: true }) => {
+  if (message.go !== undefined) void go(message.go).then((result) => send(result));
+  // A shared store keeps the open conversations: shutdown() leaves them there.
+  else void nebuly.shutdown().then(() => client.close()).then(() => process.exit(0));
+});
+send({ ready: true });

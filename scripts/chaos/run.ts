@@ -1,0 +1,283 @@
+/**
+ * The chaos run: several processes record the turns of the same conversations round robin
+ * through one Redis, feedback comes from other processes, one recording process is killed
+ * with SIGKILL mid-run, and sweeper processes sweep concurrently. Then `verdict` checks
+ * what reached the service.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startRedisServer } from '../../test/helpers/redis-server.js';
+import { type Ledger, verdict, type Verdict } from './check.js';
+import type { Command, Reply, WorkerConfig } from './protocol.js';
+import { startSink } from './sink.js';
+
+export interface ChaosOptions {
+  conversations: number;
+  turns: number;
+  recorders: number;
+  sweepers: number;
+  /** Chats under way at once. */
+  parallel: number;
+  /** The share of all turns recorded when one recorder is killed. */
+  killAfter: number;
+  idleTimeoutMs: number;
+  leaseMs: number;
+  sweepEveryMs: number;
+  /** How long the service holds each POST, ms, low and high. */
+  holdMs: readonly [number, number];
+}
+
+export interface ChaosResult extends Verdict {
+  readonly options: ChaosOptions;
+  readonly timings: { recordingMs: number; drainMs: number; turnsPerSecond: number };
+  readonly counts: {
+    turnsStored: number;
+    turnsUnconfirmed: number;
+    feedbackSent: number;
+    /** What the clients reported to `onError` (a store call that failed, a delivery refused). */
+    errorsReported: number;
+    /** Commands the killed process had been given and not answered when it was killed. */
+    killedWithCommandsInHand: number;
+    /** The conversation the killed process was sending when killed, if it had one. */
+    killedMidSend: string | undefined;
+  };
+}
+
+/** A command without its id, which the worker's channel adds. */
+type Ask = Command extends infer C ? (C extends Command ? Omit<C, 'id'> : never) : never;
+
+const GONE = 'worker gone';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A worker process, and a way to ask it something and wait for its answer. */
+class Worker {
+  readonly #child: ChildProcess;
+  readonly #pending = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
+  #next = 0;
+  alive = true;
+
+  constructor(config: WorkerConfig, onError: (message: string) => void) {
+    this.#child = fork(fileURLToPath(new URL('worker.ts', import.meta.url)), [JSON.stringify(config)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.#child.on('message', (reply: Reply) => {
+      if (reply.kind === 'ready') return this.#pending.get(-1)?.resolve(reply);
+      if (reply.kind === 'error' && reply.id === undefined) return onError(reply.message);
+      const pending = this.#pending.get(reply.id!);
+      this.#pending.delete(reply.id!);
+      if (reply.kind === 'done') pending?.resolve(reply);
+      else pending?.reject(new Error(reply.message));
+    });
+    // Sending to a process that was just killed fails through the send callback; not an 'error' to crash on.
+    this.#child.on('error', () => undefined);
+    this.#child.on('exit', () => {
+      this.alive = false;
+      for (const { reject } of this.#pending.values()) reject(new Error(GONE));
+      this.#pending.clear();
+    });
+  }
+
+  /** Commands sent and not yet answered. */
+  get inFlight(): number {
+    return [...this.#pending.keys()].filter((id) => id !== -1).length;
+  }
+
+  ready(): Promise<Reply> {
+    return new Promise((resolve, reject) => this.#pending.set(-1, { resolve, reject }));
+  }
+
+  ask(command: Ask): Promise<Reply> {
+    if (!this.alive) return Promise.reject(new Error(GONE));
+    const id = (this.#next += 1);
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      // A process just killed may not have exited yet: its channel is closed.
+      this.#child.send({ ...command, id } as Command, (error) => {
+        if (error === null) return;
+        this.#pending.delete(id);
+        reject(new Error(GONE));
+      });
+    });
+  }
+
+  kill(): void {
+    this.alive = false;
+    this.#child.kill('SIGKILL');
+  }
+}
+
+/**
+ * Runs the chaos scenario with `options` and checks it.
+ *
+ * @example
+ * ```ts
+ * const result = await runChaos({ ...CHAOS_DEFAULTS, conversations: 12 });
+ * if (result.failures.length > 0) process.exitCode = 1;
+ * ```
+ */
+export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
+  const redis = await startRedisServer();
+  const sink = await startSink({ holdMs: options.holdMs });
+  let errorsReported = 0;
+  /** Commands that failed other than by their process being killed: each is a failure of the run. */
+  const commandFailures: string[] = [];
+  const failed = (what: string) => (error: unknown) => {
+    if (!(error instanceof Error && error.message === GONE)) commandFailures.push(`${what}: ${String(error)}`);
+  };
+  const base = { baseUrl: sink.url, redisUrl: redis.url, prefix: `chaos:${process.pid}:${Date.now()}:`, idleTimeoutMs: options.idleTimeoutMs, leaseMs: options.leaseMs };
+  const onError = () => void (errorsReported += 1);
+  const recorders = Array.from({ length: options.recorders }, () => new Worker({ ...base, sweepIntervalMs: 0 }, onError));
+  const sweepers = Array.from({ length: options.sweepers }, () => new Worker({ ...base, sweepIntervalMs: 0 }, onError));
+  const everyone = [...recorders, ...sweepers];
+  try {
+    await Promise.all(everyone.map((worker) => worker.ready()));
+    const ledger: Ledger = { conversations: new Map(), feedback: new Set(), killedAt: Number.POSITIVE_INFINITY };
+    const interactionIds = new Map<string, string>();
+    const total = options.conversations * options.turns;
+    let recorded = 0;
+    let feedbackSent = 0;
+    let killedWithCommandsInHand = 0;
+    let killedMidSend: string | undefined;
+    let killing = false;
+    const alive = () => recorders.filter((worker) => worker.alive);
+    const pick = (index: number) => alive()[index % alive().length]!;
+
+    async function giveFeedback(conversationId: string, turn: number, from: Worker) {
+      const interactionId = interactionIds.get(`${conversationId} ${turn}`)!;
+      try {
+        await from.ask({ kind: 'feedback', conversationId, interactionId });
+        ledger.feedback.add(`${conversationId} ${turn}`);
+        feedbackSent += 1;
+      } catch (error) {
+        // Killed: this feedback may or may not have been stored.
+        failed(`feedback on ${conversationId} turn ${turn}`)(error);
+      }
+    }
+
+    /**
+     * Kills the busiest recorder (the most commands in hand) mid-send: it is told to end a
+     * chat that is fully recorded and waiting to go idle, and killed once its request
+     * reached the service, which is still holding it. The conversation is then sent again,
+     * with the same key, by a sweeper once its lease ended.
+     */
+    async function kill() {
+      const victim = alive().reduce((busiest, worker) => (worker.inFlight > busiest.inFlight ? worker : busiest));
+      const idle = [...ledger.conversations.entries()].find(([id, entry]) => Number(id.slice(5)) % 2 === 1 && entry.stored.size === options.turns);
+      if (idle !== undefined) {
+        const [conversationId, { endUser }] = idle;
+        const arrived = sink.arrival(`"conversation ${conversationId} turn 0"`);
+        victim.ask({ kind: 'end', conversationId, endUser }).catch(failed(`end of ${conversationId}`));
+        await Promise.race([arrived, sleep(2_000)]);
+        killedMidSend = conversationId;
+      }
+      killedWithCommandsInHand = victim.inFlight;
+      ledger.killedAt = Date.now();
+      victim.kill();
+    }
+
+    async function chat(index: number) {
+      const conversationId = `chat-${index}`;
+      const endUser = `user-${index % 7}`;
+      const entry = { endUser, stored: new Set<number>(), unconfirmed: new Set<number>() };
+      ledger.conversations.set(conversationId, entry);
+      for (let turn = 0; turn < options.turns; turn += 1) {
+        const worker = pick(index + turn);
+        try {
+          const reply = await worker.ask({ kind: 'turn', conversationId, endUser, turn });
+          if (reply.kind === 'done' && reply.interactionId !== undefined) interactionIds.set(`${conversationId} ${turn}`, reply.interactionId);
+          entry.stored.add(turn);
+        } catch (error) {
+          entry.unconfirmed.add(turn); // killed with the turn in hand: stored or not
+          failed(`turn ${turn} of ${conversationId}`)(error);
+        }
+        recorded += 1;
+        if (recorded >= total * options.killAfter && !killing) {
+          killing = true;
+          ledger.killedAt = Date.now();
+          await kill();
+        }
+        // Feedback on every third turn, from the next process over.
+        if (turn % 3 === 1 && entry.stored.has(turn)) await giveFeedback(conversationId, turn, pick(index + turn + 1));
+      }
+      // Half the chats are ended by a process; the other half go idle, for the sweepers.
+      if (index % 2 === 0) await pick(index + 1).ask({ kind: 'end', conversationId, endUser }).catch(failed(`end of ${conversationId}`));
+    }
+
+    let sweeping = true;
+    const sweeps = sweepers.map(async (sweeper) => {
+      while (sweeping && sweeper.alive) {
+        await sweeper.ask({ kind: 'sweep' }).catch(failed('sweep'));
+        await sleep(options.sweepEveryMs);
+      }
+    });
+
+    const started = Date.now();
+    let nextChat = 0;
+    await Promise.all(
+      Array.from({ length: options.parallel }, async () => {
+        while (nextChat < options.conversations) await chat((nextChat += 1) - 1);
+      }),
+    );
+    const recordingMs = Date.now() - started;
+
+    // Until every conversation reached the service (idle ones after idleTimeoutMs, the
+    // killed sender's after its lease), or a deadline that says something is lost.
+    const deadline = Date.now() + options.idleTimeoutMs + options.leaseMs + 30_000;
+    const settled = () => {
+      const { figures } = verdict(sink.received, ledger);
+      // The conversation whose sender was killed mid-send reached the service, unanswered:
+      // it is sent again once its lease ends.
+      return figures.conversationsDelivered === ledger.conversations.size && (killedMidSend === undefined || figures.duplicatesFromKilledSender > 0);
+    };
+    while (!settled() && Date.now() < deadline) await sleep(100);
+    const drainMs = Date.now() - started - recordingMs;
+
+    // Feedback that arrives after its conversation was sent, from yet another process.
+    for (let index = 0; index < options.conversations; index += 4) {
+      if (ledger.conversations.get(`chat-${index}`)?.stored.has(0)) await giveFeedback(`chat-${index}`, 0, pick(index + 2));
+    }
+    sweeping = false;
+    await Promise.all(sweeps);
+    await Promise.all(everyone.filter((worker) => worker.alive).map((worker) => worker.ask({ kind: 'shutdown' }).catch(failed('shutdown'))));
+
+    const counts = {
+      turnsStored: [...ledger.conversations.values()].reduce((sum, entry) => sum + entry.stored.size, 0),
+      turnsUnconfirmed: [...ledger.conversations.values()].reduce((sum, entry) => sum + entry.unconfirmed.size, 0),
+      feedbackSent,
+      errorsReported,
+      killedWithCommandsInHand,
+      killedMidSend,
+    };
+    const checked = verdict(sink.received, ledger);
+    if (killedMidSend !== undefined && checked.figures.duplicatesFromKilledSender === 0) {
+      commandFailures.push(`${killedMidSend}, whose sender was killed mid-send, was not sent again once its lease ended`);
+    }
+    return {
+      ...checked,
+      failures: [...commandFailures, ...checked.failures],
+      options,
+      timings: { recordingMs, drainMs, turnsPerSecond: Math.round((counts.turnsStored / recordingMs) * 1000) },
+      counts,
+    };
+  } finally {
+    for (const worker of everyone) if (worker.alive) worker.kill();
+    await sink.close();
+    await redis.stop();
+  }
+}
+
+/** The full run of `npm run chaos`. */
+export const CHAOS_DEFAULTS: ChaosOptions = {
+  conversations: 200,
+  turns: 6,
+  recorders: 4,
+  sweepers: 2,
+  parallel: 24,
+  killAfter: 0.4,
+  idleTimeoutMs: 5_000,
+  leaseMs: 3_000,
+  sweepEveryMs: 250,
+  holdMs: [10, 60],
+};

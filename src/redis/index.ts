@@ -1,0 +1,19 @@
+/**
+ * `nebuly-client/redis`: a store of open conversations in Redis, shared by every instance
+ * of your service, over your own connected node-redis (>= 4) or ioredis (>= 5) client.
+ * Neither library is imported here: install the one you use.
+ *
+ * @example
+ * ```ts
+ * import { NebulyClient } from 'nebuly-client';
+ * import { redisStore } from 'nebuly-client/redis';
+ * import { createClient } from 'redis';
+ *
+ * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const nebuly = new NebulyClient({ recorder: { store: redisStore(redis) } });
+ * ```
+ *
+ * @module nebuly-client/redis
+ */
+export { redisStore, type RedisStoreOptions } from './redis-store.js';
+export { RedisStoreError, type IoRedisClient, type NodeRedisClient } from './commands.js';

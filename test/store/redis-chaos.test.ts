@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { verdict, type Ledger } from '../../scripts/chaos/check.js';
+import { turnInput } from '../../scripts/chaos/protocol.js';
+import { CHAOS_DEFAULTS, runChaos } from '../../scripts/chaos/run.js';
+import type { Received } from '../../scripts/chaos/sink.js';
+import { ENDPOINTS } from '../../src/core/endpoints.js';
+import { NebulyClient } from '../../src/index.js';
+
+const BULK = ENDPOINTS.sendConversation.path;
+
+/** A bulk POST of `turns` of `conversationId`, as the service would receive it. */
+function post(key: string, conversationId: string, turns: number[], at = 0, feedbackOn: number[] = []): Received {
+  const interactions = turns.map((turn) => ({
+    input: turnInput(conversationId, turn),
+    ...(feedbackOn.includes(turn) ? { feedback_actions: [{ slug: 'thumbs_up' }] } : {}),
+  }));
+  return { path: BULK, idempotencyKey: key, status: 202, at, body: { conversation: { end_user: 'u', interactions } } };
+}
+
+function ledger(killedAt = Number.POSITIVE_INFINITY): Ledger {
+  return {
+    conversations: new Map([['a', { endUser: 'u', stored: new Set([0, 1, 2]), unconfirmed: new Set<number>() }]]),
+    feedback: new Set(['a 1']),
+    killedAt,
+  };
+}
+
+describe('the chaos run\'s checks', () => {
+  it('pass a conversation received once, whole, in order, feedback on its interaction', () => {
+    expect(verdict([post('k', 'a', [0, 1, 2], 0, [1])], ledger()).failures).toEqual([]);
+  });
+
+  it('fail a missing turn, turns out of order, a conversation sent as two, feedback on the wrong turn', () => {
+    expect(verdict([post('k', 'a', [0, 2], 0, [1])], ledger()).failures).toContain('conversation a: stored turn 1 missing');
+    expect(verdict([post('k', 'a', [0, 2, 1], 0, [1])], ledger()).failures).toContain('conversation a: turns out of order (0,2,1)');
+    expect(verdict([post('k', 'a', [0, 1], 0, [1]), post('j', 'a', [2])], ledger()).failures).toContain(
+      'conversation a reached the service as 2 conversations',
+    );
+    expect(verdict([post('k', 'a', [0, 1, 2], 0, [2])], ledger()).failures).toContain('conversation a: feedback on turn 2, which got none');
+    expect(verdict([post('k', 'a', [0, 1, 2])], ledger()).failures).toContain('feedback on conversation a, turn 1 never arrived');
+    expect(verdict([], ledger()).failures).toContain('conversation a never reached the service');
+  });
+
+  it('count a key received twice as a duplicate only when its first copy arrived before the kill', () => {
+    const twice = [post('k', 'a', [0, 1, 2], 10, [1]), post('k', 'a', [0, 1, 2], 5_000, [1])];
+    const killed = verdict(twice, ledger(100));
+    expect(killed.failures).toEqual([]);
+    expect(killed.figures.duplicatesFromKilledSender).toBe(1);
+    expect(verdict(twice, ledger()).failures).toContain('key k was sent again with no sender killed mid-send to explain it');
+    // Killed in the very millisecond its request arrived: still the killed sender's.
+    expect(verdict(twice, ledger(10)).figures.duplicatesFromKilledSender).toBe(1);
+    const changed = [twice[0]!, post('k', 'a', [0, 1], 5_000, [1])];
+    expect(verdict(changed, ledger(100)).failures[0]).toMatch(/^key k was sent again with another body: \.conversation\.interactions/);
+  });
+});
+
+// The run itself needs the third round's recorder API (nebuly.conversation, feedback, sweep,
+// recorder.store), which the lead's recorder branch brings: until it is on main this case
+// cannot run, and says so instead of passing.
+const recorderApiOnMain = ['conversation', 'feedback', 'sweep'].every(
+  (method) => typeof (NebulyClient.prototype as unknown as Record<string, unknown>)[method] === 'function',
+);
+
+describe('the chaos run, short', () => {
+  it.skipIf(!recorderApiOnMain)(
+    'several processes, one killed, concurrent sweepers: every conversation reaches the service once, whole, in order [needs the recorder API on main]',
+    async () => {
+      const result = await runChaos({
+        ...CHAOS_DEFAULTS,
+        conversations: 16,
+        turns: 4,
+        recorders: 3,
+        sweepers: 2,
+        parallel: 8,
+        idleTimeoutMs: 3_000,
+        leaseMs: 2_000,
+        sweepEveryMs: 200,
+      });
+      expect(result.failures).toEqual([]);
+      expect(result.figures.conversationsDelivered).toBe(16);
+      expect(result.counts.turnsStored).toBeGreaterThan(0);
+      expect(result.figures.feedbackThroughEndpoint).toBeGreaterThan(0);
+    },
+    90_000,
+  );
+});
