@@ -7,6 +7,7 @@ import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
 import { ambientContext, checkConversationTarget, type ConversationTarget } from './recorder/conversation-target.js';
 import type { DeliveryReport } from './recorder/delivery-report.js';
+import type { FeedbackParams } from './recorder/feedback.js';
 import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
@@ -125,6 +126,27 @@ export class NebulyClient {
    */
   sweep(): Promise<DeliveryReport> {
     return this.#recorder.sweep();
+  }
+
+  /**
+   * Records the user's feedback on an interaction of the conversation `conversation_id`
+   * (that of `nebuly.conversation()`), by its `turn.id`, from any instance: while the
+   * conversation is open it is attached to the interaction and sent with it; once the
+   * conversation was sent (within `recorder.feedbackRetentionMs`, 24 h), it goes to the
+   * feedback endpoint with the interaction's input, output and end user. Never rejects:
+   * what cannot be recorded goes to `onError`.
+   *
+   * @example
+   * ```ts
+   * // When the answer is shown, keep its id with the message:
+   * const turn = nebuly.conversation({ conversation_id: chatId, end_user }).interaction({ input });
+   * saveMessage({ chatId, interactionId: turn.id, answer });
+   * // Later, in whichever instance gets the thumbs up:
+   * await nebuly.feedback({ conversation_id: chatId, interaction_id: interactionId, slug: 'thumbs_up' });
+   * ```
+   */
+  feedback(params: FeedbackParams): Promise<void> {
+    return this.#recorder.feedback(params);
   }
 
   /**

@@ -14,14 +14,6 @@ const redis = createClient({ url: config.redisUrl });
 redis.on('error', (error: Error) => send({ kind: 'error', message: `redis: ${error.message}` }));
 await redis.connect();
 
-/**
- * `nebuly.feedback()` (public-api.md, third round), typed here until it is on main: then
- * this view and the cast below go, and `nebuly` is used as it is.
- */
-interface FeedbackApi {
-  feedback(params: { conversation_id: string; interaction_id: string; slug: 'thumbs_up' }): Promise<void>;
-}
-
 const nebuly = new NebulyClient({
   apiKey: API_KEY,
   baseUrl: config.baseUrl,
@@ -33,7 +25,7 @@ const nebuly = new NebulyClient({
     leaseMs: config.leaseMs,
     sweepIntervalMs: config.sweepIntervalMs,
   },
-}) as NebulyClient & FeedbackApi;
+});
 
 async function run(command: Command): Promise<Reply> {
   switch (command.kind) {

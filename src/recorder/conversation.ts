@@ -71,6 +71,8 @@ export interface ConversationControl {
    * with it, when this process lets go of it (at shutdown, at exit, when idle).
    */
   closeTurns(reason: EndReason): void;
+  /** Adds feedback to its open turn `interactionId`; `false` when it has no such open turn. */
+  feedbackOnOpenTurn(interactionId: string, action: Record<string, unknown>): boolean;
 }
 
 /**
@@ -189,6 +191,14 @@ export class Conversation {
       closeTurns: (reason) => {
         const error = conversation.#closeTurns(reason);
         if (error !== undefined) conversation.state.report(error);
+      },
+      feedbackOnOpenTurn: (interactionId, action) => {
+        for (const record of conversation.#openTurns) {
+          if (record.id !== interactionId) continue;
+          (record.feedback ??= []).push(action);
+          return true;
+        }
+        return false;
       },
     });
   }

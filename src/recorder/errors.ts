@@ -13,6 +13,11 @@ export type RecordingErrorCode =
    * a framework run whose end was never reported): left out of the conversation sent.
    */
   | 'step_unfinished'
+  /**
+   * `nebuly.feedback()` for an interaction that no open conversation holds and no
+   * conversation sent within `feedbackRetentionMs` did: nothing was recorded.
+   */
+  | 'feedback_unknown_interaction'
   /** `startConversation()` after `shutdown()`. */
   | 'recorder_shut_down'
   /** The conversation was over `maxConversationBytes`; its longest strings were cropped. */

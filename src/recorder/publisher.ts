@@ -47,6 +47,8 @@ export interface Publication {
   readonly path: string;
   readonly body: Uint8Array;
   readonly idempotencyKey: string;
+  /** `false` for a body that is no conversation (feedback): not counted in a `DeliveryReport`. */
+  readonly counted?: boolean | undefined;
 }
 
 /**
@@ -346,7 +348,7 @@ export class Publisher {
   #settle(delivery: Delivery, outcome: ConversationOutcome): void {
     if (delivery.settled) return;
     delivery.settled = true;
-    (delivery.tally ?? this.#unclaimed).add(outcome.status);
+    if (delivery.counted !== false) (delivery.tally ?? this.#unclaimed).add(outcome.status);
     this.#pending.delete(delivery);
     delivery.resolve(outcome);
     if (this.#pending.size === 0) this.#options.drained?.();

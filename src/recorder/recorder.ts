@@ -6,6 +6,7 @@ import { Conversation, type ConversationHooks, type ConversationInit, conversati
 import type { DeliveryReport } from './delivery-report.js';
 import { RecordingError } from './errors.js';
 import { type ExitWatcher, unwatchExit, watchExit } from './exit-hook.js';
+import { FeedbackSender, type FeedbackParams } from './feedback.js';
 import { fieldsOf } from './fields.js';
 import { newId } from './ids.js';
 import { newKey, sharedKey } from './keys.js';
@@ -87,6 +88,7 @@ export class Recorder {
   readonly #open: OpenConversations<Conversation>;
   readonly #hooks: ConversationHooks;
   readonly #sampled: (endUser: string) => boolean;
+  readonly #feedback: FeedbackSender;
   #sweepTimer: ReturnType<typeof setInterval> | undefined;
   #lastFlush: Promise<unknown> = Promise.resolve();
   #shutdown: Promise<DeliveryReport> | undefined;
@@ -130,6 +132,15 @@ export class Recorder {
       mask: init.mask,
     });
     this.#sampled = init.sampled ?? (() => true);
+    this.#feedback = new FeedbackSender({
+      store: this.#store,
+      publisher: this.#publisher,
+      report: this.#report,
+      now: options.now,
+      mask: init.mask,
+      stored: (key) => this.#storing.pending(key),
+      sending: () => this.#sender.settled(),
+    });
     this.#sender.useStoring(this.#storing);
     this.#open = new OpenConversations<Conversation>({
       idleTimeoutMs: options.idleTimeoutMs,
@@ -139,7 +150,10 @@ export class Recorder {
     this.#hooks = {
       turnEnded: (conversation, record) => this.#storing.take(conversation, record),
       stepSettled: (_conversation, record) => this.#storing.settled(record),
-      lateFeedback: (conversation, record, action) => void this.#lateFeedback(conversation.key, record.id, action),
+      lateFeedback: (conversation, record, action) => {
+        const checked = this.#feedback.check({ ...action, conversation_id: conversation.id, interaction_id: record.id });
+        if (checked !== undefined) void this.#feedback.send(conversation.key, conversation.id, record.id, checked.action);
+      },
       ended: (conversation, reason, errors) => this.#ended(conversation, reason, errors),
     };
     if (this.#store.shared) this.#startSweeping();
@@ -246,16 +260,20 @@ export class Recorder {
     return outcome;
   }
 
-  /** Feedback for a turn already taken to the store: attached there once it is stored. */
-  async #lateFeedback(key: string, interactionId: string, action: Record<string, unknown>): Promise<void> {
-    await this.#storing.pending(key);
-    // Checked with the interaction's other data only here: report a bad one the same way.
-    const attached = await this.#store.addFeedback(key, interactionId, action as never, this.#options.now());
-    if (!attached) {
-      this.#report(
-        new RecordingError('conversation_ended', `feedback on interaction ${interactionId} after its conversation was sent: not recorded`),
-      );
-    }
+  /**
+   * Records feedback on an interaction of the conversation `conversation_id`, from any
+   * instance: on its turn if it is still open here, on the stored interaction while the
+   * conversation is open, else, once it was sent, through the feedback endpoint. Never
+   * rejects; what cannot be recorded is reported.
+   */
+  feedback(params: FeedbackParams): Promise<void> {
+    const checked = this.#feedback.check(params);
+    if (checked === undefined) return Promise.resolve();
+    const { conversationId, interactionId, action } = checked;
+    const key = sharedKey(conversationId);
+    const open = this.#open.get(key);
+    if (open !== undefined && conversationControl(open).feedbackOnOpenTurn(interactionId, { ...action })) return Promise.resolve();
+    return this.#feedback.send(key, conversationId, interactionId, action);
   }
 
   /**
@@ -269,7 +287,7 @@ export class Recorder {
     // With `delivery: 'interaction'`, storing an interaction is sending it: what the
     // stored ones started is waited for too.
     const stored = this.#storing.drained().then(() => this.#sender.sendsSettled());
-    const waited = Promise.all([stored, this.#sender.settled(), this.#lastFlush]);
+    const waited = Promise.all([stored, this.#sender.settled(), this.#feedback.drained(), this.#lastFlush]);
     const flushed = waited.then(() => this.#publisher.report());
     this.#lastFlush = flushed;
     return flushed;
@@ -352,7 +370,7 @@ export class Recorder {
       const wait = pace();
       if (wait !== undefined) await wait;
     }
-    await Promise.race([Promise.all([this.#storing.drained(), this.#sender.published()]), expired]);
+    await Promise.race([Promise.all([this.#storing.drained(), this.#sender.published(), this.#feedback.drained()]), expired]);
     const report = await this.#publisher.close(Math.max(0, timeoutMs - (Date.now() - started)), timeoutMs);
     clearTimeout(deadline);
     await Promise.race([this.#sender.settled(), expired]);

@@ -86,7 +86,7 @@ const ROOT_API = [
   'DeliveryError', 'QueueFullError', 'RecordingError', 'RecordingErrorCode', 'UndeliveredConversation',
   // the store of open conversations
   'memoryStore', 'MemoryStoreOptions', 'ConversationStore', 'ConversationClaim', 'StoredInteraction', 'SentInteraction',
-  'MaybePromise',
+  'MaybePromise', 'FeedbackParams',
   // privacy and control
   'maskPII', 'MASK_FAILED', 'MaskError', 'MaskErrorCode', 'MaskFallback', 'DEFAULT_SAMPLE_KEY',
   'Mask', 'MaskContext', 'IngestPayload', 'IngestPayloads', 'PayloadKind',

@@ -4,7 +4,6 @@ import { turnInput } from '../../scripts/chaos/protocol.js';
 import { CHAOS_DEFAULTS, runChaos } from '../../scripts/chaos/run.js';
 import type { Received } from '../../scripts/chaos/sink.js';
 import { ENDPOINTS } from '../../src/core/endpoints.js';
-import { NebulyClient } from '../../src/index.js';
 
 const BULK = ENDPOINTS.sendConversation.path;
 
@@ -54,16 +53,9 @@ describe('the chaos run\'s checks', () => {
   });
 });
 
-// The run itself needs the third round's recorder API (nebuly.conversation, feedback, sweep,
-// recorder.store), which the lead's recorder branch brings: until it is on main this case
-// cannot run, and says so instead of passing.
-const recorderApiOnMain = ['conversation', 'feedback', 'sweep'].every(
-  (method) => typeof (NebulyClient.prototype as unknown as Record<string, unknown>)[method] === 'function',
-);
-
 describe('the chaos run, short', () => {
-  it.skipIf(!recorderApiOnMain)(
-    'several processes, one killed, concurrent sweepers: every conversation reaches the service once, whole, in order [needs the recorder API on main]',
+  it(
+    'several processes, one killed, concurrent sweepers: every conversation reaches the service once, whole, in order',
     async () => {
       const result = await runChaos({
         ...CHAOS_DEFAULTS,

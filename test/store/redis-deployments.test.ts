@@ -101,10 +101,8 @@ describe('docs/deployments.md, run', () => {
     expect(sent.map((request) => inputsOf(request.body))).toEqual([['Where is my order?', 'Can I change the address?']]);
   });
 
-  // nebuly.feedback() comes with the lead's recorder work: until it is on main this case
-  // cannot run, and says so instead of passing.
-  it.skipIf(typeof (NebulyClient.prototype as unknown as Record<string, unknown>).feedback !== 'function')(
-    'several instances: feedback given on another instance lands on its interaction [needs nebuly.feedback() on main]',
+  it(
+    'several instances: feedback given on another instance lands on its interaction',
     async () => {
       env();
       const code = block('export async function onMessage');

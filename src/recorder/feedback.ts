@@ -1,0 +1,152 @@
+import { NebulyError, ValidationError } from '../core/errors.js';
+import { ENDPOINTS } from '../core/endpoints.js';
+import type { Mask } from '../core/privacy-options.js';
+import { applyMask } from '../privacy/apply-mask.js';
+import { conversationFeedbackActionSchema } from '../schemas/feedback.js';
+import type { ConversationFeedbackAction, SendFeedbackBody } from '../schemas/index.js';
+import { safeParseInput } from '../core/validate.js';
+import type { ConversationStore } from '../types/store.js';
+import { RecordingError } from './errors.js';
+import { fieldsOf } from './fields.js';
+import { newId } from './ids.js';
+import type { Publisher } from './publisher.js';
+
+/**
+ * Parameters of `nebuly.feedback`: which interaction (its `turn.id`, in the conversation
+ * of `nebuly.conversation({ conversation_id })`), and the action.
+ *
+ * @example
+ * ```ts
+ * const params: FeedbackParams = { conversation_id: chatId, interaction_id: turnId, slug: 'thumbs_up' };
+ * ```
+ */
+export interface FeedbackParams {
+  conversation_id: string;
+  interaction_id: string;
+  slug: ConversationFeedbackAction['slug'];
+  text?: string | undefined;
+  value?: number | undefined;
+}
+
+/** What {@link FeedbackSender} needs. */
+export interface FeedbackSenderOptions {
+  store: ConversationStore;
+  publisher: Publisher;
+  report: (error: NebulyError) => void;
+  now: () => number;
+  mask: Mask | undefined;
+  /** Resolves once the interactions of the conversation `key` taken so far are in the store. */
+  stored: (key: string) => Promise<void>;
+  /** Resolves once the conversations being sent by this process are sent: one may hold the interaction. */
+  sending: () => Promise<void>;
+}
+
+const encoder = /* @__PURE__ */ new TextEncoder();
+const FIELDS = ['conversation_id', 'interaction_id', 'slug', 'text', 'value'] as const;
+
+/**
+ * Feedback that arrives after its interaction ended, from any instance: attached to the
+ * stored interaction while its conversation is open; once it was sent, posted to the
+ * feedback endpoint with what the store kept of the interaction (input, output, end user)
+ * and a timestamp after its end, which is how the service links it. Never throws; what
+ * cannot be done is reported.
+ *
+ * @example
+ * ```ts
+ * await feedbackSender.send(sharedKey(chatId), 'chat-1', turnId, { slug: 'thumbs_up' });
+ * ```
+ */
+export class FeedbackSender {
+  readonly #options: FeedbackSenderOptions;
+  /** Feedback on its way, for a flush to wait for. */
+  readonly #pending = new Set<Promise<void>>();
+
+  constructor(options: FeedbackSenderOptions) {
+    this.#options = options;
+  }
+
+  /** Resolves once every feedback taken before the call was attached, sent, or reported. */
+  async drained(): Promise<void> {
+    if (this.#pending.size > 0) await Promise.all(Array.from(this.#pending));
+  }
+
+  /**
+   * Checks `nebuly.feedback()`'s params: the ids and the action, or `undefined` after
+   * reporting what is wrong (named by field).
+   */
+  check(params: unknown): { conversationId: string; interactionId: string; action: ConversationFeedbackAction } | undefined {
+    const fields = fieldsOf(params as FeedbackParams, FIELDS);
+    const issues: ValidationError['issues'][number][] = [];
+    for (const name of ['conversation_id', 'interaction_id'] as const) {
+      const value = fields[name];
+      if (typeof value !== 'string' || value.trim() === '') {
+        issues.push({ path: [name], pathText: name, message: 'must be a non-empty string', code: 'invalid_type' });
+      }
+    }
+    const action = safeParseInput(conversationFeedbackActionSchema, { slug: fields.slug, text: fields.text, value: fields.value });
+    if (!action.success) issues.push(...new ValidationError(action.issues).issues);
+    if (issues.length > 0 || !action.success) {
+      this.#options.report(new ValidationError(issues, 'nebuly.feedback() params (nothing recorded)'));
+      return undefined;
+    }
+    return { conversationId: fields.conversation_id as string, interactionId: fields.interaction_id as string, action: action.data };
+  }
+
+  /** Attaches or sends `action` for the interaction; never rejects. */
+  send(key: string, conversationId: string, interactionId: string, action: ConversationFeedbackAction): Promise<void> {
+    const job = this.#send(key, conversationId, interactionId, action).catch((cause: unknown) => {
+      this.#options.report(new NebulyError(`Feedback on interaction ${interactionId} could not be recorded: ${describe(cause)}`, { cause }));
+    });
+    this.#pending.add(job);
+    void job.finally(() => this.#pending.delete(job));
+    return job;
+  }
+
+  async #send(key: string, conversationId: string, interactionId: string, action: ConversationFeedbackAction): Promise<void> {
+    const { store, now, stored, sending } = this.#options;
+    await stored(key);
+    if (await store.addFeedback(key, interactionId, action, now())) return;
+    let sent = await store.sent(key, interactionId, now());
+    if (sent === undefined) {
+      // Its conversation may be on its way from this process: it is then kept once sent.
+      await sending();
+      if (await store.addFeedback(key, interactionId, action, now())) return;
+      sent = await store.sent(key, interactionId, now());
+    }
+    if (sent === undefined) {
+      this.#options.report(
+        new RecordingError(
+          'feedback_unknown_interaction',
+          `Feedback on interaction ${interactionId} of conversation ${conversationId} was not recorded: no open conversation ` +
+            'holds it, and none sent within feedbackRetentionMs did',
+          conversationId,
+        ),
+      );
+      return;
+    }
+    // The service links feedback by end user, input and output, to an interaction that
+    // ended before the feedback's time.
+    const timestamp = new Date(Math.max(now(), Date.parse(sent.timeEnd) + 1)).toISOString();
+    let body: SendFeedbackBody | undefined = {
+      action,
+      metadata: { input: sent.input, output: sent.output, end_user: sent.endUser, timestamp },
+    };
+    if (this.#options.mask !== undefined) {
+      const masked = applyMask(this.#options.mask, 'feedback', body);
+      if (masked.error !== undefined) this.#options.report(masked.error);
+      body = masked.body;
+    }
+    if (body === undefined) return;
+    await this.#options.publisher.publish({
+      conversationId,
+      path: ENDPOINTS.sendFeedback.path,
+      body: encoder.encode(JSON.stringify(body)),
+      idempotencyKey: newId(),
+      counted: false,
+    });
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
