@@ -30,7 +30,7 @@ function instances(count = 2, now?: () => number) {
         recorder: { store, sweepIntervalMs: 0, ...(now === undefined ? {} : { now }) },
       }),
   );
-  const bodies = (path: string) => reference.requests.all({ path }).map((request) => JSON.parse(request.body) as Record<string, any>);
+  const bodies = (path: string) => reference.requests.all({ path }).map((request) => JSON.parse(request.body) as { conversation: { interactions: { feedback_actions?: unknown }[] } } & Record<string, unknown>);
   return { clients, errors, bodies, reference };
 }
 
@@ -42,7 +42,7 @@ describe('nebuly.feedback()', () => {
     await a!.feedback({ conversation_id: 'c', interaction_id: turn.id, slug: 'thumbs_up' });
     turn.end({ output: 'a' });
     await conversation.end();
-    expect(bodies(CONVERSATIONS)[0]?.conversation.interactions[0].feedback_actions).toEqual([{ slug: 'thumbs_up' }]);
+    expect(bodies(CONVERSATIONS)[0]?.conversation.interactions[0]?.feedback_actions).toEqual([{ slug: 'thumbs_up' }]);
     expect(errors).toEqual([]);
   });
 
@@ -53,7 +53,7 @@ describe('nebuly.feedback()', () => {
     await a!.flush();
     await b!.feedback({ conversation_id: 'c', interaction_id: turn.id, slug: 'rating', value: 4 });
     await b!.conversation({ conversation_id: 'c', end_user: 'u' }).end();
-    expect(bodies(CONVERSATIONS)[0]?.conversation.interactions[0].feedback_actions).toEqual([{ slug: 'rating', value: 4 }]);
+    expect(bodies(CONVERSATIONS)[0]?.conversation.interactions[0]?.feedback_actions).toEqual([{ slug: 'rating', value: 4 }]);
     expect(bodies(FEEDBACK)).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -106,6 +106,6 @@ describe('nebuly.feedback()', () => {
     turn.feedback({ slug: 'copy_output' });
     await a!.flush();
     await conversation.end();
-    expect(bodies(CONVERSATIONS)[0]?.conversation.interactions[0].feedback_actions).toEqual([{ slug: 'copy_output' }]);
+    expect(bodies(CONVERSATIONS)[0]?.conversation.interactions[0]?.feedback_actions).toEqual([{ slug: 'copy_output' }]);
   });
 });
