@@ -65,7 +65,7 @@ afterEach(() => {
 });
 
 describe('nebulyMiddleware on ai 7 (LanguageModelV4)', () => {
-  it('generateText with a tool: one LLM step per model call, with the provider’s model and tokens', async () => {
+  it('generateText with a tool: one LLM step per model call, with the provider’s model and tokens, the tool run between', async () => {
     const { nebuly, sent, errors } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'user-1' });
     const turn = conversation.interaction({ input: 'Where is order 7?' });
@@ -77,6 +77,7 @@ describe('nebulyMiddleware on ai 7 (LanguageModelV4)', () => {
     expect(errors).toEqual([]);
     expect(sent()[0]?.interactions[0]?.trace).toMatchObject([
       { ...QUESTION_STEP, model: 'gpt-5-2026-01-01' },
+      TOOL_STEP,
       { ...ANSWER_STEP, model: 'gpt-5-2026-01-01' },
     ]);
   });

@@ -118,7 +118,8 @@ function linkOf(identity: ModelCallIdentity): object | undefined {
  */
 export function isAwaitedByTelemetry(target: NebulyTarget, identity: ModelCallIdentity): boolean {
   const linked = linkOf(identity);
-  if (linked !== undefined) return awaitedToolChoices.has(linked);
+  if (linked !== undefined && awaitedToolChoices.has(linked)) return true;
+  // ai 7's telemetry events carry no object to match by: the model and words then.
   const { holder, scope } = destinationOf(target);
   return (awaitedByDestination.get(holder)?.get(keyOf(scope, identity)) ?? 0) > 0;
 }
