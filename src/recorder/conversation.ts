@@ -96,7 +96,7 @@ const OPEN_INTERACTIONS_ENDED: Record<EndReason, string> = {
 let controlOf: (conversation: Conversation) => ConversationControl;
 
 let started = 0;
-/** The next number of the interactions started in this process. */
+/** The next number of the interactions started in this process: orders those of the same millisecond. */
 function nextOrder(): number {
   started += 1;
   return started;

@@ -259,12 +259,16 @@ export class Sender {
   }
 }
 
-/** In the order they started: by `time_start`, then by the order of the process that recorded them. */
+/**
+ * In the order they started: by `time_start`; in the same millisecond, by the order of
+ * the process that recorded both, else as the store has them (the order they were stored,
+ * which for turns of one chat served one after the other is the order they happened).
+ */
 function byStart(a: StoredInteraction, b: StoredInteraction): number {
   const { time_start: first } = a.interaction;
   const { time_start: second } = b.interaction;
   if (first !== second) return first < second ? -1 : 1;
-  return (a.order ?? 0) - (b.order ?? 0);
+  return a.origin === b.origin ? (a.order ?? 0) - (b.order ?? 0) : 0;
 }
 
 /** Runs a store call that ends a claim; a failure is reported (the lease then expires, and the conversation is sent again). */

@@ -7,6 +7,7 @@ import { DeliveryError, RecordingError } from './errors.js';
 import { checkInteraction, type ConversationTags } from './payload.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { paced } from './slices.js';
+import { newId } from './ids.js';
 
 /** What the stage needs to know of the conversation an interaction belongs to. */
 export interface ConversationRef {
@@ -35,6 +36,9 @@ interface Pending {
   count: number;
   waiters: (() => void)[];
 }
+
+/** This process, among those that store interactions of one conversation. */
+const PROCESS_ORIGIN = newId();
 
 function hasUnfinishedStep(record: InteractionRecord): boolean {
   return record.trace.some((step) => UNFINISHED_STEP in step);
@@ -169,7 +173,7 @@ export class Storing {
       if (checked.interaction === undefined) return;
       const interaction = this.#masked(conversation, checked.interaction);
       if (interaction === undefined) return;
-      stored = { id: record.id, interaction, order: record.order };
+      stored = { id: record.id, interaction, order: record.order, origin: PROCESS_ORIGIN };
     } catch (cause) {
       // A value JSON cannot hold, or a bug: reported, never thrown into the caller.
       report(new NebulyError(`Interaction ${record.id} of conversation ${conversation.id} could not be recorded: ${describe(cause)}`, { cause }));

@@ -26,10 +26,15 @@ export interface StoredInteraction {
   readonly id: string;
   readonly interaction: ConversationInteraction;
   /**
-   * Orders interactions that started in the same millisecond: a counter of the process
-   * that recorded them, taken when each started.
+   * Orders interactions that started in the same millisecond in the same process: a
+   * counter of the process that recorded them, taken when each started.
    */
   readonly order?: number | undefined;
+  /**
+   * Which process recorded it (a random id per process): `order` compares only
+   * interactions of the same one; others of the same millisecond keep the store's order.
+   */
+  readonly origin?: string | undefined;
 }
 
 /**
