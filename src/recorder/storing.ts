@@ -63,6 +63,8 @@ export class Storing {
   readonly #parked = new Map<InteractionRecord, ConversationRef>();
   /** The error of the first interaction of a conversation left out whole, until the conversation ends. */
   readonly #leftOut = new Map<string, NebulyError>();
+  /** Interactions taken and not started yet, as pairs: conversation, record. */
+  #incoming: (ConversationRef | InteractionRecord)[] = [];
   /** Every interaction being checked and stored, for a flush to wait for those taken before it. */
   readonly #inFlight = new Set<Promise<void>>();
 
@@ -77,15 +79,30 @@ export class Storing {
       this.#parked.set(record, conversation);
       return;
     }
-    this.#parked.delete(record);
+    if (this.#parked.size > 0) this.#parked.delete(record);
     record.taken = true;
     this.#begin(conversation.key);
-    const stored = this.#store(conversation, record).finally(() => {
-      this.#inFlight.delete(stored);
-      this.#end(conversation.key);
-    });
-    this.#inFlight.add(stored);
+    // The caller's `turn.end()` pays for a push: the work, its promise included, starts
+    // on the next microtask, for every interaction ended meanwhile.
+    this.#incoming.push(conversation, record);
+    if (this.#incoming.length === 2) queueMicrotask(this.#startIncoming);
   }
+
+  /** Starts the work of every interaction taken since the last start. */
+  readonly #startIncoming = (): void => {
+    const incoming = this.#incoming;
+    if (incoming.length === 0) return;
+    this.#incoming = [];
+    for (let index = 0; index < incoming.length; index += 2) {
+      const conversation = incoming[index] as ConversationRef;
+      const record = incoming[index + 1] as InteractionRecord;
+      const stored = this.#store(conversation, record).finally(() => {
+        this.#inFlight.delete(stored);
+        this.#end(conversation.key);
+      });
+      this.#inFlight.add(stored);
+    }
+  };
 
   /** A step of `record` settled: take it if it waited for that. */
   settled(record: InteractionRecord): void {
@@ -122,6 +139,7 @@ export class Storing {
 
   /** Resolves once every interaction taken so far (not those taken meanwhile) is stored. */
   async drained(): Promise<void> {
+    this.#startIncoming();
     if (this.#inFlight.size > 0) await Promise.all(Array.from(this.#inFlight));
   }
 
