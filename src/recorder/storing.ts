@@ -37,8 +37,15 @@ interface Pending {
   waiters: (() => void)[];
 }
 
-/** This process, among those that store interactions of one conversation. */
-const PROCESS_ORIGIN = newId();
+/**
+ * This process, among those that store interactions of one conversation: made on first
+ * use, never at import (workers refuse random values in global scope).
+ */
+let processOrigin: string | undefined;
+function origin(): string {
+  processOrigin ??= newId();
+  return processOrigin;
+}
 
 function hasUnfinishedStep(record: InteractionRecord): boolean {
   return record.trace.some((step) => UNFINISHED_STEP in step);
@@ -191,7 +198,7 @@ export class Storing {
       if (checked.interaction === undefined) return;
       const interaction = this.#masked(conversation, checked.interaction);
       if (interaction === undefined) return;
-      stored = { id: record.id, interaction, order: record.order, origin: PROCESS_ORIGIN };
+      stored = { id: record.id, interaction, order: record.order, origin: origin() };
     } catch (cause) {
       // A value JSON cannot hold, or a bug: reported, never thrown into the caller.
       report(new NebulyError(`Interaction ${record.id} of conversation ${conversation.id} could not be recorded: ${describe(cause)}`, { cause }));
