@@ -1,29 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { NebulyClient, type NebulyError, type RecorderOptions } from '../../src/index.js';
 import { createReferenceHandler } from '../../src/reference-server/index.js';
-import { memoryStore } from '../../src/recorder/store/memory-store.js';
-import type { ConversationStore } from '../../src/types/store.js';
+import { sharedStore } from './shared-store.js';
 import { beginCall } from '../../src/integrations/target.js';
 import { endConversation } from '../../src/integrations/interactions.js';
 
 const CONVERSATIONS = '/event-ingestion/api/v2/events/trace_conversation';
 const INTERACTIONS = '/event-ingestion/api/v3/events/trace_interaction';
-
-/**
- * One store for several clients, marked shared: what a Redis store is to several
- * instances, in one process (the Redis store itself runs the same flows against a real
- * redis-server in test/store/).
- */
-function sharedStore(): ConversationStore {
-  const store = memoryStore();
-  return new Proxy(store, {
-    get: (target, name) => {
-      if (name === 'shared') return true;
-      const value: unknown = Reflect.get(target, name, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
 
 const clients: NebulyClient[] = [];
 afterEach(async () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NebulyClient, type NebulyError } from '../../src/index.js';
 import { createReferenceHandler } from '../../src/reference-server/index.js';
-import { memoryStore } from '../../src/recorder/store/memory-store.js';
-import type { ConversationStore } from '../../src/types/store.js';
+import { sharedStore } from './shared-store.js';
 
 const CONVERSATIONS = '/event-ingestion/api/v2/events/trace_conversation';
 const FEEDBACK = '/event-ingestion/api/v1/events/feedback';
@@ -10,14 +9,7 @@ const FEEDBACK = '/event-ingestion/api/v1/events/feedback';
 /** Two instances of a backend through one store, marked shared, and the reference server. */
 function instances(count = 2, now?: () => number) {
   const reference = createReferenceHandler({ apiKeys: { 'test-key': 'project' } });
-  const inner = memoryStore();
-  const store: ConversationStore = new Proxy(inner, {
-    get: (target, name) => {
-      if (name === 'shared') return true;
-      const value: unknown = Reflect.get(target, name, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  const store = sharedStore();
   const errors: NebulyError[] = [];
   const clients = Array.from(
     { length: count },
