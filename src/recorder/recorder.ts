@@ -113,9 +113,17 @@ export class Recorder {
       maxQueuedBytes: options.maxQueuedBytes,
       drained: () => this.#updateExitWatch(),
     });
+    this.#storing = new Storing({
+      store: this.#store,
+      now: options.now,
+      report: this.#report,
+      // Read when called: the sender is made next, and sends through this stage's output.
+      deliver: options.delivery === 'interaction' ? (conversation, stored) => this.#sender.sendInteraction(conversation, stored) : undefined,
+      mask: init.mask,
+    });
     this.#sender = new Sender({
       store: this.#store,
-      storing: undefined as unknown as Storing,
+      storing: this.#storing,
       publisher: this.#publisher,
       report: this.#report,
       now: options.now,
@@ -123,13 +131,6 @@ export class Recorder {
       maxConversationBytes: options.maxConversationBytes,
       feedbackRetentionMs: options.feedbackRetentionMs,
       settled: () => this.#updateExitWatch(),
-    });
-    this.#storing = new Storing({
-      store: this.#store,
-      now: options.now,
-      report: this.#report,
-      deliver: options.delivery === 'interaction' ? (conversation, stored) => this.#sender.sendInteraction(conversation, stored) : undefined,
-      mask: init.mask,
     });
     this.#sampled = init.sampled ?? (() => true);
     this.#feedback = new FeedbackSender({
@@ -141,7 +142,6 @@ export class Recorder {
       stored: (key) => this.#storing.pending(key),
       sending: () => this.#sender.settled(),
     });
-    this.#sender.useStoring(this.#storing);
     this.#open = new OpenConversations<Conversation>({
       idleTimeoutMs: options.idleTimeoutMs,
       now: options.now,

@@ -42,7 +42,7 @@ const encoder = /* @__PURE__ */ new TextEncoder();
  * ```
  */
 export class Sender {
-  #options: SenderOptions;
+  readonly #options: SenderOptions;
   /** Ends and sweeps in progress. */
   readonly #running = new Set<Promise<unknown>>();
   /** With `delivery: 'interaction'`: the interactions being sent. */
@@ -54,11 +54,6 @@ export class Sender {
 
   constructor(options: SenderOptions) {
     this.#options = options;
-  }
-
-  /** @internal The stage before this one, made after it (it sends through this one in `delivery: 'interaction'`). */
-  useStoring(storing: Storing): void {
-    this.#options = { ...this.#options, storing };
   }
 
   /** Sends what the store holds of the conversation, once every interaction it took is stored. Never rejects. */
