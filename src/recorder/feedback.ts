@@ -6,6 +6,7 @@ import { conversationFeedbackActionSchema } from '../schemas/feedback.js';
 import type { ConversationFeedbackAction, SendFeedbackBody } from '../schemas/index.js';
 import { safeParseInput } from '../core/validate.js';
 import type { ConversationStore } from '../types/store.js';
+import type { Issue } from '../utils/issues.js';
 import { RecordingError } from './errors.js';
 import { fieldsOf } from './fields.js';
 import { newId } from './ids.js';
@@ -76,15 +77,15 @@ export class FeedbackSender {
    */
   check(params: unknown): { conversationId: string; interactionId: string; action: ConversationFeedbackAction } | undefined {
     const fields = fieldsOf(params as FeedbackParams, FIELDS);
-    const issues: ValidationError['issues'][number][] = [];
+    const issues: Issue[] = [];
     for (const name of ['conversation_id', 'interaction_id'] as const) {
       const value = fields[name];
       if (typeof value !== 'string' || value.trim() === '') {
-        issues.push({ path: [name], pathText: name, message: 'must be a non-empty string', code: 'invalid_type' });
+        issues.push({ path: [name], message: 'must be a non-empty string', code: 'invalid_type' });
       }
     }
     const action = safeParseInput(conversationFeedbackActionSchema, { slug: fields.slug, text: fields.text, value: fields.value });
-    if (!action.success) issues.push(...new ValidationError(action.issues).issues);
+    if (!action.success) issues.push(...action.issues);
     if (issues.length > 0 || !action.success) {
       this.#options.report(new ValidationError(issues, 'nebuly.feedback() params (nothing recorded)'));
       return undefined;
