@@ -1,4 +1,5 @@
 import type { ActivityOrder, ConversationState } from './state.js';
+import { LinkedList } from './linked-list.js';
 import { startTimer } from './timers.js';
 
 /** What the recorder keeps of an open conversation: its shared state, and how to end it. */
@@ -35,8 +36,7 @@ export interface OpenConversationsOptions<H> {
 export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
   readonly #options: OpenConversationsOptions<H>;
   readonly #byKey = new Map<string, H>();
-  #head: ConversationState | undefined;
-  #tail: ConversationState | undefined;
+  readonly #order = new LinkedList<ConversationState>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: OpenConversationsOptions<H>) {
@@ -54,7 +54,7 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
   /** Every open conversation, idlest first; a copy, so that the caller may end them as it goes. */
   handles(): H[] {
     const handles: H[] = [];
-    for (let state = this.#head; state !== undefined; state = state.next) handles.push(this.#byKey.get(state.key) as H);
+    for (let state = this.#order.head; state !== undefined; state = state.next) handles.push(this.#byKey.get(state.key) as H);
     return handles;
   }
 
@@ -62,7 +62,7 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
     const { state } = handle;
     if (this.#byKey.has(state.key)) return;
     this.#byKey.set(state.key, handle);
-    this.#append(state);
+    this.#order.append(state);
     state.orderBy(this);
     this.#arm();
   }
@@ -72,20 +72,18 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
     if (this.#byKey.get(state.key) !== handle) return;
     this.#byKey.delete(state.key);
     state.orderBy(undefined);
-    this.#unlink(state);
+    this.#order.unlink(state);
     // Nothing left to go idle: no timer holds anything.
-    if (this.#head === undefined) this.stop();
+    if (this.#order.head === undefined) this.stop();
   }
 
   /** The least recently active, or `undefined` when none is open. */
   idlest(): H | undefined {
-    return this.#head === undefined ? undefined : this.#byKey.get(this.#head.key);
+    return this.#order.head === undefined ? undefined : this.#byKey.get(this.#order.head.key);
   }
 
   moveToEnd(state: ConversationState): void {
-    if (this.#tail === state) return;
-    this.#unlink(state);
-    this.#append(state);
+    this.#order.moveToEnd(state);
   }
 
   /** Stops the idle timer; conversations stay listed. */
@@ -94,36 +92,13 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
     this.#timer = undefined;
   }
 
-  #append(state: ConversationState): void {
-    state.previous = this.#tail;
-    state.next = undefined;
-    if (this.#tail === undefined) this.#head = state;
-    else this.#tail.next = state;
-    this.#tail = state;
-  }
-
-  #unlink(state: ConversationState): void {
-    if (state.previous === undefined) {
-      if (this.#head === state) this.#head = state.next;
-    } else {
-      state.previous.next = state.next;
-    }
-    if (state.next === undefined) {
-      if (this.#tail === state) this.#tail = state.previous;
-    } else {
-      state.next.previous = state.previous;
-    }
-    state.previous = undefined;
-    state.next = undefined;
-  }
-
   /** Sets the one timer for when the idlest would go idle, unless it is set already. */
   #arm(delayMs?: number): void {
     const { idleTimeoutMs, now } = this.#options;
-    if (this.#timer !== undefined || this.#head === undefined) return;
+    if (this.#timer !== undefined || this.#order.head === undefined) return;
     if (!(idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs))) return;
     // A clock that went backwards, or gives NaN, waits a full period rather than spin.
-    const left = this.#head.lastActivityAt + idleTimeoutMs - now();
+    const left = this.#order.head.lastActivityAt + idleTimeoutMs - now();
     const wait = delayMs ?? (Number.isFinite(left) ? Math.max(1, Math.min(left, idleTimeoutMs)) : idleTimeoutMs);
     this.#timer = startTimer(this.#tick, wait);
   }
@@ -133,13 +108,13 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
     const { idleTimeoutMs, now, onIdle } = this.#options;
     const at = now();
     let ended = 0;
-    while (this.#head !== undefined && at - this.#head.lastActivityAt >= idleTimeoutMs) {
+    while (this.#order.head !== undefined && at - this.#order.head.lastActivityAt >= idleTimeoutMs) {
       if (ended === IDLE_PER_TICK) {
         // More are idle: the next tick, after the host has run.
         this.#arm(0);
         return;
       }
-      const handle = this.#byKey.get(this.#head.key) as H;
+      const handle = this.#byKey.get(this.#order.head.key) as H;
       this.delete(handle);
       onIdle(handle);
       ended += 1;

@@ -1,5 +1,6 @@
 import type { ConversationFeedbackAction } from '../../schemas/index.js';
 import { newId } from '../ids.js';
+import { LinkedList } from '../linked-list.js';
 import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../../types/store.js';
 
 /** Options of {@link memoryStore}. */
@@ -54,8 +55,7 @@ class MemoryStore implements ConversationStore {
   readonly #maxSent: number;
   readonly #open = new Map<string, Open>();
   /** Least recently active first. */
-  #head: Open | undefined;
-  #tail: Open | undefined;
+  readonly #order = new LinkedList<Open>();
   /** By generation, in order of claim. */
   readonly #claimed = new Map<string, Claimed>();
   readonly #sent = new Map<string, Kept>();
@@ -69,7 +69,7 @@ class MemoryStore implements ConversationStore {
   }
 
   earliestActivity(): number | undefined {
-    return this.#head?.lastActivityAt;
+    return this.#order.head?.lastActivityAt;
   }
 
   append(conversationId: string, endUser: string, interactions: readonly StoredInteraction[], now: number): void {
@@ -87,7 +87,7 @@ class MemoryStore implements ConversationStore {
       };
       this.#open.set(conversationId, open);
     } else {
-      this.#unlink(open);
+      this.#order.unlink(open);
     }
     for (const interaction of interactions) open.interactions.push(interaction);
     this.#touch(open, now);
@@ -99,7 +99,7 @@ class MemoryStore implements ConversationStore {
     if (open === undefined || stored === undefined) return false;
     const interaction = stored.interaction as { feedback_actions?: ConversationFeedbackAction[] };
     (interaction.feedback_actions ??= []).push(action);
-    this.#unlink(open);
+    this.#order.unlink(open);
     this.#touch(open, now);
     return true;
   }
@@ -115,8 +115,8 @@ class MemoryStore implements ConversationStore {
       if (claims.length >= limit) return claims;
       if (claimed.leaseUntil <= now) claims.push(this.#renew(claimed, now, leaseMs));
     }
-    while (claims.length < limit && this.#head !== undefined && this.#head.lastActivityAt <= idleBefore) {
-      claims.push(this.#claimOpen(this.#head, now, leaseMs));
+    while (claims.length < limit && this.#order.head !== undefined && this.#order.head.lastActivityAt <= idleBefore) {
+      claims.push(this.#claimOpen(this.#order.head, now, leaseMs));
     }
     return claims;
   }
@@ -155,7 +155,7 @@ class MemoryStore implements ConversationStore {
 
   #claimOpen(open: Open, now: number, leaseMs: number): ConversationClaim {
     this.#open.delete(open.conversationId);
-    this.#unlink(open);
+    this.#order.unlink(open);
     const claimed: Claimed = {
       conversationId: open.conversationId,
       generation: open.generation,
@@ -180,26 +180,7 @@ class MemoryStore implements ConversationStore {
   /** Puts `open`, unlinked, at the end of the list as active at `now`. */
   #touch(open: Open, now: number): void {
     // A clock that goes back must not break the order the list relies on.
-    open.lastActivityAt = this.#tail === undefined ? now : Math.max(now, this.#tail.lastActivityAt);
-    open.previous = this.#tail;
-    open.next = undefined;
-    if (this.#tail === undefined) this.#head = open;
-    else this.#tail.next = open;
-    this.#tail = open;
-  }
-
-  #unlink(open: Open): void {
-    if (open.previous === undefined) {
-      if (this.#head === open) this.#head = open.next;
-    } else {
-      open.previous.next = open.next;
-    }
-    if (open.next === undefined) {
-      if (this.#tail === open) this.#tail = open.previous;
-    } else {
-      open.next.previous = open.previous;
-    }
-    open.previous = undefined;
-    open.next = undefined;
+    open.lastActivityAt = this.#order.tail === undefined ? now : Math.max(now, this.#order.tail.lastActivityAt);
+    this.#order.append(open);
   }
 }
