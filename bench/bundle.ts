@@ -1,99 +1,196 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build, type BuildOptions } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { DIST } from './sdk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** A user's module: the client, and a conversation recorded and ended. */
-const entry = (from: string) => `
-import { NebulyClient } from '${from}';
-const nebuly = new NebulyClient({ apiKey: 'key' });
+/** What a user's module does with the SDK, and the gzipped size the issue allows it (issue 20). */
+interface Scenario {
+  code: string;
+  /** Bytes, min+gz, of what loads eagerly; `undefined`: no target, reported only. */
+  targetGzipBytes: number | undefined;
+}
+
+const RECORD = `
 const conversation = nebuly.startConversation({ end_user: 'user' });
 const turn = conversation.interaction({ input: 'Hi' });
 turn.llm({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], output: 'Hello' });
 turn.end({ output: 'Hello' });
 await conversation.end();
 `;
+const CALL = `
+await nebuly.eligibleUsers.list();
+await nebuly.interactions.send({
+  interaction: { conversation_id: 'c', input: 'Hi', output: 'Hello', time_start: new Date(), time_end: new Date(), end_user: 'user' },
+  traces: [],
+});
+`;
+const CLIENT = `const nebuly = new NebulyClient({ apiKey: 'key' });\n`;
+
+/** The three user bundles of issue 20: the recorder alone, the typed client alone, both. */
+export const SCENARIOS = {
+  recorderOnly: { code: CLIENT + RECORD, targetGzipBytes: 16_000 },
+  clientOnly: { code: CLIENT + CALL, targetGzipBytes: undefined },
+  clientAndRecorder: { code: CLIENT + CALL + RECORD, targetGzipBytes: 21_000 },
+} satisfies Record<string, Scenario>;
+
+export type ScenarioName = keyof typeof SCENARIOS;
+
+export interface ScenarioResult {
+  /**
+   * Gzipped bytes of what loads before the user's code runs: with code splitting, the
+   * entry chunk and every chunk it imports statically (each gzipped on its own, as each
+   * is fetched on its own). What `import()` loads later is not counted here.
+   */
+  eagerGzipBytes: number;
+  /** Minified bytes of the same. */
+  eagerMinifiedBytes: number;
+  /** Gzipped bytes of the whole bundle as one file (no splitting): lazy parts included. */
+  singleFileGzipBytes: number;
+  singleFileMinifiedBytes: number;
+  targetGzipBytes: number | undefined;
+  /** Minified bytes of the eager part, built from the sources, by origin: zod, ky, each folder of `src/`. */
+  eagerMinifiedBytesBy: Record<string, number>;
+}
 
 export interface BundleResult {
-  /** The user's bundle, minified, bytes. */
-  minifiedBytes: number;
-  /** The same, gzipped, bytes. */
-  gzipBytes: number;
+  scenarios: Record<ScenarioName, ScenarioResult>;
   /**
    * Gzipped bytes of a bundle that imports only `usdToMicroDollars` from the built
    * package: what tree-shaking leaves of it (no client, no ky, no zod).
    */
   builderOnlyGzipBytes: number;
-  /** Gzipped bytes each part adds, from bundles of the sources with that part left out. */
-  gzipBytesBy: { zod: number; ky: number; sdk: number };
-  /** Minified bytes of the sources' bundle by origin: zod, ky, and each folder of `src/`. */
-  minifiedBytesBy: Record<string, number>;
-  /** The heaviest inputs of the sources' bundle, minified bytes. */
-  heaviestInputs: { input: string; bytes: number }[];
+  /** The heaviest inputs of the client + recorder bundle's eager part, from the sources, minified bytes. */
+  heaviestEagerInputs: { input: string; bytes: number }[];
 }
 
 /** `node_modules/zod/v4/core/schemas.js` → `zod`; `src/recorder/turn.ts` → `src/recorder`. */
 function origin(input: string): string {
-  const module = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+  const module = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
   if (module?.[1] !== undefined) return module[1];
   const folder = /^(src\/[^/]+)\//.exec(input);
   return folder?.[1] ?? input;
 }
 
-async function bundle(from: string, external: string[] = [], contents = entry(from)) {
-  const options: BuildOptions = {
-    stdin: { contents, resolveDir: ROOT, loader: 'ts', sourcefile: 'user-entry.ts' },
-    bundle: true,
-    minify: true,
-    treeShaking: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    metafile: true,
-    outfile: 'user-bundle.js',
-    external,
-    logLevel: 'silent',
-  };
-  const result = await build(options);
-  const output = result.outputFiles?.[0]?.contents ?? new Uint8Array();
-  const inputs = Object.values(result.metafile?.outputs ?? {})[0]?.inputs ?? {};
-  return { minified: output.length, gzip: gzipSync(output).length, inputs };
+interface Built {
+  minified: number;
+  gzip: number;
+  /** Minified bytes of each input in what was counted. */
+  inputs: Record<string, number>;
 }
 
 /**
- * The main entry as a user's bundler sees it: esbuild, minified and tree-shaken, from the
- * built `dist/index.js`, then gzipped. The attribution bundles the sources with zod, then
- * ky, left out, and compares.
+ * A user's module bundled as their bundler would for a browser or a worker: esm, minified,
+ * tree-shaken. With `splitting`, only what loads eagerly is counted: the entry and the
+ * closure of its static imports.
+ */
+async function bundle(contents: string, splitting: boolean): Promise<Built> {
+  const dir = await mkdtemp(join(tmpdir(), 'nebuly-bundle-'));
+  try {
+    const entry = join(dir, 'user-entry.js');
+    await writeFile(entry, contents);
+    const result = await build({
+      entryPoints: [entry],
+      absWorkingDir: ROOT,
+      bundle: true,
+      minify: true,
+      treeShaking: true,
+      splitting,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      metafile: true,
+      outdir: join(dir, 'out'),
+      logLevel: 'silent',
+    });
+    const files = new Map((result.outputFiles ?? []).map((file) => [file.path, file.contents]));
+    const outputs = (result.metafile as Metafile).outputs;
+    const absolute = (output: string) => join(ROOT, output);
+    const start = Object.keys(outputs).find((output) => outputs[output]?.entryPoint !== undefined) as string;
+    const eager = new Set<string>([start]);
+    for (const output of eager) {
+      for (const { path, kind } of outputs[output]?.imports ?? []) {
+        if (kind === 'import-statement' && path in outputs) eager.add(path);
+      }
+    }
+    let minified = 0;
+    let gzip = 0;
+    const inputs: Record<string, number> = {};
+    for (const output of eager) {
+      const contents = files.get(absolute(output)) ?? new Uint8Array();
+      minified += contents.length;
+      gzip += gzipSync(contents).length;
+      for (const [input, { bytesInOutput }] of Object.entries(outputs[output]?.inputs ?? {})) {
+        inputs[input] = (inputs[input] ?? 0) + bytesInOutput;
+      }
+    }
+    return { minified, gzip, inputs };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function byOrigin(inputs: Record<string, number>): Record<string, number> {
+  const groups: Record<string, number> = {};
+  for (const [input, bytes] of Object.entries(inputs)) groups[origin(input)] = (groups[origin(input)] ?? 0) + bytes;
+  return Object.fromEntries(Object.entries(groups).sort((a, b) => b[1] - a[1]));
+}
+
+/**
+ * The main entry as a user's bundler sees it, from the built `dist/index.js`, for each
+ * scenario: the eager part with code splitting (the figure against the targets: rarely
+ * used paths load when first needed) and the whole as one file. The breakdown by origin
+ * bundles the sources the same way.
  */
 export async function benchBundle(): Promise<BundleResult> {
   const index = fileURLToPath(new URL('index.js', DIST));
-  const built = await bundle(index);
-  const builderOnly = await bundle(index, [], `import { usdToMicroDollars } from ${JSON.stringify(index)};
-console.log(usdToMicroDollars(1));`);
-  const sources = await bundle('./src/index.ts');
-  const withoutZod = await bundle('./src/index.ts', ['zod', 'zod/*']);
-  const withoutKy = await bundle('./src/index.ts', ['ky']);
-  const withoutBoth = await bundle('./src/index.ts', ['zod', 'zod/*', 'ky']);
-  return {
-    minifiedBytes: built.minified,
-    gzipBytes: built.gzip,
-    builderOnlyGzipBytes: builderOnly.gzip,
-    gzipBytesBy: {
-      zod: sources.gzip - withoutZod.gzip,
-      ky: sources.gzip - withoutKy.gzip,
-      sdk: withoutBoth.gzip,
-    },
-    minifiedBytesBy: Object.entries(sources.inputs).reduce<Record<string, number>>((groups, [input, { bytesInOutput }]) => {
-      const key = origin(input);
-      groups[key] = (groups[key] ?? 0) + bytesInOutput;
-      return groups;
-    }, {}),
-    heaviestInputs: Object.entries(sources.inputs)
-      .map(([input, { bytesInOutput }]) => ({ input, bytes: bytesInOutput }))
-      .sort((a, b) => b.bytes - a.bytes)
-      .slice(0, 8),
-  };
+  const sources = join(ROOT, 'src/index.ts');
+  const scenarios = {} as Record<ScenarioName, ScenarioResult>;
+  let heaviestEagerInputs: BundleResult['heaviestEagerInputs'] = [];
+  const importing = (from: string) => `import { NebulyClient } from ${JSON.stringify(from)};\n`;
+  for (const [name, { code, targetGzipBytes }] of Object.entries(SCENARIOS) as [ScenarioName, Scenario][]) {
+    const eager = await bundle(importing(index) + code, true);
+    const single = await bundle(importing(index) + code, false);
+    const fromSources = await bundle(importing(sources) + code, true);
+    scenarios[name] = {
+      eagerGzipBytes: eager.gzip,
+      eagerMinifiedBytes: eager.minified,
+      singleFileGzipBytes: single.gzip,
+      singleFileMinifiedBytes: single.minified,
+      targetGzipBytes,
+      eagerMinifiedBytesBy: byOrigin(fromSources.inputs),
+    };
+    if (name === 'clientAndRecorder') {
+      heaviestEagerInputs = Object.entries(fromSources.inputs)
+        .map(([input, bytes]) => ({ input, bytes }))
+        .sort((a, b) => b.bytes - a.bytes)
+        .slice(0, 12);
+    }
+  }
+  const builderOnly = await bundle(`import { usdToMicroDollars } from ${JSON.stringify(index)};\nconsole.log(usdToMicroDollars(1));`, false);
+  return { scenarios, builderOnlyGzipBytes: builderOnly.gzip, heaviestEagerInputs };
+}
+
+/** Lines for `npm run bench`: each scenario against its target, and what its eager part is made of. */
+export function describeBundle(result: BundleResult): string[] {
+  const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+  const lines: string[] = [];
+  for (const [name, scenario] of Object.entries(result.scenarios)) {
+    const target = scenario.targetGzipBytes === undefined ? 'no target' : `target ≤ ${kB(scenario.targetGzipBytes)}: ${scenario.eagerGzipBytes <= scenario.targetGzipBytes ? 'met' : 'NOT met'}`;
+    const parts = Object.entries(scenario.eagerMinifiedBytesBy)
+      .slice(0, 8)
+      .map(([group, bytes]) => `${group} ${kB(bytes)}`)
+      .join(', ');
+    lines.push(
+      `bundle ${name}: eager ${kB(scenario.eagerGzipBytes)} min+gz (${kB(scenario.eagerMinifiedBytes)} min; ${target}); ` +
+        `as one file ${kB(scenario.singleFileGzipBytes)} min+gz (${kB(scenario.singleFileMinifiedBytes)} min); eager, minified, by origin: ${parts}`,
+    );
+  }
+  lines.push(`bundle of usdToMicroDollars alone: ${kB(result.builderOnlyGzipBytes)} min+gz`);
+  return lines;
 }

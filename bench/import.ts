@@ -7,9 +7,12 @@ const ROUNDS = 21;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface ImportResult {
-  /** Median ms to import the main entry over median ms to import langfuse, fresh processes. */
+  /**
+   * Median ms to import the main entry and make a `NebulyClient` over median ms to import
+   * langfuse and make a `Langfuse`, fresh processes.
+   */
   importMsVsLangfuse: number;
-  /** The main entry as Node resolves `nebuly-client` (the `node` condition of `exports`). */
+  /** The main entry as Node resolves `nebuly-client` (the `node` condition of `exports`), and `new NebulyClient`. */
   sdkMs: number;
   /** `dist/index.js`, the build bundlers resolve (one module per source file), imported by Node. */
   bundlerBuildMs: number;
@@ -21,9 +24,21 @@ export interface ImportResult {
 
 const run = promisify(execFile);
 
-/** ms from `import()` called to resolved, in a fresh Node process. */
-async function importMs(specifier: string): Promise<number> {
-  const code = 'const s = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - s));';
+/**
+ * What each side makes once imported: a client with a key, as a user's first line does.
+ * Exits at once: a client may hold timers, and the figure is taken already.
+ */
+const CONSTRUCT: Record<string, string> = {
+  nebuly: "new m.NebulyClient({ apiKey: 'key' });",
+  langfuse: "new m.Langfuse({ publicKey: 'pk-lf-bench', secretKey: 'sk-lf-bench' });",
+  none: '',
+};
+
+/** ms from `import()` called to the client made, in a fresh Node process. */
+async function importMs(specifier: string, construct: keyof typeof CONSTRUCT): Promise<number> {
+  const code =
+    `const s = performance.now(); const m = await import(process.argv[1]); ${CONSTRUCT[construct]} ` +
+    'process.stdout.write(String(performance.now() - s)); process.exit(0);';
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code, specifier], { cwd: ROOT });
   return Number(stdout);
 }
@@ -34,8 +49,9 @@ function median(values: readonly number[]): number {
 }
 
 /**
- * Cold start: the main entry's import time against langfuse's (a comparable analytics
- * SDK), each in a fresh process, one after the other, ROUNDS times; medians.
+ * Cold start: importing the main entry and making a client, against the same for langfuse
+ * (a comparable analytics SDK), each in a fresh process, one after the other, ROUNDS
+ * times; medians.
  */
 export async function benchImport(): Promise<ImportResult> {
   const sdk: number[] = [];
@@ -47,14 +63,14 @@ export async function benchImport(): Promise<ImportResult> {
   const entry = process.env.BENCH_DIST === undefined ? 'nebuly-client' : new URL('index.js', DIST).href;
   const bundlerEntry = new URL('index.js', DIST).href;
   const emptyModule = 'data:text/javascript,export default 1';
-  await importMs(entry);
-  await importMs('langfuse');
-  await importMs(bundlerEntry);
+  await importMs(entry, 'nebuly');
+  await importMs('langfuse', 'langfuse');
+  await importMs(bundlerEntry, 'nebuly');
   for (let round = 0; round < ROUNDS; round += 1) {
-    sdk.push(await importMs(entry));
-    langfuse.push(await importMs('langfuse'));
-    bundlerBuild.push(await importMs(bundlerEntry));
-    empty.push(await importMs(emptyModule));
+    sdk.push(await importMs(entry, 'nebuly'));
+    langfuse.push(await importMs('langfuse', 'langfuse'));
+    bundlerBuild.push(await importMs(bundlerEntry, 'nebuly'));
+    empty.push(await importMs(emptyModule, 'none'));
   }
   return {
     importMsVsLangfuse: median(sdk) / median(langfuse),
