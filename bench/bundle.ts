@@ -169,7 +169,7 @@ export async function benchBundle(): Promise<BundleResult> {
       heaviestEagerInputs = Object.entries(fromSources.inputs)
         .map(([input, bytes]) => ({ input, bytes }))
         .sort((a, b) => b.bytes - a.bytes)
-        .slice(0, 12);
+        .slice(0, 80);
     }
   }
   const builderOnly = await bundle(`import { usdToMicroDollars } from ${JSON.stringify(index)};\nconsole.log(usdToMicroDollars(1));`, false);

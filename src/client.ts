@@ -2,7 +2,7 @@ import { HttpCore } from './core/http.js';
 import type { NebulyError } from './core/errors.js';
 import type { Log } from './core/logging.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
-import { createSampler, maskingFilter } from './privacy/index.js';
+import { createSampler } from './privacy/sample.js';
 import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
 import { ambientContext, checkConversationTarget, type ConversationTarget } from './recorder/conversation-target.js';
@@ -73,7 +73,10 @@ export class NebulyClient {
    */
   constructor(options: ClientOptions = {}) {
     const resolved = resolveClientOptions(options);
-    const http = new HttpCore(resolved, { filter: resolved.mask === undefined ? undefined : maskingFilter(resolved.mask, resolved.onError) });
+    const { mask, onError } = resolved;
+    // The mask of typed calls loads with the first one: a client without typed calls never loads it.
+    const filter = mask === undefined ? undefined : async () => (await import('./privacy/filter.js')).maskingFilter(mask, onError);
+    const http = new HttpCore(resolved, { filter });
     this.baseUrl = resolved.baseUrl;
     this.interactions = new Interactions(http);
     this.conversations = new Conversations(http);

@@ -5,21 +5,14 @@ import { deleteInteractionsParamsSchema } from '../schemas/filters.js';
 import { sendInteractionParamsSchema } from '../schemas/interactions.js';
 import { messageResponseSchema } from '../schemas/responses.js';
 import { deleteUsersParamsSchema, usersParamsSchema, usersResponseSchema } from '../schemas/users.js';
+import { ENDPOINT_PATHS, type EndpointName, type EndpointPath } from './endpoint-paths.js';
+
+export type { EndpointName, HttpMethod } from './endpoint-paths.js';
 
 /**
- * The HTTP verbs the service uses.
- *
- * @example
- * ```ts
- * const method: HttpMethod = ENDPOINTS.updateEligibleUsers.method; // 'PUT'
- * ```
- */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-/**
- * One endpoint of the service: its verb and path, the schema of its JSON body (none for
- * a GET), and the schema of its answer (none for an ingestion endpoint, where any 2xx is
- * success whatever its body).
+ * One endpoint of the service: its verb and path ({@link ENDPOINT_PATHS}), the schema of
+ * its JSON body (none for a GET), and the schema of its answer (none for an ingestion
+ * endpoint, where any 2xx is success whatever its body).
  *
  * @example
  * ```ts
@@ -30,38 +23,25 @@ export interface Endpoint<
   P extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
   R extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
   Path extends string = string,
-> {
-  readonly method: HttpMethod;
-  /** Below the base URL, with its leading slash. */
-  readonly path: Path;
+> extends EndpointPath<Path> {
   readonly params: P;
   readonly response: R;
-  /**
-   * The endpoint stores what it is sent (an interaction, a conversation, feedback): every
-   * POST to it carries an `Idempotency-Key`, the same on each retry, so that a repeat
-   * counts once.
-   */
-  readonly ingests?: true;
 }
 
 function endpoint<P extends z.ZodMiniType | undefined, R extends z.ZodMiniType | undefined, Path extends string>(
-  method: HttpMethod,
-  path: Path,
+  place: EndpointPath<Path>,
   params: P,
   response: R,
-  flags: { ingests?: true } = {},
 ): Endpoint<P, R, Path> {
-  return { method, path, params, response, ...flags };
+  return { ...place, params, response };
 }
 
-const ELIGIBLE_USERS = '/api/external/eligible-users';
-const PLATFORM_USERS = '/api/external/platform-users';
+const E = ENDPOINT_PATHS;
 
 /**
- * Every endpoint of the service, written once (for each path, the methods in the order a
- * 405's `Allow` lists them): the resources send through it, the
- * reference server and its MSW handlers route by it, and the recorder posts to
- * `sendConversation`.
+ * Every endpoint of the service with its schemas: the typed calls validate and parse
+ * with it, the reference server and its MSW handlers route by it. Loaded with zod, at a
+ * typed call's first request; what only needs a path reads {@link ENDPOINT_PATHS}.
  *
  * @example
  * ```ts
@@ -69,25 +49,16 @@ const PLATFORM_USERS = '/api/external/platform-users';
  * ```
  */
 export const ENDPOINTS = {
-  sendInteraction: endpoint('POST', '/event-ingestion/api/v3/events/trace_interaction', sendInteractionParamsSchema, undefined, { ingests: true }),
-  deleteInteractions: endpoint('POST', '/api/external/projects/delete-interactions', deleteInteractionsParamsSchema, messageResponseSchema),
-  sendConversation: endpoint('POST', '/event-ingestion/api/v2/events/trace_conversation', sendConversationParamsSchema, undefined, { ingests: true }),
-  sendFeedback: endpoint('POST', '/event-ingestion/api/v1/events/feedback', sendFeedbackParamsSchema, undefined, { ingests: true }),
-  listEligibleUsers: endpoint('GET', ELIGIBLE_USERS, undefined, usersResponseSchema),
-  insertEligibleUsers: endpoint('POST', ELIGIBLE_USERS, usersParamsSchema, usersResponseSchema),
-  updateEligibleUsers: endpoint('PUT', ELIGIBLE_USERS, usersParamsSchema, usersResponseSchema),
-  deleteEligibleUsers: endpoint('DELETE', ELIGIBLE_USERS, deleteUsersParamsSchema, messageResponseSchema),
-  listPlatformUsers: endpoint('GET', PLATFORM_USERS, undefined, usersResponseSchema),
-  insertPlatformUsers: endpoint('PUT', PLATFORM_USERS, usersParamsSchema, usersResponseSchema),
-  updatePlatformUsers: endpoint('POST', PLATFORM_USERS, usersParamsSchema, usersResponseSchema),
-} as const;
+  sendInteraction: endpoint(E.sendInteraction, sendInteractionParamsSchema, undefined),
+  deleteInteractions: endpoint(E.deleteInteractions, deleteInteractionsParamsSchema, messageResponseSchema),
+  sendConversation: endpoint(E.sendConversation, sendConversationParamsSchema, undefined),
+  sendFeedback: endpoint(E.sendFeedback, sendFeedbackParamsSchema, undefined),
+  listEligibleUsers: endpoint(E.listEligibleUsers, undefined, usersResponseSchema),
+  insertEligibleUsers: endpoint(E.insertEligibleUsers, usersParamsSchema, usersResponseSchema),
+  updateEligibleUsers: endpoint(E.updateEligibleUsers, usersParamsSchema, usersResponseSchema),
+  deleteEligibleUsers: endpoint(E.deleteEligibleUsers, deleteUsersParamsSchema, messageResponseSchema),
+  listPlatformUsers: endpoint(E.listPlatformUsers, undefined, usersResponseSchema),
+  insertPlatformUsers: endpoint(E.insertPlatformUsers, usersParamsSchema, usersResponseSchema),
+  updatePlatformUsers: endpoint(E.updatePlatformUsers, usersParamsSchema, usersResponseSchema),
+} as const satisfies Record<EndpointName, Endpoint>;
 
-/**
- * The name of an endpoint of {@link ENDPOINTS}.
- *
- * @example
- * ```ts
- * const name: EndpointName = 'sendConversation';
- * ```
- */
-export type EndpointName = keyof typeof ENDPOINTS;

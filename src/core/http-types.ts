@@ -7,7 +7,7 @@ import type { CallOverrides, RequestOptions } from './request-options.js';
  *
  * @example
  * ```ts
- * const request: HttpRequest = { method: 'POST', path: ENDPOINTS.sendConversation.path, body: json, signal };
+ * const request: HttpRequest = { method: 'POST', path: ENDPOINT_PATHS.sendConversation.path, body: json, signal };
  * ```
  */
 export interface HttpRequest extends CallOverrides {
@@ -66,7 +66,7 @@ export type EndpointArgs<E extends Endpoint> = E['params'] extends z.ZodMiniType
  *
  * @example
  * ```ts
- * await http.deliver({ path: ENDPOINTS.sendConversation.path, body, idempotencyKey, signal });
+ * await http.deliver({ path: ENDPOINT_PATHS.sendConversation.path, body, idempotencyKey, signal });
  * ```
  */
 export interface DeliverRequest {

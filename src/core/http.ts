@@ -1,72 +1,48 @@
-import type { KyInstance } from 'ky';
-import * as z from 'zod/mini';
-import { toIssues } from '../schemas/issues.js';
-import { errorOf, isRedirect, parseBody, redactAnswer } from './answer.js';
-import { ATTEMPT_TIMED_OUT, withinTimeout } from './attempt.js';
 import type { BodyFilter } from './body-filter.js';
-import type { Endpoint, HttpMethod } from './endpoints.js';
-import { AbortError, ConnectionError, countAttempts, type NebulyError, TimeoutError, UnexpectedResponseError } from './errors.js';
+import type { EndpointName } from './endpoint-paths.js';
+import type { ENDPOINTS } from './endpoints.js';
 import { plainHeaders } from './headers.js';
-import { logAttempt, logRetry } from './http-log.js';
+import type { HttpEngine } from './http-engine.js';
 import type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult, HttpRequest } from './http-types.js';
 import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency.js';
-import { loadKy } from './ky.js';
-import type { Log } from './logging.js';
 import type { ResolvedClientOptions } from './options.js';
-import { redactError } from './redact.js';
-import { type CallOverrides, checkRequestOptions } from './request-options.js';
-import { nextAttempt, wait } from './retry.js';
-import { answerOf } from './transport/fetch.js';
-import { chooseTransport, type TransportChoice } from './transport/select.js';
-import type { Transport, WireAnswer } from './transport/types.js';
-import { parseOrThrow } from './validate.js';
+import type { CallOverrides } from './request-options.js';
+import type { TransportChoice } from './transport/select.js';
 
 export type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult, HttpRequest } from './http-types.js';
 
-/** What the attempt loop needs to know of a request, besides how to send it. */
-interface Exchange extends Pick<CallOverrides, 'signal' | 'timeoutMs' | 'maxRetries'> {
-  method: HttpMethod;
-  path: string;
-}
-
-/** Read through a call, so that TypeScript does not take it for unchanged since the last check. */
-function isAborted(signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true;
-}
-
 /**
- * The one HTTP engine of the SDK. The typed client's calls go through ky (an instance
- * with the client's base URL, headers and transport); the recorder's deliveries go
- * straight to the transport (`node:http` with keep-alive on Node, `fetch` elsewhere, a
- * `fetch` of the user's always). Both share the attempt loop: the per-attempt time-out,
- * which covers the body, the retry policy of `retry.ts`, redirects refused, the key
- * redacted from every answer, and the mapping of failures to SDK errors.
+ * The one HTTP engine of the SDK, as the client holds it: nothing of the engine is loaded
+ * or made before the first request. Then `http-engine.ts` (transport, attempt loop) comes
+ * in; a typed call also loads `typed-call.ts` with zod, the schemas and ky. The typed
+ * client's calls go through ky; the recorder's deliveries go straight to the transport
+ * (`node:http` with keep-alive on Node, `fetch` elsewhere, a `fetch` of the user's
+ * always). Both share the attempt loop.
  *
  * @example
  * ```ts
  * const http = new HttpCore(resolveClientOptions({ apiKey }));
- * const { users } = await http.call(ENDPOINTS.listEligibleUsers);
+ * const { users } = await http.call('listEligibleUsers');
  * ```
  */
 export class HttpCore {
   readonly #options: ResolvedClientOptions;
-  readonly #log: Log;
   readonly #choice: TransportChoice;
-  /** The client's headers, the SDK's set over them; plain objects, made at the first request. */
-  #headers: Record<string, string> | undefined;
-  #transport: Transport | undefined;
-  #ky: KyInstance | undefined;
-  /** The client's mask, for the bodies of typed calls; none without one. */
-  readonly #filter: BodyFilter | undefined;
+  /** The client's mask for the bodies of typed calls, loaded with their first one; none without one. */
+  readonly #loadFilter: (() => Promise<BodyFilter>) | undefined;
+  #engine: Promise<HttpEngine> | undefined;
+  #filter: Promise<BodyFilter> | undefined;
 
   /**
    * `transport: 'fetch'` forces the platform's fetch where Node's would be used (tests);
-   * `filter` is what each typed call's body passes through (the client's mask).
+   * `filter` loads what each typed call's body passes through (the client's mask).
    */
-  constructor(options: ResolvedClientOptions, internals: { transport?: TransportChoice; filter?: BodyFilter | undefined } = {}) {
+  constructor(
+    options: ResolvedClientOptions,
+    internals: { transport?: TransportChoice; filter?: (() => Promise<BodyFilter>) | undefined } = {},
+  ) {
     this.#options = options;
-    this.#filter = internals.filter;
-    this.#log = options.log;
+    this.#loadFilter = internals.filter;
     this.#choice = internals.transport ?? 'auto';
     // Checked here, where the mistake was made; fetch's own message would quote the value.
     if (plainHeaders(options.headers) === undefined) {
@@ -74,68 +50,30 @@ export class HttpCore {
     }
   }
 
-  /** The transport, made at the first request. */
-  get transport(): Transport {
-    this.#transport ??= chooseTransport(this.#options.fetch, this.#choice);
-    return this.#transport;
-  }
-
-  /** Set, not merged: a user header of any case never joins or replaces the SDK's. */
-  #baseHeaders(): Record<string, string> {
-    this.#headers ??= {
-      ...plainHeaders(this.#options.headers),
-      accept: 'application/json',
-      authorization: `Bearer ${this.#options.apiKey}`,
-    };
-    return this.#headers;
+  /** The engine, loaded and made at the first request. */
+  #engineOf(): Promise<HttpEngine> {
+    this.#engine ??= import('./http-engine.js').then(({ HttpEngine }) => new HttpEngine(this.#options, this.#choice));
+    return this.#engine;
   }
 
   /**
-   * Calls an endpoint of the service: validates `params` with the endpoint's schema
-   * and the request options (rejecting with a `ValidationError`, nothing sent), sends the
-   * params as JSON through ky, and answers the body parsed by the endpoint's response
-   * schema, or for ingestion its status and body. The last argument, the call's request
-   * options, overrides the client's signal, time-out, retries and headers. A call to an
-   * endpoint that ingests data carries an `Idempotency-Key`, the same on each retry.
+   * Calls an endpoint of the service by its name: validates `params` with the endpoint's
+   * schema and the request options (rejecting with a `ValidationError`, nothing sent),
+   * sends the params as JSON through ky, and answers the body parsed by the endpoint's
+   * response schema, or for ingestion its status and body. The last argument, the call's
+   * request options, overrides the client's signal, time-out, retries and headers. A call
+   * to an endpoint that ingests data carries an `Idempotency-Key`, the same on each retry.
    *
    * @example
    * ```ts
-   * const { users } = await http.call(ENDPOINTS.listEligibleUsers, { timeoutMs: 5_000 });
-   * await http.call(ENDPOINTS.deleteEligibleUsers, { users: ['u-1'] }, { maxRetries: 0 });
+   * const { users } = await http.call('listEligibleUsers', { timeoutMs: 5_000 });
+   * await http.call('deleteEligibleUsers', { users: ['u-1'] }, { maxRetries: 0 });
    * ```
    */
-  async call<E extends Endpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointResult<E>> {
-    const { method, path, params: paramsSchema, response } = endpoint;
-    const [params, options] = paramsSchema === undefined ? [undefined, args[0]] : args;
-    const overrides = checkRequestOptions(options);
-    const valid = paramsSchema === undefined ? undefined : parseOrThrow(paramsSchema, params);
-    const body = valid === undefined ? undefined : JSON.stringify(this.#filter === undefined ? valid : this.#filter(endpoint, valid));
-    const key = overrides.headers?.[IDEMPOTENCY_HEADER] ?? overrides.idempotencyKey ?? (endpoint.ingests === true ? newIdempotencyKey() : undefined);
-    const headers: Record<string, string> = {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...overrides.headers,
-      ...(key === undefined ? {} : { [IDEMPOTENCY_HEADER]: key }),
-    };
-    const ky = (this.#ky ??= (await loadKy()).create({
-      prefixUrl: this.#options.baseUrl,
-      headers: this.#baseHeaders(),
-      fetch: this.transport.fetch,
-      retry: 0,
-      timeout: false,
-      throwHttpErrors: false,
-      redirect: 'manual',
-    }));
-    const answer = await this.#exchange({ ...overrides, method, path }, async (signal) =>
-      answerOf(await ky(path.slice(1), { method, headers, body: body ?? null, signal })),
-    );
-    if (response === undefined) return { status: answer.status, body: parseBody(answer.text) } as EndpointResult<E>;
-    const parsed = parseBody(answer.text);
-    const result = z.safeParse(response, parsed);
-    if (!result.success) {
-      const issues = toIssues(result.error.issues, parsed);
-      throw new UnexpectedResponseError(answer.status, parsed, issues, method, path, answer.attempt, new Headers(answer.headers));
-    }
-    return result.data as EndpointResult<E>;
+  async call<N extends EndpointName>(name: N, ...args: EndpointArgs<(typeof ENDPOINTS)[N]>): Promise<EndpointResult<(typeof ENDPOINTS)[N]>> {
+    if (this.#loadFilter !== undefined) this.#filter ??= this.#loadFilter();
+    const [engine, { typedCall }, filter] = await Promise.all([this.#engineOf(), import('./typed-call.js'), this.#filter]);
+    return typedCall(engine, filter, name, args);
   }
 
   /**
@@ -145,17 +83,11 @@ export class HttpCore {
    *
    * @example
    * ```ts
-   * const { status } = await http.deliver({ path: ENDPOINTS.sendConversation.path, body, idempotencyKey: key });
+   * const { status } = await http.deliver({ path: ENDPOINT_PATHS.sendConversation.path, body, idempotencyKey: key });
    * ```
    */
   async deliver(request: DeliverRequest & Pick<CallOverrides, 'timeoutMs' | 'maxRetries'>): Promise<AcceptedResponse> {
-    const { path, body, idempotencyKey, signal } = request;
-    const url = this.#options.baseUrl + path;
-    const headers = { ...this.#baseHeaders(), 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: idempotencyKey };
-    const transport = this.transport;
-    const exchange: Exchange = { method: 'POST', path, signal, timeoutMs: request.timeoutMs, maxRetries: request.maxRetries };
-    const answer = await this.#exchange(exchange, (attemptSignal) => transport.send({ url, method: 'POST', headers, body, signal: attemptSignal }));
-    return { status: answer.status, body: parseBody(answer.text) };
+    return (await this.#engineOf()).deliver(request);
   }
 
   /**
@@ -164,7 +96,7 @@ export class HttpCore {
    *
    * @example
    * ```ts
-   * await http.accepted({ method: 'POST', path: ENDPOINTS.sendConversation.path, body: json });
+   * await http.accepted({ method: 'POST', path: ENDPOINT_PATHS.sendConversation.path, body: json });
    * ```
    */
   accepted(request: HttpRequest): Promise<AcceptedResponse> {
@@ -172,65 +104,4 @@ export class HttpCore {
     const idempotencyKey = headers?.[IDEMPOTENCY_HEADER] ?? request.idempotencyKey ?? newIdempotencyKey();
     return this.deliver({ path, body, idempotencyKey, signal, timeoutMs, maxRetries });
   }
-
-  /**
-   * The attempt loop: a 2xx answer with the attempt it came from, or the SDK error of the
-   * last attempt. Each answer is redacted before anything reads it. Logs each attempt at
-   * debug and each retry at info.
-   */
-  async #exchange(request: Exchange, send: (signal: AbortSignal) => Promise<WireAnswer>): Promise<WireAnswer & { attempt: number }> {
-    const { method, path, signal } = request;
-    const policy = { maxRetries: request.maxRetries ?? this.#options.maxRetries, retryDelayMs: this.#options.retryDelayMs };
-    const timeoutMs = request.timeoutMs ?? this.#options.timeoutMs;
-    if (isAborted(signal)) throw new AbortError(`${method} ${path} was aborted before it was sent`);
-    for (let attempt = 1; ; attempt += 1) {
-      let answer: WireAnswer | undefined;
-      let failure: unknown;
-      const started = this.#log.enabled('debug') ? Date.now() : 0;
-      try {
-        answer = redactAnswer(await withinTimeout(send, timeoutMs, signal), this.#options.apiKey);
-      } catch (error) {
-        failure = error;
-      }
-      const aborted = isAborted(signal);
-      if (this.#log.enabled('debug')) logAttempt(this.#log, request, attempt, Date.now() - started, answer, failure, aborted);
-      if (aborted) throw new AbortError(`${method} ${path} was aborted during attempt ${attempt}`, { attempts: attempt });
-      const url = this.#options.baseUrl + path;
-      if (answer !== undefined && isRedirect(answer)) throw errorOf(answer, { method, path, url }, attempt);
-      if (answer !== undefined && answer.status >= 200 && answer.status < 300) return { ...answer, attempt };
-      const decision = nextAttempt(
-        answer === undefined
-          ? { kind: failure === ATTEMPT_TIMED_OUT ? 'timeout' : 'network' }
-          : { kind: 'answer', status: answer.status, retryAfter: answer.headers['retry-after'] },
-        attempt,
-        policy,
-      );
-      if (!decision.retry) throw answer === undefined ? this.#toSdkError(failure, request, attempt, timeoutMs) : errorOf(answer, { method, path, url }, attempt);
-      if (this.#log.enabled('info')) logRetry(this.#log, request, decision.reason, attempt, policy.maxRetries + 1, decision.delayMs, answer?.status);
-      try {
-        await wait(decision.delayMs, signal);
-      } catch {
-        throw new AbortError(`${method} ${path} was aborted after ${countAttempts(attempt)}`, { attempts: attempt });
-      }
-    }
-  }
-
-  // The one place where a failed attempt becomes an SDK error. What ky and the transport
-  // saw is never kept beyond the failure itself: ky's request holds the Authorization header.
-  #toSdkError(error: unknown, { method, path }: Exchange, attempts: number, timeoutMs: number): NebulyError {
-    const tries = countAttempts(attempts);
-    if (error === ATTEMPT_TIMED_OUT) {
-      return new TimeoutError(`${method} ${path} got no answer within ${timeoutMs} ms (${tries})`, { attempts });
-    }
-    // A custom fetch may put the request, headers and all, into what it throws.
-    const cause = redactError(error, this.#options.apiKey);
-    return new ConnectionError(`${method} ${path} failed after ${tries}: ${describeNetworkError(cause)}`, { cause, attempts });
-  }
-}
-
-/** `fetch failed` says little; its cause says what happened (`ECONNREFUSED 127.0.0.1:9`). */
-function describeNetworkError(error: Error): string {
-  const cause = error.cause;
-  if (cause instanceof Error && cause.message !== '') return `${error.message} (${cause.message})`;
-  return error.message;
 }

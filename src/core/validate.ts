@@ -1,55 +1,8 @@
 import * as z from 'zod/mini';
 import { toIssues } from '../schemas/issues.js';
 import { type Issue } from '../utils/issues.js';
-import { MAX_JSON_DEPTH } from '../schemas/json.js';
+import { unreadableIssues } from '../schemas/plain-checks.js';
 import { ValidationError } from './errors.js';
-
-/** How many values {@link unreadableIssues} reads at most while looking for the culprits. */
-const MAX_VALUES_SEARCHED = 10_000;
-
-type Path = (string | number)[];
-
-/**
- * Where in `root` reads throw (a getter, a revoked Proxy, a Proxy trap), found by
- * reading it again breadth-first, each read on its own, within bounds.
- */
-function unreadablePaths(root: unknown): Path[] {
-  const found: Path[] = [];
-  const queue: { value: unknown; path: Path }[] = [{ value: root, path: [] }];
-  for (let index = 0; index < queue.length && index < MAX_VALUES_SEARCHED; index += 1) {
-    const { value, path } = queue[index] as (typeof queue)[number];
-    if (typeof value !== 'object' || value === null || path.length > MAX_JSON_DEPTH) continue;
-    let keys: (string | number)[];
-    try {
-      keys = Array.isArray(value) ? Array.from(value.keys()) : Object.keys(value);
-    } catch {
-      found.push(path);
-      continue;
-    }
-    for (const key of keys) {
-      if (queue.length >= MAX_VALUES_SEARCHED) break;
-      try {
-        queue.push({ value: (value as Record<string | number, unknown>)[key], path: [...path, key] });
-      } catch {
-        found.push([...path, key]);
-      }
-    }
-  }
-  return found;
-}
-
-/**
- * The issues for a value that threw while being read, one per place that throws; the
- * value itself when the culprit does not show again.
- */
-function unreadableIssues(value: unknown): Issue[] {
-  const paths = unreadablePaths(value);
-  return (paths.length === 0 ? [[]] : paths).map((path) => ({
-    path,
-    message: 'could not be read (a getter or Proxy threw)',
-    code: 'custom',
-  }));
-}
 
 /** What {@link safeParseInput} found: the wire value, or every problem by path. */
 export type InputResult<T> = { success: true; data: T } | { success: false; issues: Issue[] };

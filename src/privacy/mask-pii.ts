@@ -1,5 +1,5 @@
 import type { MaskContext } from '../core/privacy-options.js';
-import { MAX_JSON_DEPTH } from '../schemas/json.js';
+import { MAX_JSON_DEPTH } from '../schemas/plain-checks.js';
 import { type ContentMap, kindOf, mapContent } from './content.js';
 import { maskText } from './pii/scan.js';
 

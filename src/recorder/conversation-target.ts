@@ -3,8 +3,8 @@
  * a turn, a conversation, or an end user's session. One check for every place a target
  * is given, with the same rules as `startConversation`.
  */
-import * as z from 'zod/mini';
-import { nonEmptyString, tags as tagsSchema } from '../schemas/common.js';
+import { checkNonEmptyString, checkTags, Found, unreadableIssues } from '../schemas/plain-checks.js';
+import { formatPath, type Issue } from '../utils/issues.js';
 import { asyncContext, type AsyncContext } from '../utils/async-context.js';
 import { Conversation } from './conversation.js';
 import { Turn } from './turn.js';
@@ -60,11 +60,20 @@ export function ambientContext(): AsyncContext<Ambient> {
 // The recorder's snake_case names, written in a target by habit.
 const CAMEL_CASE: Readonly<Record<string, string>> = { end_user: 'endUser', conversation_id: 'conversationId' };
 
-const sessionFields = z.object({
-  endUser: nonEmptyString,
-  conversationId: z.optional(nonEmptyString),
-  tags: z.optional(tagsSchema),
-});
+/** The first problem of a session target's fields, by `startConversation`'s rules (without zod). */
+function sessionIssue(given: Record<string, unknown>): Issue | undefined {
+  const fields: Record<string, unknown> = {};
+  try {
+    for (const name of ['endUser', 'conversationId', 'tags']) fields[name] = given[name];
+    const found = new Found(fields);
+    checkNonEmptyString(fields.endUser, ['endUser'], found);
+    if (fields.conversationId !== undefined) checkNonEmptyString(fields.conversationId, ['conversationId'], found);
+    if (fields.tags !== undefined) checkTags(fields.tags, ['tags'], found);
+    return found.issues[0];
+  } catch {
+    return unreadableIssues(fields)[0];
+  }
+}
 
 function fail(message: string): never {
   throw new TypeError(`nebuly-client: ${message}`);
@@ -105,10 +114,6 @@ export function checkConversationTarget(target: unknown, isClient: (value: unkno
   if (!('endUser' in given)) {
     fail(`the target has none of \`turn\`, \`conversation\`, ${clientRequired ? '`nebuly`' : '`endUser`'}; ${expected}.`);
   }
-  const checked = sessionFields.safeParse({ endUser: given.endUser, conversationId: given.conversationId, tags: given.tags });
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    const path = ['target', ...(issue?.path ?? []).map(String)].join('.');
-    fail(`\`${path}\` ${issue?.message ?? 'is invalid'} (the same rule as startConversation).`);
-  }
+  const issue = sessionIssue(given);
+  if (issue !== undefined) fail(`\`${formatPath(['target', ...issue.path])}\` ${issue.message} (the same rule as startConversation).`);
 }

@@ -1,7 +1,13 @@
-import { nonEmptyString, timestamp } from '../schemas/common.js';
-import { conversationInteractionSchema, sendConversationParamsSchema } from '../schemas/conversations.js';
-import { conversationFeedbackActionSchema } from '../schemas/feedback.js';
-import { embeddingStepSchema, llmStepSchema, messageSchema, retrievalStepSchema } from '../schemas/traces.js';
+import {
+  CONVERSATION_FIELDS,
+  CONVERSATION_INTERACTION_FIELDS,
+  EMBEDDING_STEP_FIELDS,
+  FEEDBACK_ACTION_FIELDS,
+  LLM_STEP_FIELDS,
+  MESSAGE_FIELDS,
+  RETRIEVAL_STEP_FIELDS,
+  type WireFields,
+} from '../schemas/wire-fields.js';
 import { utf8ByteLength } from './utf8.js';
 
 let identifyingKeys: ReadonlySet<string> | undefined;
@@ -15,20 +21,18 @@ let identifyingKeys: ReadonlySet<string> | undefined;
  */
 export function keptKeys(): ReadonlySet<string> {
   if (identifyingKeys !== undefined) return identifyingKeys;
-  const objects = [
-    sendConversationParamsSchema.shape.conversation,
-    conversationInteractionSchema,
-    llmStepSchema,
-    retrievalStepSchema,
-    embeddingStepSchema,
-    messageSchema,
-    conversationFeedbackActionSchema,
+  const objects: WireFields[] = [
+    CONVERSATION_FIELDS,
+    CONVERSATION_INTERACTION_FIELDS,
+    LLM_STEP_FIELDS,
+    RETRIEVAL_STEP_FIELDS,
+    EMBEDDING_STEP_FIELDS,
+    MESSAGE_FIELDS,
+    FEEDBACK_ACTION_FIELDS,
   ];
   const kept = new Set(['type']);
-  for (const { shape } of objects) {
-    for (const [key, field] of Object.entries(shape)) {
-      if (field === nonEmptyString || field === timestamp || field._zod.def.type === 'enum') kept.add(key);
-    }
+  for (const fields of objects) {
+    for (const [key, kind] of Object.entries(fields)) if (kind === 'id') kept.add(key);
   }
   identifyingKeys = kept;
   return kept;

@@ -1,5 +1,5 @@
 import { NebulyError, ValidationError } from '../core/errors.js';
-import { ENDPOINTS } from '../core/endpoints.js';
+import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { Mask } from '../core/privacy-options.js';
 import { applyMask } from '../privacy/apply-mask.js';
 import { conversationFeedbackActionSchema } from '../schemas/feedback.js';
@@ -140,7 +140,7 @@ export class FeedbackSender {
     if (body === undefined) return;
     await this.#options.publisher.publish({
       conversationId,
-      path: ENDPOINTS.sendFeedback.path,
+      path: ENDPOINT_PATHS.sendFeedback.path,
       body: encoder.encode(JSON.stringify(body)),
       idempotencyKey: newId(),
       counted: false,

@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import { type WireFields, wireFieldNames } from '../schemas/wire-fields.js';
 import { UNREADABLE } from '../utils/issues.js';
 import { isPlainObject } from './plain-object.js';
 
@@ -41,46 +41,24 @@ export function fieldsOf<K extends string>(params: unknown, names: readonly K[])
 }
 
 /**
- * An object schema of the wire: its fields are what a recording call keeps.
- * @example
- * ```ts
- * const schema: ObjectSchema = llmStepSchema;
- * ```
- */
-export interface ObjectSchema {
-  readonly shape: Readonly<Record<string, z.core.$ZodType>>;
-}
-
-/**
- * The field names of an object schema, in its order.
- * @example
- * ```ts
- * fieldNames(messageSchema); // ['role', 'content']
- * ```
- */
-export function fieldNames<S extends ObjectSchema>(schema: S): (keyof S['shape'] & string)[] {
-  return Object.keys(schema.shape) as (keyof S['shape'] & string)[];
-}
-
-/**
- * Makes the function that records a call's parameters as the fields of `schema`, each
- * read once ({@link fieldsOf}), in the schema's order: a required field always (the wire
+ * Makes the function that records a call's parameters as the fields of a wire object
+ * (`schemas/wire-fields.ts`), each read once ({@link fieldsOf}), in the schema's order: a required field always (the wire
  * tells trace steps apart by their keys, so a missing one is then reported as this
  * kind's), an optional one only when given. `copies` copy a field the caller may change
- * later. A field added to the schema is recorded with no list to update.
+ * later.
  *
  * @example
  * ```ts
- * const recordRetrieval = recorderOf(retrievalStepSchema, { outputs: copyArray });
+ * const recordRetrieval = recorderOf(RETRIEVAL_STEP_FIELDS, { outputs: copyArray });
  * trace.push(recordRetrieval(step));
  * ```
  */
 export function recorderOf(
-  schema: ObjectSchema,
+  fields: WireFields,
   copies: Readonly<Record<string, (value: unknown) => unknown>> = {},
 ): (params: unknown) => Record<string, unknown> {
-  const names = fieldNames(schema);
-  const optional = names.map((name) => schema.shape[name]?._zod.optin === 'optional');
+  const names = wireFieldNames(fields);
+  const optional = names.map((name) => fields[name] === 'value?');
   const copy = names.map((name) => copies[name]);
   const count = names.length;
   // As fieldsOf, read straight into the record: this runs on every recorded step.

@@ -1,5 +1,5 @@
 import { AbortError, NebulyError } from '../core/errors.js';
-import { ENDPOINTS } from '../core/endpoints.js';
+import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { SendInteractionBody } from '../schemas/index.js';
 import type { ConversationClaim, ConversationStore, StoredInteraction } from '../types/store.js';
 import type { EndReason } from './conversation.js';
@@ -96,7 +96,7 @@ export class Sender {
     };
     const sent = this.#options.publisher.publish({
       conversationId: conversation.id,
-      path: ENDPOINTS.sendInteraction.path,
+      path: ENDPOINT_PATHS.sendInteraction.path,
       body: encoder.encode(JSON.stringify(body)),
       idempotencyKey: stored.id,
     });
@@ -242,7 +242,7 @@ export class Sender {
       );
     }
     const sent = publisher.publish(
-      { conversationId: id, path: ENDPOINTS.sendConversation.path, body: fitted.body, idempotencyKey: claim.generation },
+      { conversationId: id, path: ENDPOINT_PATHS.sendConversation.path, body: fitted.body, idempotencyKey: claim.generation },
       errors,
     );
     published();

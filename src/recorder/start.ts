@@ -1,8 +1,6 @@
-import * as z from 'zod/mini';
+import { checkNonEmptyString, checkTags, Found, unreadableIssues } from '../schemas/plain-checks.js';
 import type { Issue } from '../utils/issues.js';
-import { safeParseInput } from '../core/validate.js';
-import { nonEmptyString, tags } from '../schemas/common.js';
-import { copyPlainObject, fieldNames, fieldsOf } from './fields.js';
+import { copyPlainObject, fieldsOf } from './fields.js';
 import { newId } from './ids.js';
 
 /** Parameters of `nebuly.startConversation`. */
@@ -18,12 +16,33 @@ export interface StartConversationParams {
   conversation_id?: string | undefined;
 }
 
-const startParamsSchema = z.object({
-  end_user: nonEmptyString,
-  tags: z.optional(tags),
-  conversation_id: z.optional(nonEmptyString),
-});
-const START_FIELDS = /* @__PURE__ */ fieldNames(startParamsSchema);
+const START_FIELDS = ['end_user', 'tags', 'conversation_id'] as const;
+
+type StartResult = { success: true; data: StartConversationParams } | { success: false; issues: Issue[] };
+
+/**
+ * @internal The start parameters as read, against `{ end_user: nonEmptyString, tags?:
+ * tags, conversation_id?: nonEmptyString }`, checked without zod
+ * (`schemas/plain-checks.ts`): the issues, in the fields' order, are those zod would give
+ * (test/fuzz/plain-checks.test.ts).
+ * @example
+ * ```ts
+ * checkStartFields({ end_user: '', tags: undefined, conversation_id: undefined }); // issues: end_user must not be empty
+ * ```
+ */
+export function checkStartFields(read: Readonly<Record<(typeof START_FIELDS)[number], unknown>>): StartResult {
+  const found = new Found(read);
+  try {
+    const { end_user, tags, conversation_id } = read;
+    checkNonEmptyString(end_user, ['end_user'], found);
+    const copied = tags === undefined ? undefined : checkTags(tags, ['tags'], found);
+    if (conversation_id !== undefined) checkNonEmptyString(conversation_id, ['conversation_id'], found);
+    if (found.issues.length > 0) return { success: false, issues: found.issues };
+    return { success: true, data: { end_user: end_user as string, tags: copied, conversation_id: conversation_id as string | undefined } };
+  } catch {
+    return { success: false, issues: unreadableIssues(read) };
+  }
+}
 
 /** Start parameters after checking: what can be used, and what was wrong. */
 export interface CheckedStart {
@@ -42,10 +61,10 @@ export interface CheckedStart {
  */
 export function checkStartParams(params: StartConversationParams, idRequired = false): CheckedStart {
   // Validated as read once, here: a getter that throws or a revoked Proxy becomes a
-  // value validation names, instead of an exception inside zod.
+  // value validation names, instead of an exception inside the check.
   const fields = fieldsOf(params, START_FIELDS);
   const read = { ...fields, tags: copyPlainObject(fields.tags) };
-  const result = safeParseInput(startParamsSchema, read);
+  const result = checkStartFields(read);
   if (result.success) {
     const { end_user, tags: given, conversation_id } = result.data;
     if (conversation_id !== undefined || !idRequired) {
@@ -53,7 +72,7 @@ export function checkStartParams(params: StartConversationParams, idRequired = f
         conversationId: conversation_id ?? newId(),
         idGiven: conversation_id !== undefined,
         endUser: end_user,
-        // zod's output is a copy: the caller may change their object afterwards.
+        // The check's output is a copy: the caller may change their object afterwards.
         tags: given,
         issues: [],
       };

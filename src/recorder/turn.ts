@@ -1,14 +1,20 @@
-import { conversationFeedbackActionSchema } from '../schemas/feedback.js';
 import type {
   ConversationFeedbackAction,
   EmbeddingStepInput,
   LLMStepInput,
   RetrievalStepInput,
 } from '../schemas/index.js';
-import { embeddingStepSchema, llmStepSchema, messageSchema, retrievalStepSchema } from '../schemas/traces.js';
+import {
+  EMBEDDING_STEP_FIELDS,
+  FEEDBACK_ACTION_FIELDS,
+  LLM_STEP_FIELDS,
+  MESSAGE_FIELDS,
+  RETRIEVAL_STEP_FIELDS,
+  wireFieldNames,
+} from '../schemas/wire-fields.js';
 import { UNREADABLE } from '../utils/issues.js';
 import { RecordingError } from './errors.js';
-import { fieldNames, fieldsOf, readSafely, recorderOf } from './fields.js';
+import { fieldsOf, readSafely, recorderOf } from './fields.js';
 import type { InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';
 
@@ -19,7 +25,7 @@ export interface EndInteractionParams {
 }
 
 const END_FIELDS = ['output'] as const;
-const MESSAGE_FIELDS = /* @__PURE__ */ fieldNames(messageSchema);
+const MESSAGE_NAMES = /* @__PURE__ */ wireFieldNames(MESSAGE_FIELDS);
 
 // The caller may keep pushing to the array they passed (a chat history usually grows in
 // place); a shallow copy records it as it was at the call.
@@ -44,7 +50,7 @@ function copyMessages(value: unknown): unknown {
     try {
       for (; index < length; index += 1) {
         const message: unknown = messages[index];
-        copy[index] = typeof message === 'object' && message !== null ? fieldsOf(message, MESSAGE_FIELDS) : message;
+        copy[index] = typeof message === 'object' && message !== null ? fieldsOf(message, MESSAGE_NAMES) : message;
       }
     } catch {
       copy[index] = UNREADABLE;
@@ -55,10 +61,10 @@ function copyMessages(value: unknown): unknown {
 }
 
 // What each call records: the fields of its wire schema (see recorderOf).
-const recordLlm = /* @__PURE__ */ recorderOf(llmStepSchema, { messages: copyMessages });
-const recordRetrieval = /* @__PURE__ */ recorderOf(retrievalStepSchema, { outputs: copyArray });
-const recordEmbedding = /* @__PURE__ */ recorderOf(embeddingStepSchema);
-const recordFeedback = /* @__PURE__ */ recorderOf(conversationFeedbackActionSchema);
+const recordLlm = /* @__PURE__ */ recorderOf(LLM_STEP_FIELDS, { messages: copyMessages });
+const recordRetrieval = /* @__PURE__ */ recorderOf(RETRIEVAL_STEP_FIELDS, { outputs: copyArray });
+const recordEmbedding = /* @__PURE__ */ recorderOf(EMBEDDING_STEP_FIELDS);
+const recordFeedback = /* @__PURE__ */ recorderOf(FEEDBACK_ACTION_FIELDS);
 
 /**
  * @internal A step as recorded: only the fields of its kind, values kept as given. Shared

@@ -1,4 +1,3 @@
-import { ENDPOINTS } from '../core/endpoints.js';
 import type { AcceptedResponse, HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { SendConversationParams } from '../schemas/index.js';
@@ -31,6 +30,6 @@ export class Conversations {
    * ```
    */
   send(params: SendConversationParams, options?: RequestOptions): Promise<AcceptedResponse> {
-    return this.#http.call(ENDPOINTS.sendConversation, params, options);
+    return this.#http.call('sendConversation', params, options);
   }
 }

@@ -1,4 +1,3 @@
-import { ENDPOINTS } from '../core/endpoints.js';
 import type { HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { DeleteUsersParams, MessageResponse, UsersParams, UsersResponse } from '../schemas/index.js';
@@ -26,7 +25,7 @@ export class EligibleUsers {
    * ```
    */
   insert(params: UsersParams, options?: RequestOptions): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.insertEligibleUsers, params, options);
+    return this.#http.call('insertEligibleUsers', params, options);
   }
 
   /**
@@ -34,7 +33,7 @@ export class EligibleUsers {
    * updated (`PUT`).
    */
   update(params: UsersParams, options?: RequestOptions): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.updateEligibleUsers, params, options);
+    return this.#http.call('updateEligibleUsers', params, options);
   }
 
   /**
@@ -46,7 +45,7 @@ export class EligibleUsers {
    * ```
    */
   delete(params: DeleteUsersParams, options?: RequestOptions): Promise<MessageResponse> {
-    return this.#http.call(ENDPOINTS.deleteEligibleUsers, params, options);
+    return this.#http.call('deleteEligibleUsers', params, options);
   }
 
   /**
@@ -58,6 +57,6 @@ export class EligibleUsers {
    * ```
    */
   list(options?: RequestOptions): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.listEligibleUsers, options);
+    return this.#http.call('listEligibleUsers', options);
   }
 }

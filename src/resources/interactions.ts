@@ -1,4 +1,3 @@
-import { ENDPOINTS } from '../core/endpoints.js';
 import type { AcceptedResponse, HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { DeleteInteractionsParams, MessageResponse, SendFeedbackParams, SendInteractionParams } from '../schemas/index.js';
@@ -30,7 +29,7 @@ export class Interactions {
    * ```
    */
   send(params: SendInteractionParams, options?: RequestOptions): Promise<AcceptedResponse> {
-    return this.#http.call(ENDPOINTS.sendInteraction, params, options);
+    return this.#http.call('sendInteraction', params, options);
   }
 
   /**
@@ -48,7 +47,7 @@ export class Interactions {
    * ```
    */
   sendFeedback(params: SendFeedbackParams, options?: RequestOptions): Promise<AcceptedResponse> {
-    return this.#http.call(ENDPOINTS.sendFeedback, params, options);
+    return this.#http.call('sendFeedback', params, options);
   }
 
   /**
@@ -63,6 +62,6 @@ export class Interactions {
    * ```
    */
   delete(params: DeleteInteractionsParams = {}, options?: RequestOptions): Promise<MessageResponse> {
-    return this.#http.call(ENDPOINTS.deleteInteractions, params, options);
+    return this.#http.call('deleteInteractions', params, options);
   }
 }

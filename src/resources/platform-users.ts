@@ -1,4 +1,3 @@
-import { ENDPOINTS } from '../core/endpoints.js';
 import type { HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { UsersParams, UsersResponse } from '../schemas/index.js';
@@ -29,7 +28,7 @@ export class PlatformUsers {
    * ```
    */
   insert(params: UsersParams, options?: RequestOptions): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.insertPlatformUsers, params, options);
+    return this.#http.call('insertPlatformUsers', params, options);
   }
 
   /**
@@ -37,11 +36,11 @@ export class PlatformUsers {
    * updated (`POST`).
    */
   update(params: UsersParams, options?: RequestOptions): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.updatePlatformUsers, params, options);
+    return this.#http.call('updatePlatformUsers', params, options);
   }
 
   /** Every platform user of the project (`GET`). */
   list(options?: RequestOptions): Promise<UsersResponse> {
-    return this.#http.call(ENDPOINTS.listPlatformUsers, options);
+    return this.#http.call('listPlatformUsers', options);
   }
 }

@@ -1,11 +1,8 @@
 import * as z from 'zod/mini';
 
-/**
- * The deepest nesting accepted inside free-form JSON (message content parts). Real
- * content parts nest a few levels; the bound keeps every reader of the data, the
- * reference server's store included, within the stack.
- */
-export const MAX_JSON_DEPTH = 100;
+import { MAX_JSON_DEPTH } from './plain-checks.js';
+
+export { MAX_JSON_DEPTH } from './plain-checks.js';
 
 /** A node still to copy, with the chain of containers above it, for cycle detection. */
 interface Pending {

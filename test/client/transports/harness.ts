@@ -34,7 +34,7 @@ const BODY = { conversation: { end_user: 'u', interactions: [] } };
  * the key the recorder would give.
  */
 export const PATHS = {
-  call: (http: HttpCore, options?: RequestOptions): Promise<AcceptedResponse> => http.call(ENDPOINTS.sendConversation, BODY, options),
+  call: (http: HttpCore, options?: RequestOptions): Promise<AcceptedResponse> => http.call('sendConversation', BODY, options),
   deliver: (http: HttpCore, options: RequestOptions = {}): Promise<AcceptedResponse> =>
     http.deliver({
       path: ENDPOINTS.sendConversation.path,

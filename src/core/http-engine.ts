@@ -1,0 +1,145 @@
+import { errorOf, isRedirect, parseBody, redactAnswer } from './answer.js';
+import { ATTEMPT_TIMED_OUT, withinTimeout } from './attempt.js';
+import type { HttpMethod } from './endpoint-paths.js';
+import { AbortError, ConnectionError, countAttempts, type NebulyError, TimeoutError } from './errors.js';
+import { plainHeaders } from './headers.js';
+import { logAttempt, logRetry } from './http-log.js';
+import type { AcceptedResponse, DeliverRequest } from './http-types.js';
+import { IDEMPOTENCY_HEADER } from './idempotency.js';
+import type { Log } from './logging.js';
+import type { ResolvedClientOptions } from './options.js';
+import { redactError } from './redact.js';
+import type { CallOverrides } from './request-options.js';
+import { nextAttempt, wait } from './retry.js';
+import { chooseTransport, type TransportChoice } from './transport/select.js';
+import type { Transport, WireAnswer } from './transport/types.js';
+
+/** What the attempt loop needs to know of a request, besides how to send it. */
+export interface Exchange extends Pick<CallOverrides, 'signal' | 'timeoutMs' | 'maxRetries'> {
+  method: HttpMethod;
+  path: string;
+}
+
+/** Read through a call, so that TypeScript does not take it for unchanged since the last check. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/**
+ * What `HttpCore` loads at its first request: the transport, the attempt loop (the
+ * per-attempt time-out, the retry policy of `retry.ts`, redirects refused, the key
+ * redacted from every answer, failures mapped to SDK errors) and the recorder's
+ * deliveries. Nothing of it is made before a request needs it.
+ *
+ * @example
+ * ```ts
+ * const engine = new HttpEngine(resolveClientOptions({ apiKey }), 'auto');
+ * await engine.deliver({ path: ENDPOINT_PATHS.sendConversation.path, body, idempotencyKey });
+ * ```
+ */
+export class HttpEngine {
+  readonly options: ResolvedClientOptions;
+  readonly #log: Log;
+  /** The client's headers, the SDK's set over them: the same plain object for every request. */
+  readonly baseHeaders: Readonly<Record<string, string>>;
+  /** A `fetch` of the user's always wins; else `node:http` on Node, `fetch` elsewhere. */
+  readonly transport: Transport;
+
+  constructor(options: ResolvedClientOptions, choice: TransportChoice) {
+    this.options = options;
+    this.#log = options.log;
+    // Set, not merged: a user header of any case never joins or replaces the SDK's.
+    this.baseHeaders = {
+      ...plainHeaders(options.headers),
+      accept: 'application/json',
+      authorization: `Bearer ${options.apiKey}`,
+    };
+    this.transport = chooseTransport(options.fetch, choice);
+  }
+
+  /**
+   * Posts a JSON body to an ingesting endpoint, with its idempotency key, through the
+   * transport (no `Request` built on Node): retried with the client's policy, any 2xx is
+   * success. Rejects with the SDK error of the last attempt.
+   *
+   * @example
+   * ```ts
+   * const { status } = await engine.deliver({ path, body, idempotencyKey: key });
+   * ```
+   */
+  async deliver(request: DeliverRequest & Pick<CallOverrides, 'timeoutMs' | 'maxRetries'>): Promise<AcceptedResponse> {
+    const { path, body, idempotencyKey, signal } = request;
+    const url = this.options.baseUrl + path;
+    const headers = { ...this.baseHeaders, 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: idempotencyKey };
+    const transport = this.transport;
+    const exchange: Exchange = { method: 'POST', path, signal, timeoutMs: request.timeoutMs, maxRetries: request.maxRetries };
+    const answer = await this.exchange(exchange, (attemptSignal) => transport.send({ url, method: 'POST', headers, body, signal: attemptSignal }));
+    return { status: answer.status, body: parseBody(answer.text) };
+  }
+
+  /**
+   * The attempt loop: a 2xx answer with the attempt it came from, or the SDK error of the
+   * last attempt. Each answer is redacted before anything reads it. Logs each attempt at
+   * debug and each retry at info.
+   *
+   * @example
+   * ```ts
+   * const answer = await engine.exchange({ method: 'GET', path }, (signal) => send(signal));
+   * ```
+   */
+  async exchange(request: Exchange, send: (signal: AbortSignal) => Promise<WireAnswer>): Promise<WireAnswer & { attempt: number }> {
+    const { method, path, signal } = request;
+    const policy = { maxRetries: request.maxRetries ?? this.options.maxRetries, retryDelayMs: this.options.retryDelayMs };
+    const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
+    if (isAborted(signal)) throw new AbortError(`${method} ${path} was aborted before it was sent`);
+    for (let attempt = 1; ; attempt += 1) {
+      let answer: WireAnswer | undefined;
+      let failure: unknown;
+      const started = this.#log.enabled('debug') ? Date.now() : 0;
+      try {
+        answer = redactAnswer(await withinTimeout(send, timeoutMs, signal), this.options.apiKey);
+      } catch (error) {
+        failure = error;
+      }
+      const aborted = isAborted(signal);
+      if (this.#log.enabled('debug')) logAttempt(this.#log, request, attempt, Date.now() - started, answer, failure, aborted);
+      if (aborted) throw new AbortError(`${method} ${path} was aborted during attempt ${attempt}`, { attempts: attempt });
+      const url = this.options.baseUrl + path;
+      if (answer !== undefined && isRedirect(answer)) throw errorOf(answer, { method, path, url }, attempt);
+      if (answer !== undefined && answer.status >= 200 && answer.status < 300) return { ...answer, attempt };
+      const decision = nextAttempt(
+        answer === undefined
+          ? { kind: failure === ATTEMPT_TIMED_OUT ? 'timeout' : 'network' }
+          : { kind: 'answer', status: answer.status, retryAfter: answer.headers['retry-after'] },
+        attempt,
+        policy,
+      );
+      if (!decision.retry) throw answer === undefined ? this.#toSdkError(failure, request, attempt, timeoutMs) : errorOf(answer, { method, path, url }, attempt);
+      if (this.#log.enabled('info')) logRetry(this.#log, request, decision.reason, attempt, policy.maxRetries + 1, decision.delayMs, answer?.status);
+      try {
+        await wait(decision.delayMs, signal);
+      } catch {
+        throw new AbortError(`${method} ${path} was aborted after ${countAttempts(attempt)}`, { attempts: attempt });
+      }
+    }
+  }
+
+  // The one place where a failed attempt becomes an SDK error. What ky and the transport
+  // saw is never kept beyond the failure itself: ky's request holds the Authorization header.
+  #toSdkError(error: unknown, { method, path }: Exchange, attempts: number, timeoutMs: number): NebulyError {
+    const tries = countAttempts(attempts);
+    if (error === ATTEMPT_TIMED_OUT) {
+      return new TimeoutError(`${method} ${path} got no answer within ${timeoutMs} ms (${tries})`, { attempts });
+    }
+    // A custom fetch may put the request, headers and all, into what it throws.
+    const cause = redactError(error, this.options.apiKey);
+    return new ConnectionError(`${method} ${path} failed after ${tries}: ${describeNetworkError(cause)}`, { cause, attempts });
+  }
+}
+
+/** `fetch failed` says little; its cause says what happened (`ECONNREFUSED 127.0.0.1:9`). */
+function describeNetworkError(error: Error): string {
+  const cause = error.cause;
+  if (cause instanceof Error && cause.message !== '') return `${error.message} (${cause.message})`;
+  return error.message;
+}

@@ -1,0 +1,82 @@
+import type { KyInstance } from 'ky';
+import * as z from 'zod/mini';
+import { toIssues } from '../schemas/issues.js';
+import { parseBody } from './answer.js';
+import type { BodyFilter } from './body-filter.js';
+import type { EndpointName } from './endpoint-paths.js';
+import { type Endpoint, ENDPOINTS } from './endpoints.js';
+import { UnexpectedResponseError } from './errors.js';
+import type { HttpEngine } from './http-engine.js';
+import type { EndpointArgs, EndpointResult } from './http-types.js';
+import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency.js';
+import { loadKy } from './ky.js';
+import { checkRequestOptions } from './request-options.js';
+import { answerOf } from './transport/fetch.js';
+import { parseOrThrow } from './validate.js';
+
+/** Each engine's ky instance: its base URL, headers and transport, made at its first typed call. */
+const kyOfEngine = new WeakMap<HttpEngine, KyInstance>();
+
+async function kyFor(engine: HttpEngine): Promise<KyInstance> {
+  let ky = kyOfEngine.get(engine);
+  if (ky === undefined) {
+    ky = (await loadKy()).create({
+      prefixUrl: engine.options.baseUrl,
+      headers: engine.baseHeaders,
+      fetch: engine.transport.fetch,
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      redirect: 'manual',
+    });
+    kyOfEngine.set(engine, ky);
+  }
+  return ky;
+}
+
+/**
+ * A typed call, loaded with zod and ky at the first one: validates `params` with the
+ * endpoint's schema and the request options (rejecting with a `ValidationError`, nothing
+ * sent), passes the body through `filter` (the client's mask), sends it as JSON through
+ * ky within the engine's attempt loop, and answers the body parsed by the endpoint's
+ * response schema, or for ingestion its status and body. A call to an endpoint that
+ * ingests data carries an `Idempotency-Key`, the same on each retry.
+ *
+ * @example
+ * ```ts
+ * const { users } = await typedCall(engine, undefined, 'listEligibleUsers', [{ timeoutMs: 5_000 }]);
+ * ```
+ */
+export async function typedCall<N extends EndpointName>(
+  engine: HttpEngine,
+  filter: BodyFilter | undefined,
+  name: N,
+  args: EndpointArgs<(typeof ENDPOINTS)[N]>,
+): Promise<EndpointResult<(typeof ENDPOINTS)[N]>> {
+  type Result = EndpointResult<(typeof ENDPOINTS)[N]>;
+  const endpoint = ENDPOINTS[name];
+  const { method, path, params: paramsSchema, response } = endpoint;
+  const [params, options] = paramsSchema === undefined ? [undefined, args[0]] : args;
+  const overrides = checkRequestOptions(options);
+  const valid = paramsSchema === undefined ? undefined : parseOrThrow(paramsSchema, params);
+  const body = valid === undefined ? undefined : JSON.stringify(filter === undefined ? valid : filter(endpoint, valid));
+  const key =
+    overrides.headers?.[IDEMPOTENCY_HEADER] ?? overrides.idempotencyKey ?? ((endpoint as Endpoint).ingests === true ? newIdempotencyKey() : undefined);
+  const headers: Record<string, string> = {
+    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...overrides.headers,
+    ...(key === undefined ? {} : { [IDEMPOTENCY_HEADER]: key }),
+  };
+  const ky = await kyFor(engine);
+  const answer = await engine.exchange({ ...overrides, method, path }, async (signal) =>
+    answerOf(await ky(path.slice(1), { method, headers, body: body ?? null, signal })),
+  );
+  if (response === undefined) return { status: answer.status, body: parseBody(answer.text) } as Result;
+  const parsed = parseBody(answer.text);
+  const result = z.safeParse(response, parsed);
+  if (!result.success) {
+    const issues = toIssues(result.error.issues, parsed);
+    throw new UnexpectedResponseError(answer.status, parsed, issues, method, path, answer.attempt, new Headers(answer.headers));
+  }
+  return result.data as Result;
+}
