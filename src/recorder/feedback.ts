@@ -1,10 +1,8 @@
 import { NebulyError, ValidationError } from '../core/errors.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { Mask } from '../core/privacy-options.js';
-import { applyMask } from '../privacy/apply-mask.js';
-import { conversationFeedbackActionSchema } from '../schemas/feedback.js';
 import type { ConversationFeedbackAction, SendFeedbackBody } from '../schemas/index.js';
-import { safeParseInput } from '../core/validate.js';
+import { checkFeedbackAction, Found } from '../schemas/plain-checks.js';
 import type { ConversationStore } from '../types/store.js';
 import type { Issue } from '../utils/issues.js';
 import { RecordingError } from './errors.js';
@@ -84,13 +82,15 @@ export class FeedbackSender {
         issues.push({ path: [name], message: 'must be a non-empty string', code: 'invalid_type' });
       }
     }
-    const action = safeParseInput(conversationFeedbackActionSchema, { slug: fields.slug, text: fields.text, value: fields.value });
-    if (!action.success) issues.push(...action.issues);
-    if (issues.length > 0 || !action.success) {
+    const read = { slug: fields.slug, text: fields.text, value: fields.value };
+    const found = new Found(read);
+    const action = checkFeedbackAction(read, [], found);
+    issues.push(...found.issues);
+    if (issues.length > 0 || action === undefined) {
       this.#options.report(new ValidationError(issues, 'nebuly.feedback() params (nothing recorded)'));
       return undefined;
     }
-    return { conversationId: fields.conversation_id as string, interactionId: fields.interaction_id as string, action: action.data };
+    return { conversationId: fields.conversation_id as string, interactionId: fields.interaction_id as string, action };
   }
 
   /** Attaches or sends `action` for the interaction; never rejects. */
@@ -133,6 +133,8 @@ export class FeedbackSender {
       metadata: { input: sent.input, output: sent.output, end_user: sent.endUser, timestamp },
     };
     if (this.#options.mask !== undefined) {
+      // Loaded with the first masked body: its check of the mask's output needs zod.
+      const { applyMask } = await import('../privacy/apply-mask.js');
       const masked = applyMask(this.#options.mask, 'feedback', body);
       if (masked.error !== undefined) this.#options.report(masked.error);
       body = masked.body;

@@ -16,14 +16,14 @@ interface ConversationRecord {
  * Each interaction checked as the recorder does, gathered as one conversation: the wire
  * body of what is valid, and the issues by their path in it.
  */
-function buildConversationPayload(record: ConversationRecord) {
+async function buildConversationPayload(record: ConversationRecord) {
   const issues: Issue[] = [];
   const interactions: ConversationInteraction[] = [];
-  record.interactions.forEach((recorded, index) => {
-    const checked = checkInteraction(recorded, record.tags);
+  for (const [index, recorded] of record.interactions.entries()) {
+    const checked = await checkInteraction(recorded, record.tags);
     issues.push(...checked.issues.map((issue) => ({ ...issue, path: ['interactions', index, ...issue.path] })));
     if (checked.interaction !== undefined) interactions.push(checked.interaction);
-  });
+  }
   const body = interactions.length === 0 && issues.length > 0 ? undefined : { conversation: { end_user: record.endUser, interactions } };
   return { body, issues };
 }
@@ -51,11 +51,11 @@ function record(interactions: InteractionRecord[], tags?: Record<string, string>
   return { conversationId: 'c-1', endUser: 'u-1', tags, interactions };
 }
 
-const paths = (result: ReturnType<typeof buildConversationPayload>) => result.issues.map((issue) => formatPath(issue.path));
+const paths = (result: Awaited<ReturnType<typeof buildConversationPayload>>) => result.issues.map((issue) => formatPath(issue.path));
 
 describe('buildConversationPayload', () => {
-  it('builds the wire body: ISO timestamps, steps in order, no empty optional fields', () => {
-    const result = buildConversationPayload(
+  it('builds the wire body: ISO timestamps, steps in order, no empty optional fields', async () => {
+    const result = await buildConversationPayload(
       record([
         turn({
           trace: [
@@ -78,8 +78,8 @@ describe('buildConversationPayload', () => {
     );
   });
 
-  it("merges the conversation's tags under each interaction's own", () => {
-    const result = buildConversationPayload(
+  it("merges the conversation's tags under each interaction's own", async () => {
+    const result = await buildConversationPayload(
       record([turn({ tags: { plan: 'pro', lang: 'it' } }), turn(), turn({ tags: {} })], { plan: 'free', app: 'web' }),
     );
     expect(result.body?.conversation.interactions.map((interaction) => interaction.tags)).toEqual([
@@ -89,10 +89,10 @@ describe('buildConversationPayload', () => {
     ]);
   });
 
-  it('merges only tags that are an object; others are reported by path and the conversation’s apply', () => {
+  it('merges only tags that are an object; others are reported by path and the conversation’s apply', async () => {
     const notTags: unknown[] = ['ab', ['a', 'b'], 5, new Map([['a', 'b']]), new Date(0)];
     for (const conversationTags of [{ app: 'web' }, undefined]) {
-      const result = buildConversationPayload(
+      const result = await buildConversationPayload(
         record([...notTags.map((tags) => turn({ tags })), turn({ tags: Object.assign(Object.create(null) as object, { plan: 'pro' }) })], conversationTags),
       );
       expect(paths(result)).toEqual(notTags.map((_, index) => `interactions[${index}].tags`));
@@ -102,13 +102,13 @@ describe('buildConversationPayload', () => {
     }
   });
 
-  it('leaves tags out when there are none', () => {
-    const result = buildConversationPayload(record([turn({ tags: {} })]));
+  it('leaves tags out when there are none', async () => {
+    const result = await buildConversationPayload(record([turn({ tags: {} })]));
     expect(result.body?.conversation.interactions[0]).not.toHaveProperty('tags');
   });
 
-  it('leaves out only the invalid step, feedback action or tag, and names each by path', () => {
-    const result = buildConversationPayload(
+  it('leaves out only the invalid step, feedback action or tag, and names each by path', async () => {
+    const result = await buildConversationPayload(
       record([
         turn(),
         turn({
@@ -135,26 +135,26 @@ describe('buildConversationPayload', () => {
     expect(result.body?.conversation.interactions).toHaveLength(2);
   });
 
-  it('reports a missing field of an LLM step as the LLM step’s', () => {
-    const result = buildConversationPayload(record([turn({ trace: [{ model: 'gpt', messages: undefined, output: 'x' }] })]));
+  it('reports a missing field of an LLM step as the LLM step’s', async () => {
+    const result = await buildConversationPayload(record([turn({ trace: [{ model: 'gpt', messages: undefined, output: 'x' }] })]));
     expect(paths(result)).toEqual(['interactions[0].trace[0].messages']);
     expect(result.issues[0]?.message).toBe('is required');
   });
 
-  it('leaves out an interaction whose input or output is invalid', () => {
-    const result = buildConversationPayload(record([turn({ input: 7 }), turn({ input: 'kept' })]));
+  it('leaves out an interaction whose input or output is invalid', async () => {
+    const result = await buildConversationPayload(record([turn({ input: 7 }), turn({ input: 'kept' })]));
     expect(paths(result)).toEqual(['interactions[0].input']);
     expect(result.body?.conversation.interactions.map((interaction) => interaction.input)).toEqual(['kept']);
   });
 
-  it('gives no body when nothing is valid', () => {
-    const result = buildConversationPayload(record([turn({ output: undefined })]));
+  it('gives no body when nothing is valid', async () => {
+    const result = await buildConversationPayload(record([turn({ output: undefined })]));
     expect(result.body).toBeUndefined();
     expect(paths(result)).toEqual(['interactions[0].output']);
   });
 
-  it('reports a clock that returned no time', () => {
-    const result = buildConversationPayload(record([turn({ timeEnd: Number.NaN }), turn()]));
+  it('reports a clock that returned no time', async () => {
+    const result = await buildConversationPayload(record([turn({ timeEnd: Number.NaN }), turn()]));
     expect(paths(result)).toEqual(['interactions[0].time_end']);
     expect(result.body?.conversation.interactions).toHaveLength(1);
   });

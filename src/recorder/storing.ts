@@ -1,6 +1,5 @@
 import { NebulyError, ValidationError } from '../core/errors.js';
 import type { Mask } from '../core/privacy-options.js';
-import { applyMask } from '../privacy/apply-mask.js';
 import type { ConversationInteraction } from '../schemas/index.js';
 import type { ConversationStore, StoredInteraction } from '../types/store.js';
 import { DeliveryError, RecordingError } from './errors.js';
@@ -165,7 +164,7 @@ export class Storing {
     }
   }
 
-  #masked(conversation: ConversationRef, interaction: ConversationInteraction): ConversationInteraction | undefined {
+  async #masked(conversation: ConversationRef, interaction: ConversationInteraction): Promise<ConversationInteraction | undefined> {
     const { mask, report } = this.#options;
     return mask === undefined ? interaction : maskInteraction(mask, conversation.endUser, interaction, report);
   }
@@ -176,7 +175,7 @@ export class Storing {
     await paced();
     let stored: StoredInteraction;
     try {
-      const checked = checkInteraction(record, conversation.tags);
+      const checked = await checkInteraction(record, conversation.tags);
       if (checked.issues.length > 0) {
         const invalid = new ValidationError(
           checked.issues,
@@ -196,7 +195,7 @@ export class Storing {
         );
       }
       if (checked.interaction === undefined) return;
-      const interaction = this.#masked(conversation, checked.interaction);
+      const interaction = await this.#masked(conversation, checked.interaction);
       if (interaction === undefined) return;
       stored = { id: record.id, interaction, order: record.order, origin: origin() };
     } catch (cause) {
@@ -226,12 +225,14 @@ export class Storing {
  * send, the errors that carry payloads. `undefined` when the mask failed and the body is
  * withheld (reported).
  */
-function maskInteraction(
+async function maskInteraction(
   mask: Mask,
   endUser: string,
   interaction: ConversationInteraction,
   report: (error: NebulyError) => void,
-): ConversationInteraction | undefined {
+): Promise<ConversationInteraction | undefined> {
+  // Loaded with the first masked interaction: its check of the mask's output needs zod.
+  const { applyMask } = await import('../privacy/apply-mask.js');
   const { body, error } = applyMask(mask, 'conversation', { conversation: { end_user: endUser, interactions: [interaction] } });
   if (error !== undefined) report(error);
   return body?.conversation.interactions[0];

@@ -1,17 +1,8 @@
 import * as z from 'zod/mini';
 
-/** The kinds of user feedback the service knows. */
-export const FEEDBACK_SLUGS = [
-  'thumbs_up',
-  'thumbs_down',
-  'copy_input',
-  'copy_output',
-  'paste',
-  'comment',
-  'regenerate',
-  'edit',
-  'rating',
-] as const;
+import { FEEDBACK_SLUGS } from './wire-fields.js';
+
+export { FEEDBACK_SLUGS } from './wire-fields.js';
 
 function feedbackSchema<V extends z.ZodMiniType<number, number>>(value: V) {
   return z

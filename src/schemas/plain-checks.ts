@@ -8,6 +8,7 @@
  */
 import { type Issue } from '../utils/issues.js';
 import { messageOf, type RawIssue, valueAt } from './issue-messages.js';
+import { FEEDBACK_SLUGS } from './wire-fields.js';
 
 /**
  * The deepest nesting accepted inside free-form JSON (message content parts). Real
@@ -158,4 +159,44 @@ export function checkTags(value: unknown, path: readonly PropertyKey[], found: F
     else found.add([...path, key], { code: 'invalid_type', expected: 'string', message: 'Invalid input' });
   }
   return found.issues.length === before ? copy : undefined;
+}
+
+const SLUGS: ReadonlySet<unknown> = new Set(FEEDBACK_SLUGS);
+
+/** The fields of a feedback action as read: each key present, its value possibly `undefined`. */
+export interface FeedbackFields {
+  slug: unknown;
+  text: unknown;
+  value: unknown;
+}
+
+/**
+ * `conversationFeedbackActionSchema`: a slug the service knows, an optional text, an
+ * optional number only with `rating`. The action as the schema outputs it, or `undefined`
+ * with the issues in `found`, at `path` (the action's own).
+ *
+ * @example
+ * ```ts
+ * const action = checkFeedbackAction({ slug: 'rating', text: undefined, value: 4 }, [], found);
+ * ```
+ */
+export function checkFeedbackAction(
+  fields: FeedbackFields,
+  path: readonly PropertyKey[],
+  found: Found,
+): { slug: (typeof FEEDBACK_SLUGS)[number]; text?: string; value?: number } | undefined {
+  const before = found.issues.length;
+  const { slug, text, value } = fields;
+  if (!SLUGS.has(slug)) found.add([...path, 'slug'], { code: 'invalid_value', values: [...FEEDBACK_SLUGS], message: 'Invalid input' });
+  if (text !== undefined && typeof text !== 'string') found.add([...path, 'text'], { code: 'invalid_type', expected: 'string', message: 'Invalid input' });
+  if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value))) {
+    found.add([...path, 'value'], { code: 'invalid_type', expected: 'number', message: 'Invalid input' });
+  }
+  if (found.issues.length > before) return undefined;
+  // The schema's own rule runs only on an action whose fields are each valid, as zod's checks do.
+  if (value !== undefined && slug !== 'rating') {
+    found.add([...path, 'value'], { code: 'custom', message: "is only used with slug 'rating'" });
+    return undefined;
+  }
+  return fields as { slug: (typeof FEEDBACK_SLUGS)[number]; text?: string; value?: number };
 }

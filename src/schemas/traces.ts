@@ -5,8 +5,9 @@ import { UNREADABLE } from '../utils/issues.js';
 import { jsonValue } from './json.js';
 import type { MessageContent, TraceStep, TraceStepInput } from '../types/traces.js';
 
-/** Roles of a chat-completion message. */
-export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
+import { MESSAGE_ROLES } from './wire-fields.js';
+
+export { MESSAGE_ROLES } from './wire-fields.js';
 
 /** Content parts: free-form JSON objects (`{ type: 'text', text }`, images, tool data). */
 const contentPartsSchema = z.array(z.record(z.string(), z.unknown()).check(capIssues)).check(capIssues);

@@ -1,5 +1,5 @@
 /**
- * The fields of the wire's objects, as plain data: what the recorder copies from a
+ * The fields of the wire's objects and their enums, as plain data: what the recorder copies from a
  * recording call and what cropping keeps whole, without loading the schemas (and zod)
  * that describe them. `wire-fields.test.ts` holds each table equal to its schema: the
  * same names in the same order, optional where the schema is, identifying where the
@@ -27,6 +27,22 @@ export type FieldKind = 'id' | 'value' | 'value?';
  * ```
  */
 export type WireFields = Readonly<Record<string, FieldKind>>;
+
+/** Roles of a chat-completion message. */
+export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
+
+/** The kinds of user feedback the service knows. */
+export const FEEDBACK_SLUGS = [
+  'thumbs_up',
+  'thumbs_down',
+  'copy_input',
+  'copy_output',
+  'paste',
+  'comment',
+  'regenerate',
+  'edit',
+  'rating',
+] as const;
 
 /** A message of an LLM step (`messageSchema`). */
 export const MESSAGE_FIELDS = { role: 'id', content: 'value' } as const satisfies WireFields;

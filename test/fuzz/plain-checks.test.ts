@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { safeParseInput } from '../../src/core/validate.js';
 import { checkStartFields } from '../../src/recorder/start.js';
+import { conversationFeedbackActionSchema, FEEDBACK_SLUGS } from '../../src/schemas/index.js';
+import { checkFeedbackAction, Found } from '../../src/schemas/plain-checks.js';
 import { nonEmptyString, tags } from '../../src/schemas/common.js';
 import { UNREADABLE } from '../../src/utils/issues.js';
 import { revoked, runParameters } from './hostile.js';
@@ -62,6 +64,23 @@ describe('the plain checks agree with the schemas', () => {
           if (plain.data.tags !== undefined) expect(Object.keys(plain.data.tags)).toEqual(Object.keys(zod.data.tags ?? {}));
         }
         if (!plain.success && !zod.success) expect(plain.issues).toEqual(zod.issues);
+      }),
+      runParameters(2_000),
+    );
+  });
+
+  it('feedback actions: the same acceptance, output and issues as zod', () => {
+    const slug = fc.oneof(fc.constantFrom(...FEEDBACK_SLUGS), value);
+    const number = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(Number.NaN, Infinity, -Infinity, undefined), value);
+    fc.assert(
+      fc.property(slug, fc.oneof(fc.string(), value), number, (given, text, rated) => {
+        const read = { slug: real(given), text: real(text), value: real(rated) };
+        const found = new Found(read);
+        const plain = checkFeedbackAction(read, [], found);
+        const zod = safeParseInput(conversationFeedbackActionSchema, read);
+        expect(plain !== undefined).toBe(zod.success);
+        if (plain !== undefined && zod.success) expect(JSON.stringify(Object.entries(plain))).toBe(JSON.stringify(Object.entries(zod.data)));
+        if (!zod.success) expect(found.issues).toEqual(zod.issues);
       }),
       runParameters(2_000),
     );

@@ -1,0 +1,82 @@
+/**
+ * What both checks of an ended interaction share (`payload.ts`, which accepts the usual
+ * valid one without zod, and `payload-issues.ts`, which finds what is wrong with the
+ * others): its result, the conversation's tags merged under its own, and its wire form.
+ */
+import type { ConversationInteraction } from '../schemas/index.js';
+import type { Issue } from '../utils/issues.js';
+
+/** One interaction on the wire, and the problems of what had to be left out. */
+export interface CheckedInteraction {
+  /** What to send; `undefined` when its input, output or timestamps were not valid. */
+  interaction: ConversationInteraction | undefined;
+  /** Every problem found, by its path in the interaction (`trace[1].messages[0].role`), steps at their recorded position. */
+  issues: Issue[];
+  /** How many places kept for steps were never filled (`step_unfinished`): left out. */
+  unfinished: number;
+}
+
+/** A conversation's tags, merged under each interaction's own. */
+export type ConversationTags = Readonly<Record<string, string>> | undefined;
+
+/** The caller's part of an interaction once checked: what the wire schema outputs for it. */
+export interface CheckedPart {
+  input: string;
+  output: string;
+  tags?: Record<string, string> | undefined;
+  feedback_actions?: ConversationInteraction['feedback_actions'];
+  trace?: ConversationInteraction['trace'];
+}
+
+/**
+ * `ms` as ISO 8601 UTC; `undefined` for a clock that gave NaN or a time out of Date's range.
+ *
+ * @example
+ * ```ts
+ * isoTime(0); // '1970-01-01T00:00:00.000Z'
+ * ```
+ */
+export function isoTime(ms: number): string | undefined {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The conversation's tags under the interaction's own; `undefined` when there are none. */
+function mergedTags(
+  conversationTags: ConversationTags,
+  own: Record<string, string> | undefined,
+  excluded: ReadonlySet<string> | undefined,
+): Record<string, string> | undefined {
+  let tags = own === undefined ? conversationTags : conversationTags === undefined ? own : { ...conversationTags, ...own };
+  if (tags !== undefined && excluded !== undefined && excluded.size > 0) {
+    const kept: Record<string, string> = { ...tags };
+    for (const key of excluded) delete kept[key];
+    tags = kept;
+  }
+  // "Tags when there are any": an empty object says nothing, so it is left out.
+  return tags === undefined || Object.keys(tags).length === 0 ? undefined : tags;
+}
+
+/**
+ * One interaction on the wire, in the schema's key order: the checked part, the
+ * timestamps, the conversation's tags under its own (less `excludedTags`), optional
+ * lists as empty ones.
+ *
+ * @example
+ * ```ts
+ * const wire = wireOf(part, { start: '2026-01-01T00:00:00.000Z', end: '2026-01-01T00:00:01.000Z' }, { plan: 'pro' });
+ * ```
+ */
+export function wireOf(
+  part: CheckedPart,
+  times: { start: string; end: string },
+  conversationTags: ConversationTags,
+  excludedTags?: ReadonlySet<string>,
+): ConversationInteraction {
+  const wire: ConversationInteraction = { input: part.input, output: part.output, time_start: times.start, time_end: times.end };
+  const tags = mergedTags(conversationTags, part.tags, excludedTags);
+  if (tags !== undefined) wire.tags = tags;
+  wire.feedback_actions = part.feedback_actions ?? [];
+  wire.trace = part.trace ?? [];
+  return wire;
+}
