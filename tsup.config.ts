@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { tsupEntries } from './package-entries.js';
+import { eagerLocalImportsPlugin } from './scripts/eager-local-imports.js';
 import { FRAMEWORK_SPECIFIER, optionalFrameworks } from './scripts/optional-frameworks.js';
 
 /** The package's entry points (package-entries.ts): dist name → source. */
@@ -67,6 +68,8 @@ export default defineConfig([
     format: ['esm'],
     splitting: true,
     outDir: 'dist/node',
+    // The SDK's lazy modules loaded at import here: fewer files (scripts/eager-local-imports.ts).
+    esbuildPlugins: [eagerLocalImportsPlugin()],
   },
   {
     // CommonJS is not tree-shaken by bundlers: one file per entry, and shared chunks so
@@ -79,7 +82,7 @@ export default defineConfig([
     dts: { entry },
     // A framework that is not installed: an error naming the package (scripts/optional-frameworks.ts).
     noExternal: [...(library.noExternal ?? []), FRAMEWORK_SPECIFIER],
-    esbuildPlugins: [optionalFrameworks()],
+    esbuildPlugins: [optionalFrameworks(), eagerLocalImportsPlugin()],
   },
   {
     // The bins. Runtime dependencies (zod) stay external; nothing here

@@ -20,8 +20,12 @@ const SUBPATHS = Object.keys(manifest.exports)
   .filter((subpath) => subpath !== './package.json')
   .map((subpath) => `${manifest.name}${subpath.slice(1)}`);
 
-/** The most modules Node loads to import the main entry (ky is loaded on the first request). */
-const MAX_MAIN_ENTRY_MODULES = 8;
+/**
+ * The most modules Node loads to import the main entry (ky is loaded on the first
+ * request). One of them is esbuild's 200-byte namespace helper, which the SDK's lazy
+ * modules, loaded at import in this build (scripts/eager-local-imports.ts), bring.
+ */
+const MAX_MAIN_ENTRY_MODULES = 9;
 
 beforeAll(async () => {
   // Both ESM builds, as published, less the types: the one Node resolves and the one bundlers do.
