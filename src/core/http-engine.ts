@@ -14,7 +14,14 @@ import { nextAttempt, wait } from './retry.js';
 import { chooseTransport, type TransportChoice } from './transport/select.js';
 import type { Transport, WireAnswer } from './transport/types.js';
 
-/** What the attempt loop needs to know of a request, besides how to send it. */
+/**
+ * What the attempt loop needs to know of a request, besides how to send it.
+ *
+ * @example
+ * ```ts
+ * const exchange: Exchange = { method: 'POST', path: ENDPOINT_PATHS.sendConversation.path, timeoutMs: 5_000 };
+ * ```
+ */
 export interface Exchange extends Pick<CallOverrides, 'signal' | 'timeoutMs' | 'maxRetries'> {
   method: HttpMethod;
   path: string;

@@ -163,7 +163,14 @@ export function checkTags(value: unknown, path: readonly PropertyKey[], found: F
 
 const SLUGS: ReadonlySet<unknown> = new Set(FEEDBACK_SLUGS);
 
-/** The fields of a feedback action as read: each key present, its value possibly `undefined`. */
+/**
+ * The fields of a feedback action as read: each key present, its value possibly `undefined`.
+ *
+ * @example
+ * ```ts
+ * const fields: FeedbackFields = { slug: 'thumbs_up', text: undefined, value: undefined };
+ * ```
+ */
 export interface FeedbackFields {
   slug: unknown;
   text: unknown;
