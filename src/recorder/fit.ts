@@ -1,6 +1,6 @@
 import type { ConversationInteraction } from '../schemas/index.js';
 import { cropMarker, cropString, jsonStringBytes, keptKeys } from './crop.js';
-import { paced } from './slices.js';
+import { LANE, paced } from './slices.js';
 import { utf8ByteLength } from './utf8.js';
 
 /**
@@ -66,7 +66,7 @@ export async function fitConversation(
   const measured: Measured[] = [];
   for (const interaction of interactions) {
     measured.push(measure(interaction, maxBytes, lengths));
-    await paced();
+    await paced(LANE.send);
   }
   let croppedStrings = 0;
   let total = frame + sizeOf(measured);
@@ -83,7 +83,7 @@ export async function fitConversation(
         entry.json = JSON.stringify(cropped(entry.interaction, undefined, level, counter));
         entry.bytes = utf8ByteLength(entry.json);
         croppedStrings += counter.cropped;
-        await paced();
+        await paced(LANE.send);
       }
     }
     total = frame + sizeOf(measured);
@@ -182,7 +182,7 @@ async function cropLevel(lengths: readonly number[], excess: number): Promise<nu
     const middle = Math.floor((low + high) / 2);
     if (savedAt(middle) >= excess) low = middle;
     else high = middle;
-    await paced();
+    await paced(LANE.send);
   }
   return low;
 }

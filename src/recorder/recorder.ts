@@ -14,7 +14,7 @@ import { OpenConversations } from './open-conversations.js';
 import type { ConversationOutcome } from './outcome.js';
 import { Publisher, type Transport } from './publisher.js';
 import { Sender } from './sending.js';
-import { pace, paced } from './slices.js';
+import { LANE, pace, paced } from './slices.js';
 import { startTimer } from './timers.js';
 import { checkStartParams, type StartConversationParams } from './start.js';
 import { memoryStore } from './store/memory-store.js';
@@ -302,7 +302,7 @@ export class Recorder {
     const { now, idleTimeoutMs } = this.#options;
     if (idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs)) {
       const idleBefore = now() - idleTimeoutMs;
-      while ((await this.#sender.sweep(idleBefore, SWEEP_BATCH)) === SWEEP_BATCH) await paced();
+      while ((await this.#sender.sweep(idleBefore, SWEEP_BATCH)) === SWEEP_BATCH) await paced(LANE.end);
     }
     return this.flush();
   }
@@ -364,10 +364,10 @@ export class Recorder {
     // recorded; let go in slices, since there may be many.
     for (const conversation of open) conversation.state.open = false;
     // Not in the caller's call: shutdown() returns at once.
-    await paced();
+    await paced(LANE.end);
     for (const conversation of open) {
       this.#letGo(conversation, reason);
-      const wait = pace();
+      const wait = pace(LANE.end);
       if (wait !== undefined) await wait;
     }
     await Promise.race([Promise.all([this.#storing.drained(), this.#sender.published(), this.#feedback.drained()]), expired]);

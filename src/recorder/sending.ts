@@ -5,7 +5,7 @@ import type { ConversationClaim, ConversationStore, StoredInteraction } from '..
 import type { EndReason } from './conversation.js';
 import { RecordingError } from './errors.js';
 import { fitConversation } from './fit.js';
-import { paced } from './slices.js';
+import { LANE, paced } from './slices.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Publisher } from './publisher.js';
@@ -168,7 +168,7 @@ export class Sender {
     const { store, storing, publisher, now, leaseMs, report } = this.#options;
     const { key, id } = conversation;
     // Thousands may end together (shutdown, a wave of idle ones): each waits its turn.
-    await paced();
+    await paced(LANE.end);
     await storing.pending(key);
     const sends = this.#interactionSends.get(key);
     if (sends !== undefined) {
@@ -207,7 +207,7 @@ export class Sender {
     published: () => void,
   ): Promise<ConversationOutcome> {
     const { store, publisher, now, maxConversationBytes, feedbackRetentionMs, report } = this.#options;
-    await paced();
+    await paced(LANE.send);
     if (claim.interactions.length === 0) {
       await settleClaim(() => store.complete(claim, now()), report);
       for (const found of errors) report(found);
