@@ -1,5 +1,9 @@
-import { NebulyClient, type NebulyError } from '../../src/index.js';
-import { createReferenceHandler } from '../../src/reference-server/index.js';
+/**
+ * Imported by the package's names, so that the majors' tests (test/majors/nebuly.ts) share
+ * it: there the names are type-checked against the built declarations.
+ */
+import { NebulyClient, type NebulyError } from 'nebuly-client';
+import { createReferenceHandler } from 'nebuly-client/reference-server';
 
 /** The bulk endpoint's path, where recorded conversations go. */
 export const CONVERSATIONS_PATH = '/event-ingestion/api/v2/events/trace_conversation';
