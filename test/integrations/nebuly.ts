@@ -10,21 +10,27 @@ export const CONVERSATIONS_PATH = '/event-ingestion/api/v2/events/trace_conversa
 
 /**
  * A NebulyClient wired to an in-memory reference server (no socket), with the errors
- * it reported collected and the conversations the server received, as sent.
+ * it reported, the lines it logged at `info` (the capture diagnostics), and the
+ * conversations the server received, as sent.
  */
 export function nebulyWithReference() {
   const reference = createReferenceHandler({ apiKeys: { 'test-key': 'project' } });
   const errors: NebulyError[] = [];
+  const info: string[] = [];
   const nebuly = new NebulyClient({
     apiKey: 'test-key',
     baseUrl: 'http://nebuly.reference.test',
     fetch: (input, init) => reference.fetch(new Request(input, init)),
     onError: (error) => errors.push(error),
+    logLevel: 'info',
+    // Warnings and errors as the default logger writes them; info kept for the tests.
+    logger: { error: console.error, warn: console.warn, debug: () => {}, info: (message) => info.push(message) },
   });
   return {
     nebuly,
     reference,
     errors,
+    info,
     /** The conversations the server received, as parsed wire bodies, in arrival order. */
     sent(): { end_user: string; interactions: Record<string, unknown>[] }[] {
       return reference.requests

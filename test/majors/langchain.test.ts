@@ -94,12 +94,14 @@ describe('NebulyCallbackHandler with ChatOpenAI (@langchain/openai 1.6)', () => 
 
   it('stream: the chunks reach the caller as they come; the step has the whole text and the usage ChatOpenAI asks for', async () => {
     provider.answer(() => ({ events: openAIChatChunks(ANSWER, { pieces: ['Order 7 ', 'shipped.'], withUsage: true }) }));
-    const { nebuly, sent, errors } = nebulyWithReference();
+    const { nebuly, sent, errors, info } = nebulyWithReference();
 
     const chunks = await collect(await chatOpenAI().stream([new SystemMessage(SYSTEM), new HumanMessage(QUESTION)], { callbacks: [new NebulyCallbackHandler({ nebuly, endUser: 'user-1' })] }));
     await nebuly.flush();
 
     expect(chunks.map((chunk) => chunk.content).filter((text) => text !== '')).toEqual(['Order 7 ', 'shipped.']);
+    // @langchain/core 1, read from the model's metadata: a tested major, nothing said.
+    expect(info.filter((line) => line.includes('not tested with'))).toEqual([]);
     expect((provider.requests[0]?.body as { stream_options?: unknown }).stream_options).toEqual({ include_usage: true });
     expect(errors).toEqual([]);
     expect(sent()[0]?.interactions).toEqual([expect.objectContaining({ input: QUESTION, output: 'Order 7 shipped.', trace: [STEP] })]);

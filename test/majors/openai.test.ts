@@ -46,12 +46,14 @@ describe('observeOpenAI on openai 7', () => {
 
   it('a streamed chat completion: the chunks pass through; the step has the text and the usage', async () => {
     provider.answer(() => ({ events: openAIChatChunks(ANSWER, { pieces: ['Order 7 ', 'shipped.'], withUsage: true }) }));
-    const { nebuly, sent, errors } = nebulyWithReference();
+    const { nebuly, sent, errors, info } = nebulyWithReference();
     const observed = observeOpenAI(openai(), { nebuly, endUser: 'user-1' });
     const chunks = await collect(
       await observed.chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES, stream: true, stream_options: { include_usage: true } }),
     );
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('Order 7 shipped.');
+    // openai 7, read from the client's user agent: a tested major, nothing said.
+    expect(info.filter((line) => line.includes('not tested with'))).toEqual([]);
     await nebuly.flush();
     expect(errors).toEqual([]);
     expect(sent()[0]?.interactions).toMatchObject([{ input: 'Where is order 7?', output: 'Order 7 shipped.', trace: [STEP] }]);
