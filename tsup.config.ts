@@ -67,6 +67,9 @@ export default defineConfig([
     format: ['esm'],
     splitting: true,
     outDir: 'dist/node',
+    // A framework that is not installed: an error naming the package (scripts/optional-frameworks.ts).
+    noExternal: [...(library.noExternal ?? []), FRAMEWORK_SPECIFIER],
+    esbuildPlugins: [optionalFrameworks('esm')],
   },
   {
     // CommonJS is not tree-shaken by bundlers: one file per entry, and shared chunks so
@@ -79,7 +82,7 @@ export default defineConfig([
     dts: { entry },
     // A framework that is not installed: an error naming the package (scripts/optional-frameworks.ts).
     noExternal: [...(library.noExternal ?? []), FRAMEWORK_SPECIFIER],
-    esbuildPlugins: [optionalFrameworks()],
+    esbuildPlugins: [optionalFrameworks('cjs')],
   },
   {
     // The bins. Runtime dependencies (zod) stay external; nothing here
