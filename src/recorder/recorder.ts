@@ -57,7 +57,7 @@ export class Recorder {
   readonly #storing: Storing;
   readonly #sender: Sender;
   readonly #open: OpenConversations<Conversation>;
-  readonly #hooks: ConversationHooks;
+  readonly #hooks: ConversationHooks<Conversation>;
   readonly #sampled: (endUser: string) => boolean;
   readonly #feedback: FeedbackSender;
   readonly #sweeper: Sweeper;
