@@ -82,6 +82,19 @@ describe('request options', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('holds the client’s headers to the same rule, at construction', () => {
+    let thrown: unknown;
+    try {
+      new NebulyClient({ apiKey: 'the-key', headers: { Authorization: 'Bearer another-key' } });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect((thrown as Error).message).toBe(
+      'nebuly-client: `headers` cannot set `authorization`: the SDK sets it on every request, from `apiKey` (for another API key, create another client)',
+    );
+  });
+
   it('times out an attempt after the call’s timeoutMs, not the client’s', async () => {
     const { baseUrl, requests } = await serve(() => undefined); // never answers
     const started = Date.now();
@@ -144,7 +157,7 @@ describe('request options', () => {
   it.each([
     [{ maxRetry: 0 }, 'maxRetry is not a request option; did you mean `maxRetries`?'],
     [{ timeoutMs: -1 }, 'timeoutMs must be a number of milliseconds from 0 to 2147483647'],
-    [{ maxRetries: 1.5 }, 'maxRetries must be a whole number, zero or more'],
+    [{ maxRetries: 1.5 }, 'maxRetries must be a whole number, 0 or more'],
     [{ signal: {} }, 'signal must be an AbortSignal'],
     [{ headers: 'x' }, 'headers must be an object (got string)'],
     [{ headers: { 'x-id': 'a\nb' } }, 'headers has a name or value an HTTP header cannot carry'],
