@@ -13,9 +13,9 @@ import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency.js';
 import { loadKy } from './ky.js';
 import type { Log } from './logging.js';
 import type { ResolvedClientOptions } from './options.js';
-import { redactError } from './redact.js';
+import { redactError, redactText } from './redact.js';
 import { type CallOverrides, checkRequestOptions } from './request-options.js';
-import { nextAttempt, wait } from './retry.js';
+import { nextAttempt, unresolvedHost, wait } from './retry.js';
 import { answerOf } from './transport/fetch.js';
 import { chooseTransport, type TransportChoice } from './transport/select.js';
 import type { Transport, WireAnswer } from './transport/types.js';
@@ -200,7 +200,7 @@ export class HttpCore {
       if (answer !== undefined && answer.status >= 200 && answer.status < 300) return { ...answer, attempt };
       const decision = nextAttempt(
         answer === undefined
-          ? { kind: failure === ATTEMPT_TIMED_OUT ? 'timeout' : 'network' }
+          ? failure === ATTEMPT_TIMED_OUT ? { kind: 'timeout' } : { kind: 'network', error: failure }
           : { kind: 'answer', status: answer.status, retryAfter: answer.headers['retry-after'] },
         attempt,
         policy,
@@ -224,6 +224,11 @@ export class HttpCore {
     }
     // A custom fetch may put the request, headers and all, into what it throws.
     const cause = redactError(error, this.#options.apiKey);
+    const host = unresolvedHost(error);
+    if (host !== undefined) {
+      const named = redactText(host === '' ? new URL(this.#options.baseUrl).hostname : host, this.#options.apiKey);
+      return new ConnectionError(`${method} ${path} failed: the host ${named} does not resolve (DNS: ENOTFOUND); check the base URL`, { cause, attempts });
+    }
     return new ConnectionError(`${method} ${path} failed after ${tries}: ${describeNetworkError(cause)}`, { cause, attempts });
   }
 }
