@@ -1,11 +1,11 @@
 /**
  * The retry policy of every request the SDK makes, the typed client's and the recorder's
- * deliveries alike: which answers are retried, how long to wait, and the attempt loop's
+ * deliveries alike: which responses are retried, how long to wait, and the attempt loop's
  * decision after each attempt. Pure, apart from the jitter's randomness and {@link wait}.
  */
 
 /**
- * The statuses the SDK retries: the answer may differ next time. Any other is final at
+ * The statuses the SDK retries: the response may differ next time. Any other is final at
  * once (a 3xx included: redirects are never followed), so an `APIError` of another status
  * always comes from one attempt.
  *
@@ -72,16 +72,16 @@ export function backoffMs(baseMs: number, retry: number): number {
 }
 
 /**
- * How an attempt ended, as far as the policy cares: an answer of some status (with its
- * `Retry-After`, if any), no answer within the time-out, or a network failure.
+ * How an attempt ended, as far as the policy cares: a response of some status (with its
+ * `Retry-After`, if any), no response within the time-out, or a network failure.
  *
  * @example
  * ```ts
- * const outcome: AttemptOutcome = { kind: 'answer', status: 503, retryAfter: '2' };
+ * const outcome: AttemptOutcome = { kind: 'response', status: 503, retryAfter: '2' };
  * ```
  */
 export type AttemptOutcome =
-  | { kind: 'answer'; status: number; retryAfter?: string | undefined }
+  | { kind: 'response'; status: number; retryAfter?: string | undefined }
   | { kind: 'timeout' }
   | { kind: 'network'; error?: unknown };
 
@@ -93,7 +93,7 @@ const MAX_CAUSE_DEPTH = 4;
  * ENOTFOUND`, from `node:http` or in the `cause` of fetch's `fetch failed`), the host it
  * looked up (`''` when the error does not say); else `undefined`. Such a failure is
  * permanent: no retry changes a name that does not exist. `EAI_AGAIN` (the resolver did
- * not answer in time) is not one: it is retried like any network failure.
+ * not reply in time) is not one: it is retried like any network failure.
  *
  * @example
  * ```ts
@@ -147,12 +147,12 @@ export interface RetryPolicy {
  * `outcome` (never a 2xx, which is success), retry or stop. Time-outs, network failures
  * (but a host that does not resolve: {@link unresolvedHost}) and
  * {@link RETRYABLE_STATUSES} are retried while retries are left, after `Retry-After`
- * when the answer carries one the SDK reads, else after {@link backoffMs}.
+ * when the response carries one the SDK reads, else after {@link backoffMs}.
  *
  * @example
  * ```ts
- * nextAttempt({ kind: 'answer', status: 429, retryAfter: '3' }, 1, policy); // { retry: true, delayMs: 3_000, … }
- * nextAttempt({ kind: 'answer', status: 401 }, 1, policy);                  // { retry: false }
+ * nextAttempt({ kind: 'response', status: 429, retryAfter: '3' }, 1, policy); // { retry: true, delayMs: 3_000, … }
+ * nextAttempt({ kind: 'response', status: 401 }, 1, policy);                  // { retry: false }
  * ```
  */
 export function nextAttempt(outcome: AttemptOutcome, attempt: number, policy: RetryPolicy): RetryDecision {

@@ -86,7 +86,7 @@ const worker :Workerd.Worker = (
     workerd = spawn(WORKERD, ['serve', join(dir, 'config.capnp')], { stdio: ['ignore', 'ignore', 'pipe'] });
     workerd.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     baseUrl = `http://127.0.0.1:${port}`;
-    // Ready when it answers: any status will do.
+    // Ready when it responds: any status will do.
     for (let tries = 0; ; tries += 1) {
       try {
         await fetch(`${baseUrl}/`);
