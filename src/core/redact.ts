@@ -1,4 +1,4 @@
-/** What stands in for a secret in anything the SDK reports. */
+/** What stands in for a secret in anything the SDK logs, throws or hands to `onError`. */
 export const REDACTED = '[redacted]';
 
 /** How many causes deep {@link redactError} copies; deeper ones are left out. */
