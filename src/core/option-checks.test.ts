@@ -47,8 +47,8 @@ describe('checkOptions', () => {
   });
 
   it('never repeats a name that is no word: it may be a key pasted in the wrong place', () => {
-    const { issues } = check({ 'sk-live 1234567890abcdef': true });
-    expect(issues).toEqual([': has an unknown option (a 24-character name, not shown)']);
+    expect(check({ sk_live_1234567890abcdef: true }).issues).toEqual([': has an unknown option (a 24-character name, not shown)']);
+    expect(check({ recorder: { 'sk-live 12345678': true } }).issues).toEqual(['recorder: has an unknown option (a 16-character name, not shown)']);
   });
 
   it('turns a getter or Proxy that throws into a problem naming the option', () => {

@@ -127,8 +127,8 @@ export function group<S extends OptionSpecs>(specs: S, noun = 'an option'): Opti
   return new OptionSpec<Resolved<S>, Resolved<S>>((value, context) => checkOptions(value, specs, context, noun), undefined, undefined, true);
 }
 
-/** An option name that is a plain word, safe to repeat in a message. */
-const QUOTABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]{0,39}$/;
+/** An option name that is a plain word (no digit: keys have them), safe to repeat in a message. */
+const QUOTABLE_NAME = /^[A-Za-z_$]{1,40}$/;
 
 /** Reads the own names of `given`, recording each that is not in `known`, with the nearest known one. */
 function checkNames(given: object, known: readonly string[], context: CheckContext, noun: string): boolean {
