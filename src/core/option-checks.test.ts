@@ -32,7 +32,7 @@ describe('checkOptions', () => {
   it('collects every problem at its path, nested ones included', () => {
     expect(check({ region: 5, maxRetries: 1.5, recorder: { leaseMs: 0, sendOnExit: 'yes' } }).issues).toEqual([
       'region: must be a string (got number)',
-      'maxRetries: must be a whole number, 0 or more',
+      'maxRetries: must be a whole number, zero or more',
       'recorder.leaseMs: must be a number of milliseconds, 1 or more',
       'recorder.sendOnExit: must be true or false',
     ]);

@@ -98,7 +98,7 @@ export interface NumberRange {
 
 /**
  * A number in a range, whose message says the range: `must be a whole number, 1 or
- * more`, `must be a number of milliseconds from 0 to 2147483647`.
+ * more` (`zero or more`, as the schemas say), `must be a number of milliseconds from 0 to 2147483647`.
  *
  * @example
  * ```ts
@@ -108,7 +108,7 @@ export interface NumberRange {
 export function number(range: NumberRange): OptionSpec<number> {
   const { min, max, whole = false, orInfinity = false, unit, hint } = range;
   const kind = `${whole ? 'a whole number' : 'a number'}${unit === undefined ? '' : ` of ${unit}`}${orInfinity ? ' or Infinity' : ''}`;
-  const what = `${kind}${max === undefined ? `, ${min} or more` : ` from ${min} to ${max}`}${hint === undefined ? '' : ` (${hint})`}`;
+  const what = `${kind}${max === undefined ? `, ${min === 0 ? 'zero' : min} or more` : ` from ${min} to ${max}`}${hint === undefined ? '' : ` (${hint})`}`;
   return valueOf<number>(what, (value) => {
     if (typeof value !== 'number' || Number.isNaN(value) || value < min || (max !== undefined && value > max)) return false;
     return !whole || Number.isInteger(value) || (orInfinity && value === Number.POSITIVE_INFINITY);

@@ -157,7 +157,7 @@ describe('request options', () => {
   it.each([
     [{ maxRetry: 0 }, 'maxRetry is not a request option; did you mean `maxRetries`?'],
     [{ timeoutMs: -1 }, 'timeoutMs must be a number of milliseconds from 0 to 2147483647'],
-    [{ maxRetries: 1.5 }, 'maxRetries must be a whole number, 0 or more'],
+    [{ maxRetries: 1.5 }, 'maxRetries must be a whole number, zero or more'],
     [{ signal: {} }, 'signal must be an AbortSignal'],
     [{ headers: 'x' }, 'headers must be an object (got string)'],
     [{ headers: { 'x-id': 'a\nb' } }, 'headers has a name or value an HTTP header cannot carry'],
