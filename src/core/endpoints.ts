@@ -18,7 +18,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * One endpoint of the service: its verb and path, the schema of its JSON body (none for
- * a GET), and the schema of its answer (none for an ingestion endpoint, where any 2xx is
+ * a GET), and the schema of its response (none for an ingestion endpoint, where any 2xx is
  * success whatever its body).
  *
  * @example

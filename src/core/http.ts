@@ -1,7 +1,7 @@
 import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
 import { toIssues } from '../schemas/issues.js';
-import { errorOf, isRedirect, parseBody, redactAnswer } from './answer.js';
+import { errorOf, isRedirect, parseBody, redactResponse } from './response.js';
 import { ATTEMPT_TIMED_OUT, withinTimeout } from './attempt.js';
 import type { BodyFilter } from './body-filter.js';
 import type { Endpoint, HttpMethod } from './endpoints.js';
@@ -13,12 +13,12 @@ import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency.js';
 import { loadKy } from './ky.js';
 import type { Log } from './logging.js';
 import type { ResolvedClientOptions } from './options.js';
-import { redactError } from './redact.js';
+import { redactError, redactText } from './redact.js';
 import { type CallOverrides, checkRequestOptions } from './request-options.js';
-import { nextAttempt, wait } from './retry.js';
-import { answerOf } from './transport/fetch.js';
+import { nextAttempt, unresolvedHost, wait } from './retry.js';
+import { wireResponseOf } from './transport/fetch.js';
 import { chooseTransport, type TransportChoice } from './transport/select.js';
-import type { Transport, WireAnswer } from './transport/types.js';
+import type { Transport, WireResponse } from './transport/types.js';
 import { parseOrThrow } from './validate.js';
 
 export type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult, HttpRequest } from './http-types.js';
@@ -40,7 +40,7 @@ function isAborted(signal: AbortSignal | undefined): boolean {
  * straight to the transport (`node:http` with keep-alive on Node, `fetch` elsewhere, a
  * `fetch` of the user's always). Both share the attempt loop: the per-attempt time-out,
  * which covers the body, the retry policy of `retry.ts`, redirects refused, the key
- * redacted from every answer, and the mapping of failures to SDK errors.
+ * redacted from every response, and the mapping of failures to SDK errors.
  *
  * @example
  * ```ts
@@ -93,7 +93,7 @@ export class HttpCore {
   /**
    * Calls an endpoint of the service: validates `params` with the endpoint's schema
    * and the request options (rejecting with a `ValidationError`, nothing sent), sends the
-   * params as JSON through ky, and answers the body parsed by the endpoint's response
+   * params as JSON through ky, and resolves with the body parsed by the endpoint's response
    * schema, or for ingestion its status and body. The last argument, the call's request
    * options, overrides the client's signal, time-out, retries and headers. A call to an
    * endpoint that ingests data carries an `Idempotency-Key`, the same on each retry.
@@ -105,7 +105,7 @@ export class HttpCore {
    * ```
    */
   async call<E extends Endpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointResult<E>> {
-    const { method, path, params: paramsSchema, response } = endpoint;
+    const { method, path, params: paramsSchema, response: responseSchema } = endpoint;
     const [params, options] = paramsSchema === undefined ? [undefined, args[0]] : args;
     const overrides = checkRequestOptions(options);
     const valid = paramsSchema === undefined ? undefined : parseOrThrow(paramsSchema, params);
@@ -125,15 +125,15 @@ export class HttpCore {
       throwHttpErrors: false,
       redirect: 'manual',
     }));
-    const answer = await this.#exchange({ ...overrides, method, path }, async (signal) =>
-      answerOf(await ky(path.slice(1), { method, headers, body: body ?? null, signal })),
+    const response = await this.#exchange({ ...overrides, method, path }, async (signal) =>
+      wireResponseOf(await ky(path.slice(1), { method, headers, body: body ?? null, signal })),
     );
-    if (response === undefined) return { status: answer.status, body: parseBody(answer.text) } as EndpointResult<E>;
-    const parsed = parseBody(answer.text);
-    const result = z.safeParse(response, parsed);
+    if (responseSchema === undefined) return { status: response.status, body: parseBody(response.text) } as EndpointResult<E>;
+    const parsed = parseBody(response.text);
+    const result = z.safeParse(responseSchema, parsed);
     if (!result.success) {
       const issues = toIssues(result.error.issues, parsed);
-      throw new UnexpectedResponseError(answer.status, parsed, issues, method, path, answer.attempt, new Headers(answer.headers));
+      throw new UnexpectedResponseError(response.status, parsed, issues, method, path, response.attempt, new Headers(response.headers));
     }
     return result.data as EndpointResult<E>;
   }
@@ -154,8 +154,8 @@ export class HttpCore {
     const headers = { ...this.#baseHeaders(), 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: idempotencyKey };
     const transport = this.transport;
     const exchange: Exchange = { method: 'POST', path, signal, timeoutMs: request.timeoutMs, maxRetries: request.maxRetries };
-    const answer = await this.#exchange(exchange, (attemptSignal) => transport.send({ url, method: 'POST', headers, body, signal: attemptSignal }));
-    return { status: answer.status, body: parseBody(answer.text) };
+    const response = await this.#exchange(exchange, (attemptSignal) => transport.send({ url, method: 'POST', headers, body, signal: attemptSignal }));
+    return { status: response.status, body: parseBody(response.text) };
   }
 
   /**
@@ -174,39 +174,39 @@ export class HttpCore {
   }
 
   /**
-   * The attempt loop: a 2xx answer with the attempt it came from, or the SDK error of the
-   * last attempt. Each answer is redacted before anything reads it. Logs each attempt at
+   * The attempt loop: a 2xx response with the attempt it came from, or the SDK error of the
+   * last attempt. Each response is redacted before anything reads it. Logs each attempt at
    * debug and each retry at info.
    */
-  async #exchange(request: Exchange, send: (signal: AbortSignal) => Promise<WireAnswer>): Promise<WireAnswer & { attempt: number }> {
+  async #exchange(request: Exchange, send: (signal: AbortSignal) => Promise<WireResponse>): Promise<WireResponse & { attempt: number }> {
     const { method, path, signal } = request;
     const policy = { maxRetries: request.maxRetries ?? this.#options.maxRetries, retryDelayMs: this.#options.retryDelayMs };
     const timeoutMs = request.timeoutMs ?? this.#options.timeoutMs;
     if (isAborted(signal)) throw new AbortError(`${method} ${path} was aborted before it was sent`);
     for (let attempt = 1; ; attempt += 1) {
-      let answer: WireAnswer | undefined;
+      let response: WireResponse | undefined;
       let failure: unknown;
       const started = this.#log.enabled('debug') ? Date.now() : 0;
       try {
-        answer = redactAnswer(await withinTimeout(send, timeoutMs, signal), this.#options.apiKey);
+        response = redactResponse(await withinTimeout(send, timeoutMs, signal), this.#options.apiKey);
       } catch (error) {
         failure = error;
       }
       const aborted = isAborted(signal);
-      if (this.#log.enabled('debug')) logAttempt(this.#log, request, attempt, Date.now() - started, answer, failure, aborted);
+      if (this.#log.enabled('debug')) logAttempt(this.#log, request, attempt, Date.now() - started, response, failure, aborted);
       if (aborted) throw new AbortError(`${method} ${path} was aborted during attempt ${attempt}`, { attempts: attempt });
       const url = this.#options.baseUrl + path;
-      if (answer !== undefined && isRedirect(answer)) throw errorOf(answer, { method, path, url }, attempt);
-      if (answer !== undefined && answer.status >= 200 && answer.status < 300) return { ...answer, attempt };
+      if (response !== undefined && isRedirect(response)) throw errorOf(response, { method, path, url }, attempt);
+      if (response !== undefined && response.status >= 200 && response.status < 300) return { ...response, attempt };
       const decision = nextAttempt(
-        answer === undefined
-          ? { kind: failure === ATTEMPT_TIMED_OUT ? 'timeout' : 'network' }
-          : { kind: 'answer', status: answer.status, retryAfter: answer.headers['retry-after'] },
+        response === undefined
+          ? failure === ATTEMPT_TIMED_OUT ? { kind: 'timeout' } : { kind: 'network', error: failure }
+          : { kind: 'response', status: response.status, retryAfter: response.headers['retry-after'] },
         attempt,
         policy,
       );
-      if (!decision.retry) throw answer === undefined ? this.#toSdkError(failure, request, attempt, timeoutMs) : errorOf(answer, { method, path, url }, attempt);
-      if (this.#log.enabled('info')) logRetry(this.#log, request, decision.reason, attempt, policy.maxRetries + 1, decision.delayMs, answer?.status);
+      if (!decision.retry) throw response === undefined ? this.#toSdkError(failure, request, attempt, timeoutMs) : errorOf(response, { method, path, url }, attempt);
+      if (this.#log.enabled('info')) logRetry(this.#log, request, decision.reason, attempt, policy.maxRetries + 1, decision.delayMs, response?.status);
       try {
         await wait(decision.delayMs, signal);
       } catch {
@@ -224,6 +224,11 @@ export class HttpCore {
     }
     // A custom fetch may put the request, headers and all, into what it throws.
     const cause = redactError(error, this.#options.apiKey);
+    const host = unresolvedHost(error);
+    if (host !== undefined) {
+      const named = redactText(host === '' ? new URL(this.#options.baseUrl).hostname : host, this.#options.apiKey);
+      return new ConnectionError(`${method} ${path} failed: the host ${named} does not resolve (DNS: ENOTFOUND); check the base URL`, { cause, attempts });
+    }
     return new ConnectionError(`${method} ${path} failed after ${tries}: ${describeNetworkError(cause)}`, { cause, attempts });
   }
 }

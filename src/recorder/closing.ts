@@ -36,7 +36,7 @@ export interface ClosingParts<C> {
  *
  * @example
  * ```ts
- * const report = await closeAll(parts, 20_000);
+ * const delivery = await closeAll(parts, 20_000);
  * ```
  */
 export async function closeAll<C>(parts: ClosingParts<C>, timeoutMs: number): Promise<DeliveryReport> {
@@ -55,10 +55,10 @@ export async function closeAll<C>(parts: ClosingParts<C>, timeoutMs: number): Pr
     if (wait !== undefined) await wait;
   }
   await Promise.race([parts.handedOver(), expired]);
-  const report = await parts.closePublisher(Math.max(0, timeoutMs - (Date.now() - started)), timeoutMs);
+  const delivery = await parts.closePublisher(Math.max(0, timeoutMs - (Date.now() - started)), timeoutMs);
   clearTimeout(deadline);
   await Promise.race([parts.settled(), expired]);
-  return report;
+  return delivery;
 }
 
 /** What an {@link ExitGuard} asks of its recorder. */

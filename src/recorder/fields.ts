@@ -63,19 +63,19 @@ export function fieldNames<S extends ObjectSchema>(schema: S): (keyof S['shape']
 }
 
 /**
- * Makes the function that records a call's parameters as the fields of `schema`, each
- * read once ({@link fieldsOf}), in the schema's order: a required field always (the wire
+ * Makes the function that reads the fields of `schema` from a caller's params (one
+ * step, or a feedback action) into a new record, each read once ({@link fieldsOf}), in the schema's order: a required field always (the wire
  * tells trace steps apart by their keys, so a missing one is then reported as this
  * kind's), an optional one only when given. `copies` copy a field the caller may change
  * later. A field added to the schema is recorded with no list to update.
  *
  * @example
  * ```ts
- * const recordRetrieval = recorderOf(retrievalStepSchema, { outputs: copyArray });
+ * const recordRetrieval = fieldReaderOf(retrievalStepSchema, { outputs: copyArray });
  * trace.push(recordRetrieval(step));
  * ```
  */
-export function recorderOf(
+export function fieldReaderOf(
   schema: ObjectSchema,
   copies: Readonly<Record<string, (value: unknown) => unknown>> = {},
 ): (params: unknown) => Record<string, unknown> {

@@ -253,7 +253,7 @@ export class Recorder {
 
   /** Lets go of what is open and closes the publisher, within `timeoutMs` from now; `shutdown()` resolves with this. */
   async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<DeliveryReport> {
-    const report = await closeAll(
+    const delivery = await closeAll(
       {
         takeOpen: () => {
           this.#open.stop();
@@ -271,7 +271,7 @@ export class Recorder {
       timeoutMs,
     );
     this.#updateExitWatch();
-    return report;
+    return delivery;
   }
 
   #updateExitWatch(): void {

@@ -24,7 +24,7 @@ export interface SweeperOptions {
  * ```ts
  * const sweeper = new Sweeper({ sender, now: Date.now, idleTimeoutMs: 60_000, sweepIntervalMs: 30_000, flush });
  * sweeper.start();
- * const report = await sweeper.sweep();
+ * const delivery = await sweeper.sweep();
  * ```
  */
 export class Sweeper {

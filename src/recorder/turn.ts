@@ -8,7 +8,7 @@ import type {
 import { embeddingStepSchema, llmStepSchema, messageSchema, retrievalStepSchema } from '../schemas/traces.js';
 import { UNREADABLE } from '../utils/issues.js';
 import { RecordingError } from './errors.js';
-import { fieldNames, fieldsOf, readSafely, recorderOf } from './fields.js';
+import { fieldNames, fieldsOf, readSafely, fieldReaderOf } from './fields.js';
 import type { InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';
 
@@ -54,11 +54,11 @@ function copyMessages(value: unknown): unknown {
   return copy;
 }
 
-// What each call records: the fields of its wire schema (see recorderOf).
-const recordLlm = /* @__PURE__ */ recorderOf(llmStepSchema, { messages: copyMessages });
-const recordRetrieval = /* @__PURE__ */ recorderOf(retrievalStepSchema, { outputs: copyArray });
-const recordEmbedding = /* @__PURE__ */ recorderOf(embeddingStepSchema);
-const recordFeedback = /* @__PURE__ */ recorderOf(conversationFeedbackActionSchema);
+// What each call records: the fields of its wire schema (see fieldReaderOf).
+const recordLlm = /* @__PURE__ */ fieldReaderOf(llmStepSchema, { messages: copyMessages });
+const recordRetrieval = /* @__PURE__ */ fieldReaderOf(retrievalStepSchema, { outputs: copyArray });
+const recordEmbedding = /* @__PURE__ */ fieldReaderOf(embeddingStepSchema);
+const recordFeedback = /* @__PURE__ */ fieldReaderOf(conversationFeedbackActionSchema);
 
 /**
  * @internal A step as recorded: only the fields of its kind, values kept as given. Shared
