@@ -68,8 +68,10 @@ export default defineConfig([
     format: ['esm'],
     splitting: true,
     outDir: 'dist/node',
-    // The SDK's lazy modules loaded at import here: fewer files (scripts/eager-local-imports.ts).
-    esbuildPlugins: [eagerLocalImportsPlugin()],
+    // A framework that is not installed: an error naming the package (scripts/optional-frameworks.ts);
+    // the SDK's lazy modules loaded at import here: fewer files (scripts/eager-local-imports.ts).
+    noExternal: [...(library.noExternal ?? []), FRAMEWORK_SPECIFIER],
+    esbuildPlugins: [optionalFrameworks('esm'), eagerLocalImportsPlugin()],
   },
   {
     // CommonJS is not tree-shaken by bundlers: one file per entry, and shared chunks so
@@ -82,7 +84,7 @@ export default defineConfig([
     dts: { entry },
     // A framework that is not installed: an error naming the package (scripts/optional-frameworks.ts).
     noExternal: [...(library.noExternal ?? []), FRAMEWORK_SPECIFIER],
-    esbuildPlugins: [optionalFrameworks(), eagerLocalImportsPlugin()],
+    esbuildPlugins: [optionalFrameworks('cjs'), eagerLocalImportsPlugin()],
   },
   {
     // The bins. Runtime dependencies (zod) stay external; nothing here

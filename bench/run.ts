@@ -125,7 +125,9 @@ console.log(
     (['end1kInteractions', 'crop50MiB', 'end10kInteractions', 'shutdown10kOpen', 'idle10kTogether', 'evictAt10k'] as const)
       .map((scenario) => `${scenario} ${blocking[scenario].callMs} / ${blocking[scenario].gapMs}`)
       .join('; ') +
-    `; sent: 50 MiB conversation ${blocking.crop50MiBSentBytes} B, 10k-interaction one ${blocking.end10kSentBytes} B`,
+    `; sent: 50 MiB conversation ${blocking.crop50MiBSentBytes} B, 10k-interaction one ${blocking.end10kSentBytes} B` +
+    `; the 50 MiB string built by concatenation (a rope V8 copies whole on its first read): ` +
+    `${blocking.crop50MiBRope.callMs} / ${blocking.crop50MiBRope.gapMs}`,
 );
 const quartiles = ({ p25, median }: { p25: number; median: number }) => `${p25} µs (median ${median})`;
 console.log(

@@ -1,7 +1,8 @@
 import { HttpCore } from './core/http.js';
 import type { NebulyError } from './core/errors.js';
 import type { Log } from './core/logging.js';
-import { type ClientOptions, resolveClientOptions } from './core/options.js';
+import type { ClientOptions } from './core/options.js';
+import { resolveClientOptions } from './core/resolve-options.js';
 import { createSampler } from './privacy/sample.js';
 import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';

@@ -96,6 +96,29 @@ export function openAIChatChunks(answer: FakeAnswer, options: { pieces?: string[
 }
 
 /**
+ * OpenAI `POST /responses`, not streamed: the response object (`id` `resp_1`), its text
+ * as one output message; also what a stream's `response.completed` event carries.
+ * @example
+ * ```ts
+ * provider.answer(() => ({ json: openAIResponse({ model: 'gpt-4.1', text: 'Hi!' }) }));
+ * ```
+ */
+export function openAIResponse(answer: FakeAnswer): Record<string, unknown> {
+  const text = answer.text ?? '';
+  const input = answer.inputTokens ?? 0;
+  const output = answer.outputTokens ?? 0;
+  return {
+    id: 'resp_1',
+    object: 'response',
+    created_at: 1_700_000_000,
+    status: 'completed',
+    model: answer.model,
+    output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] }],
+    usage: { input_tokens: input, output_tokens: output, total_tokens: input + output },
+  };
+}
+
+/**
  * Anthropic `POST /v1/messages`, not streamed.
  * @example
  * ```ts

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { NebulyClient } from '../client.js';
-import { CLIENT_DEFAULTS, MAX_TIMER_DELAY_MS, REGION_BASE_URLS, type ClientOptions, type Region } from '../core/options.js';
+import { MAX_TIMER_DELAY_MS } from '../core/option-kinds.js';
+import { CLIENT_DEFAULTS, REGION_BASE_URLS, type ClientOptions, type Region } from '../core/options.js';
 import { CliError, EXIT, registerSecret } from './failure.js';
 
 /** The options every command takes, to reach the service. */

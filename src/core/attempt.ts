@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * if (failure === ATTEMPT_TIMED_OUT) console.log('no answer in time');
+ * if (failure === ATTEMPT_TIMED_OUT) console.log('no response in time');
  * ```
  */
 export const ATTEMPT_TIMED_OUT = Symbol('attempt timed out');
@@ -18,7 +18,7 @@ export const ATTEMPT_TIMED_OUT = Symbol('attempt timed out');
  *
  * @example
  * ```ts
- * const answer = await withinTimeout((signal) => transport.send({ ...request, signal }), 30_000, callerSignal);
+ * const response = await withinTimeout((signal) => transport.send({ ...request, signal }), 30_000, callerSignal);
  * ```
  */
 export async function withinTimeout<T>(

@@ -11,7 +11,7 @@ export type { EndpointName, HttpMethod } from './endpoint-paths.js';
 
 /**
  * One endpoint of the service: its verb and path ({@link ENDPOINT_PATHS}), the schema of
- * its JSON body (none for a GET), and the schema of its answer (none for an ingestion
+ * its JSON body (none for a GET), and the schema of its response (none for an ingestion
  * endpoint, where any 2xx is success whatever its body).
  *
  * @example

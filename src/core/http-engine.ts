@@ -1,4 +1,3 @@
-import { errorOf, isRedirect, parseBody, redactAnswer } from './answer.js';
 import { ATTEMPT_TIMED_OUT, withinTimeout } from './attempt.js';
 import type { HttpMethod } from './endpoint-paths.js';
 import { AbortError, ConnectionError, countAttempts, type NebulyError, TimeoutError } from './errors.js';
@@ -8,11 +7,12 @@ import type { AcceptedResponse, DeliverRequest } from './http-types.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
 import type { Log } from './logging.js';
 import type { ResolvedClientOptions } from './options.js';
-import { redactError } from './redact.js';
+import { redactError, redactText } from './redact.js';
 import type { CallOverrides } from './request-options.js';
-import { nextAttempt, wait } from './retry.js';
+import { errorOf, isRedirect, parseBody, redactResponse } from './response.js';
+import { nextAttempt, unresolvedHost, wait } from './retry.js';
 import { chooseTransport, type TransportChoice } from './transport/select.js';
-import type { Transport, WireAnswer } from './transport/types.js';
+import type { Transport, WireResponse } from './transport/types.js';
 
 /**
  * What the attempt loop needs to know of a request, besides how to send it.
@@ -35,7 +35,7 @@ function isAborted(signal: AbortSignal | undefined): boolean {
 /**
  * What `HttpCore` loads at its first request: the transport, the attempt loop (the
  * per-attempt time-out, the retry policy of `retry.ts`, redirects refused, the key
- * redacted from every answer, failures mapped to SDK errors) and the recorder's
+ * redacted from every response, failures mapped to SDK errors) and the recorder's
  * deliveries. Nothing of it is made before a request needs it.
  *
  * @example
@@ -80,49 +80,49 @@ export class HttpEngine {
     const headers = { ...this.baseHeaders, 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: idempotencyKey };
     const transport = this.transport;
     const exchange: Exchange = { method: 'POST', path, signal, timeoutMs: request.timeoutMs, maxRetries: request.maxRetries };
-    const answer = await this.exchange(exchange, (attemptSignal) => transport.send({ url, method: 'POST', headers, body, signal: attemptSignal }));
-    return { status: answer.status, body: parseBody(answer.text) };
+    const response = await this.exchange(exchange, (attemptSignal) => transport.send({ url, method: 'POST', headers, body, signal: attemptSignal }));
+    return { status: response.status, body: parseBody(response.text) };
   }
 
   /**
-   * The attempt loop: a 2xx answer with the attempt it came from, or the SDK error of the
-   * last attempt. Each answer is redacted before anything reads it. Logs each attempt at
+   * The attempt loop: a 2xx response with the attempt it came from, or the SDK error of the
+   * last attempt. Each response is redacted before anything reads it. Logs each attempt at
    * debug and each retry at info.
    *
    * @example
    * ```ts
-   * const answer = await engine.exchange({ method: 'GET', path }, (signal) => send(signal));
+   * const response = await engine.exchange({ method: 'GET', path }, (signal) => send(signal));
    * ```
    */
-  async exchange(request: Exchange, send: (signal: AbortSignal) => Promise<WireAnswer>): Promise<WireAnswer & { attempt: number }> {
+  async exchange(request: Exchange, send: (signal: AbortSignal) => Promise<WireResponse>): Promise<WireResponse & { attempt: number }> {
     const { method, path, signal } = request;
     const policy = { maxRetries: request.maxRetries ?? this.options.maxRetries, retryDelayMs: this.options.retryDelayMs };
     const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
     if (isAborted(signal)) throw new AbortError(`${method} ${path} was aborted before it was sent`);
     for (let attempt = 1; ; attempt += 1) {
-      let answer: WireAnswer | undefined;
+      let response: WireResponse | undefined;
       let failure: unknown;
       const started = this.#log.enabled('debug') ? Date.now() : 0;
       try {
-        answer = redactAnswer(await withinTimeout(send, timeoutMs, signal), this.options.apiKey);
+        response = redactResponse(await withinTimeout(send, timeoutMs, signal), this.options.apiKey);
       } catch (error) {
         failure = error;
       }
       const aborted = isAborted(signal);
-      if (this.#log.enabled('debug')) logAttempt(this.#log, request, attempt, Date.now() - started, answer, failure, aborted);
+      if (this.#log.enabled('debug')) logAttempt(this.#log, request, attempt, Date.now() - started, response, failure, aborted);
       if (aborted) throw new AbortError(`${method} ${path} was aborted during attempt ${attempt}`, { attempts: attempt });
       const url = this.options.baseUrl + path;
-      if (answer !== undefined && isRedirect(answer)) throw errorOf(answer, { method, path, url }, attempt);
-      if (answer !== undefined && answer.status >= 200 && answer.status < 300) return { ...answer, attempt };
+      if (response !== undefined && isRedirect(response)) throw errorOf(response, { method, path, url }, attempt);
+      if (response !== undefined && response.status >= 200 && response.status < 300) return { ...response, attempt };
       const decision = nextAttempt(
-        answer === undefined
-          ? { kind: failure === ATTEMPT_TIMED_OUT ? 'timeout' : 'network' }
-          : { kind: 'answer', status: answer.status, retryAfter: answer.headers['retry-after'] },
+        response === undefined
+          ? failure === ATTEMPT_TIMED_OUT ? { kind: 'timeout' } : { kind: 'network', error: failure }
+          : { kind: 'response', status: response.status, retryAfter: response.headers['retry-after'] },
         attempt,
         policy,
       );
-      if (!decision.retry) throw answer === undefined ? this.#toSdkError(failure, request, attempt, timeoutMs) : errorOf(answer, { method, path, url }, attempt);
-      if (this.#log.enabled('info')) logRetry(this.#log, request, decision.reason, attempt, policy.maxRetries + 1, decision.delayMs, answer?.status);
+      if (!decision.retry) throw response === undefined ? this.#toSdkError(failure, request, attempt, timeoutMs) : errorOf(response, { method, path, url }, attempt);
+      if (this.#log.enabled('info')) logRetry(this.#log, request, decision.reason, attempt, policy.maxRetries + 1, decision.delayMs, response?.status);
       try {
         await wait(decision.delayMs, signal);
       } catch {
@@ -140,6 +140,11 @@ export class HttpEngine {
     }
     // A custom fetch may put the request, headers and all, into what it throws.
     const cause = redactError(error, this.options.apiKey);
+    const host = unresolvedHost(error);
+    if (host !== undefined) {
+      const named = redactText(host === '' ? new URL(this.options.baseUrl).hostname : host, this.options.apiKey);
+      return new ConnectionError(`${method} ${path} failed: the host ${named} does not resolve (DNS: ENOTFOUND); check the base URL`, { cause, attempts });
+    }
     return new ConnectionError(`${method} ${path} failed after ${tries}: ${describeNetworkError(cause)}`, { cause, attempts });
   }
 }

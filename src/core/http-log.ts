@@ -1,6 +1,6 @@
 import { ATTEMPT_TIMED_OUT } from './attempt.js';
 import type { Log } from './logging.js';
-import type { WireAnswer } from './transport/types.js';
+import type { WireResponse } from './transport/types.js';
 
 /**
  * One attempt at debug: what was asked, what came back and how long it took; no
@@ -8,7 +8,7 @@ import type { WireAnswer } from './transport/types.js';
  *
  * @example
  * ```ts
- * logAttempt(log, { method: 'GET', path }, 1, 12, answer, undefined, false);
+ * logAttempt(log, { method: 'GET', path }, 1, 12, response, undefined, false);
  * ```
  */
 export function logAttempt(
@@ -16,19 +16,19 @@ export function logAttempt(
   { method, path }: { method: string; path: string },
   attempt: number,
   ms: number,
-  answer: WireAnswer | undefined,
+  response: WireResponse | undefined,
   failure: unknown,
   aborted: boolean,
 ): void {
   const outcome =
-    answer !== undefined
-      ? `answered ${answer.status}`
+    response !== undefined
+      ? `answered ${response.status}`
       : aborted
         ? 'was aborted'
         : failure === ATTEMPT_TIMED_OUT
           ? 'timed out'
           : 'failed (network error)';
-  log.debug(`${method} ${path} ${outcome} in ${ms} ms (attempt ${attempt})`, { method, path, status: answer?.status, ms, attempt });
+  log.debug(`${method} ${path} ${outcome} in ${ms} ms (attempt ${attempt})`, { method, path, status: response?.status, ms, attempt });
 }
 
 /**

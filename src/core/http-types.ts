@@ -21,7 +21,7 @@ export interface HttpRequest extends CallOverrides {
 }
 
 /**
- * What an ingestion endpoint answered: any 2xx is success, whatever its body.
+ * What an ingestion endpoint responded: any 2xx is success, whatever its body.
  *
  * @example
  * ```ts
@@ -36,7 +36,7 @@ export interface AcceptedResponse {
 }
 
 /**
- * What an endpoint answers: its response schema's output, or, for ingestion, the status and body.
+ * What an endpoint returns: its response schema's output, or, for ingestion, the status and body.
  *
  * @example
  * ```ts

@@ -59,7 +59,7 @@ export class HttpCore {
   /**
    * Calls an endpoint of the service by its name: validates `params` with the endpoint's
    * schema and the request options (rejecting with a `ValidationError`, nothing sent),
-   * sends the params as JSON through ky, and answers the body parsed by the endpoint's
+   * sends the params as JSON through ky, and resolves with the body parsed by the endpoint's
    * response schema, or for ingestion its status and body. The last argument, the call's
    * request options, overrides the client's signal, time-out, retries and headers. A call
    * to an endpoint that ingests data carries an `Idempotency-Key`, the same on each retry.

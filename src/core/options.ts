@@ -1,11 +1,10 @@
-import { RECORDER_DEFAULTS, type RecorderOptions } from './recorder-options.js';
-import { readEnv } from './env.js';
-import { NebulyError } from './errors.js';
-import { type Log, type Logger, type LogLevel, backgroundReporter, resolveLog } from './logging.js';
-import { nearestName } from './nearest.js';
-import { isBrowser } from './runtime.js';
-import { sdkHeaderProblems } from './sdk-headers.js';
-import { type Mask, resolvePrivacyOptions } from './privacy-options.js';
+import type { NebulyError } from './errors.js';
+import type { Log, Logger, LogLevel } from './logging.js';
+import type { Mask } from './privacy-options.js';
+import type { RecorderOptions, ResolvedRecorderOptions } from './recorder-options.js';
+
+// The client's options as users write them, and their defaults; `resolve-options.ts`
+// checks and resolves them.
 
 /** The regions the service runs in; a project lives in one. */
 export const REGION_BASE_URLS = {
@@ -65,7 +64,8 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch | undefined;
   /**
    * Extra headers on every request. `authorization`, `content-type` and `accept` are the
-   * SDK's and cannot be set here (a `TypeError`), as in a call's request options.
+   * SDK's and cannot be set here: the rule of a call's request options, a `TypeError`
+   * here as every option of the client.
    */
   headers?: Record<string, string> | undefined;
   /**
@@ -123,29 +123,6 @@ export interface ClientOptions {
   dangerouslyAllowBrowser?: boolean | undefined;
 }
 
-/**
- * Every option name {@link ClientOptions} has, checked against it both ways by the type:
- * the one list unknown names are compared with.
- */
-const CLIENT_OPTION_NAMES: { readonly [K in keyof ClientOptions]-?: true } = {
-  apiKey: true,
-  region: true,
-  baseUrl: true,
-  timeoutMs: true,
-  maxRetries: true,
-  retryDelayMs: true,
-  fetch: true,
-  headers: true,
-  onError: true,
-  logLevel: true,
-  logger: true,
-  recorder: true,
-  mask: true,
-  sampleRate: true,
-  sampleKey: true,
-  dangerouslyAllowBrowser: true,
-};
-
 /** {@link ClientOptions} with every default filled in, normalized once. */
 export interface ResolvedClientOptions {
   apiKey: string;
@@ -159,7 +136,7 @@ export interface ResolvedClientOptions {
   onError: (error: NebulyError) => void;
   /** The log of `logLevel` and `logger`. */
   log: Log;
-  recorder: RecorderOptions;
+  recorder: ResolvedRecorderOptions;
   /** `undefined` when no mask is set. */
   mask: Mask | undefined;
   sampleRate: number;
@@ -174,189 +151,3 @@ export const CLIENT_DEFAULTS = Object.freeze({
   maxRetries: 4,
   retryDelayMs: 250,
 });
-
-function isRegion(value: string): value is Region {
-  return Object.hasOwn(REGION_BASE_URLS, value);
-}
-
-/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days); a longer one fires at once in every runtime. */
-export const MAX_TIMER_DELAY_MS = 2_147_483_647;
-
-function milliseconds(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0 || value > MAX_TIMER_DELAY_MS) {
-    throw new TypeError(`nebuly-client: \`${name}\` must be a number of milliseconds from 0 to ${MAX_TIMER_DELAY_MS}`);
-  }
-  return value;
-}
-
-// What an HTTP header value can carry, less spaces: a key with a line break or a space
-// inside was pasted wrong, and fetch would reject it with a message that quotes it.
-const API_KEY_PATTERN = /^[\x21-\x7e]+$/;
-
-/**
- * Throws a `TypeError` for the first own key of `options` that is not a known option,
- * naming it and the known name it is probably a typo of.
- */
-/** An option name that is a plain word, safe to repeat in a message. */
-const QUOTABLE_OPTION_NAME = /^[A-Za-z_$]{1,40}$/;
-
-function rejectUnknownOptions(options: object, known: readonly string[], prefix: string): void {
-  let names: string[];
-  try {
-    names = Object.keys(options);
-  } catch {
-    throw typeError(`the ${prefix === '' ? 'options' : `\`${prefix.slice(0, -1)}\` option`} could not be read (a Proxy threw)`);
-  }
-  for (const name of names) {
-    if (known.includes(name)) continue;
-    const nearest = nearestName(name, known);
-    const hint =
-      nearest === undefined
-        ? `the options are ${known.map((option) => `\`${prefix}${option}\``).join(', ')}`
-        : `did you mean \`${prefix}${nearest}\`?`;
-    // A typo of a known name, or a plain word, is quoted; anything else may be a key
-    // pasted as an object's name, and is described instead.
-    const shown =
-      nearest !== undefined || QUOTABLE_OPTION_NAME.test(name)
-        ? `\`${prefix}${name}\``
-        : `(a ${name.length}-character name, not shown)`;
-    throw typeError(`unknown option ${shown}; ${hint}`);
-  }
-}
-
-const BROWSER_REFUSAL =
-  'nebuly-client: refusing to run in a browser. The project API key would be sent to every visitor of the page, ' +
-  'and with it anyone can read every user of the project and delete every interaction. ' +
-  'Call the Nebuly API from your server instead; if every user of this page may hold the key ' +
-  '(an internal tool), pass `dangerouslyAllowBrowser: true`.';
-
-/** A value a message may quote: short, shaped like a region name, so never a key. */
-const QUOTABLE_REGION = /^[A-Za-z][A-Za-z0-9_-]{0,15}$/;
-
-/** The unknown region, quoted when it cannot be a secret pasted in the wrong place. */
-function describeRegion(region: string): string {
-  return QUOTABLE_REGION.test(region) ? JSON.stringify(region) : `(a ${region.length}-character value, not shown)`;
-}
-
-function typeError(message: string): TypeError {
-  return new TypeError(`nebuly-client: ${message}`);
-}
-
-/** An option that must be a string when given; `undefined` stays `undefined`. */
-function optionalString(name: string, value: unknown): string | undefined {
-  if (value === undefined || typeof value === 'string') return value;
-  throw typeError(`\`${name}\` must be a string (got ${value === null ? 'null' : typeof value})`);
-}
-
-/** An option that must be a function when given. */
-function optionalFunction<F>(name: string, value: unknown): F | undefined {
-  if (value === undefined || typeof value === 'function') return value as F | undefined;
-  throw typeError(`\`${name}\` must be a function (got ${value === null ? 'null' : typeof value})`);
-}
-
-/** An option that must be an object when given. */
-function optionalObject<T>(name: string, value: unknown): T | undefined {
-  if (value === undefined || (typeof value === 'object' && value !== null)) return value as T | undefined;
-  throw typeError(`\`${name}\` must be an object (got ${value === null ? 'null' : typeof value})`);
-}
-
-/** A copy of an object option's own properties, read once here where a throw can be named. */
-function copyOf<T extends object>(name: string, value: T): T {
-  try {
-    return { ...value };
-  } catch {
-    throw typeError(`\`${name}\` could not be read (a getter or Proxy threw)`);
-  }
-}
-
-/** Each option read once, with a getter or Proxy that throws turned into a TypeError naming it. */
-function readOptions(options: unknown): Partial<Record<keyof ClientOptions, unknown>> {
-  if (options === undefined) return {};
-  optionalObject('options', options);
-  const read: Partial<Record<keyof ClientOptions, unknown>> = {};
-  for (const name of Object.keys(CLIENT_OPTION_NAMES) as (keyof ClientOptions)[]) {
-    try {
-      read[name] = (options as Record<string, unknown>)[name];
-    } catch {
-      throw typeError(`\`${name}\` could not be read (a getter or Proxy threw)`);
-    }
-  }
-  return read;
-}
-
-/**
- * Resolves options: each from the option, then its environment variable, then its
- * default. The host, most specific first: `baseUrl`, NEBULY_BASE_URL, `region`,
- * NEBULY_REGION, `'us'` (a base URL set in the environment for local testing beats a
- * region written in code). Throws a `TypeError` that names the option and says what to do
- * when an option name is unknown, the key is missing, the region unknown or an option of
- * the wrong type; no message repeats the key, nor a value that might be one. In a
- * browser, throws unless `dangerouslyAllowBrowser` is set.
- */
-export function resolveClientOptions(options: ClientOptions = {}): ResolvedClientOptions {
-  const given = readOptions(options);
-  const recorder = copyOf<RecorderOptions>('recorder', optionalObject('recorder', given.recorder) ?? {});
-  rejectUnknownOptions(options, Object.keys(CLIENT_OPTION_NAMES), '');
-  rejectUnknownOptions(recorder, Object.keys(RECORDER_DEFAULTS), 'recorder.');
-  if (given.dangerouslyAllowBrowser !== true && isBrowser()) throw new NebulyError(BROWSER_REFUSAL);
-  const apiKey = optionalString('apiKey', given.apiKey) ?? readEnv('NEBULY_API_KEY');
-  const region = optionalString('region', given.region) ?? readEnv('NEBULY_REGION') ?? CLIENT_DEFAULTS.region;
-  const baseUrl = optionalString('baseUrl', given.baseUrl) ?? readEnv('NEBULY_BASE_URL');
-  const {
-    timeoutMs = CLIENT_DEFAULTS.timeoutMs,
-    maxRetries = CLIENT_DEFAULTS.maxRetries,
-    retryDelayMs = CLIENT_DEFAULTS.retryDelayMs,
-  } = given as Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryDelayMs'>;
-  const fetch = optionalFunction<typeof globalThis.fetch>('fetch', given.fetch);
-  const headers = optionalObject<Record<string, string>>('headers', given.headers) ?? {};
-  for (const problem of sdkHeaderProblems(Object.keys(copyOf('headers', headers)))) throw typeError(`\`headers\` ${problem}`);
-  const onError = optionalFunction<(error: NebulyError) => void>('onError', given.onError);
-  const log = resolveLog(given.logLevel, given.logger);
-  const privacy = resolvePrivacyOptions(given);
-
-  if (apiKey === undefined || apiKey.trim() === '') {
-    throw typeError('no API key. Pass `apiKey` to `new NebulyClient()` or set NEBULY_API_KEY.');
-  }
-  if (!API_KEY_PATTERN.test(apiKey.trim())) {
-    throw typeError(
-      'the API key has a space, a line break or a non-ASCII character inside; check how it was copied.',
-    );
-  }
-  const normalizedRegion = region.trim().toLowerCase();
-  if (!isRegion(normalizedRegion)) {
-    throw typeError(
-      `unknown region ${describeRegion(region)}; use 'us' or 'eu' (option \`region\` or NEBULY_REGION).`,
-    );
-  }
-  const base = baseUrl ?? REGION_BASE_URLS[normalizedRegion];
-  // `localhost:8787` would parse as a URL of scheme `localhost:`, and the first request
-  // would fail as a network error, retried, instead of here.
-  if (!/^https?:\/\//i.test(base)) {
-    throw new TypeError(
-      'nebuly-client: `baseUrl` (or NEBULY_BASE_URL) must start with http:// or https://, e.g. http://127.0.0.1:8787.',
-    );
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(base);
-  } catch {
-    // Not quoted: a key pasted here by mistake would be repeated.
-    throw typeError('`baseUrl` is not a URL; give an absolute one, such as https://backend.nebuly.com.');
-  }
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-    throw typeError('`maxRetries` must be a whole number, zero or more');
-  }
-  return {
-    apiKey: apiKey.trim(),
-    baseUrl: parsed.href.replace(/\/+$/, ''),
-    timeoutMs: milliseconds('timeoutMs', timeoutMs),
-    maxRetries,
-    retryDelayMs: milliseconds('retryDelayMs', retryDelayMs),
-    fetch,
-    headers,
-    onError: backgroundReporter(log, onError),
-    log,
-    recorder,
-    ...privacy,
-  };
-}

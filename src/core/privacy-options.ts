@@ -1,5 +1,7 @@
 // The privacy options are declared here, in core, beside the client's others: the
 // client's options (options.ts) hold them, and src/privacy/ applies them, from above.
+import type { Resolved } from './option-checks.js';
+import { func, number, valueOf } from './option-kinds.js';
 import type { SendConversationBody, SendFeedbackBody, SendInteractionBody } from '../types/index.js';
 
 /**
@@ -77,43 +79,27 @@ export type Mask = (payload: IngestPayload, context: MaskContext) => IngestPaylo
 export const DEFAULT_SAMPLE_KEY = 'nebuly-sample-v1';
 
 /**
+ * The privacy options (`mask`, `sampleRate`, `sampleKey`), a part of the client's
+ * table of options: checked once, at construction, with the others.
+ *
+ * @example
+ * ```ts
+ * const CLIENT_OPTIONS = { ...PRIVACY_OPTIONS, apiKey: text() };
+ * ```
+ */
+export const PRIVACY_OPTIONS = {
+  mask: func<Mask>(),
+  sampleRate: number({ min: 0, max: 1, hint: 'the share of end users kept' }).or(1),
+  // The key is never quoted: it is a secret of sorts, and may have been pasted from one.
+  sampleKey: valueOf<string>('a non-empty string', (value) => typeof value === 'string' && value !== '').or(DEFAULT_SAMPLE_KEY),
+} as const;
+
+/**
  * The privacy options with their defaults filled in.
  *
  * @example
  * ```ts
- * const { mask, sampleRate, sampleKey } = resolvePrivacyOptions({ sampleRate: 0.5 });
+ * const sampler = createSampler({ sampleRate: 0.5, sampleKey: DEFAULT_SAMPLE_KEY });
  * ```
  */
-export interface ResolvedPrivacyOptions {
-  /** `undefined` when no mask is set: bodies go out as they are, at no cost. */
-  mask: Mask | undefined;
-  /** The share of end users kept, 0 to 1. */
-  sampleRate: number;
-  /** The key of the sampling hash. */
-  sampleKey: string;
-}
-
-/**
- * Checks the privacy options once, at construction, naming the option at fault.
- *
- * @throws TypeError when `mask` is not a function, `sampleRate` not a number from 0 to 1,
- * or `sampleKey` not a non-empty string.
- * @example
- * ```ts
- * resolvePrivacyOptions({ sampleRate: 2 }); // throws: `sampleRate` must be a number from 0 to 1
- * ```
- */
-export function resolvePrivacyOptions(given: { mask?: unknown; sampleRate?: unknown; sampleKey?: unknown }): ResolvedPrivacyOptions {
-  const { mask, sampleRate = 1, sampleKey = DEFAULT_SAMPLE_KEY } = given;
-  if (mask !== undefined && typeof mask !== 'function') {
-    throw new TypeError(`nebuly-client: \`mask\` must be a function (got ${mask === null ? 'null' : typeof mask})`);
-  }
-  if (typeof sampleRate !== 'number' || !(sampleRate >= 0 && sampleRate <= 1)) {
-    throw new TypeError('nebuly-client: `sampleRate` must be a number from 0 to 1 (the share of end users kept)');
-  }
-  // The key is never quoted: it is a secret of sorts, and may have been pasted from one.
-  if (typeof sampleKey !== 'string' || sampleKey === '') {
-    throw new TypeError('nebuly-client: `sampleKey` must be a non-empty string');
-  }
-  return { mask: mask as Mask | undefined, sampleRate, sampleKey };
-}
+export type ResolvedPrivacyOptions = Resolved<typeof PRIVACY_OPTIONS>;

@@ -1,4 +1,7 @@
 import type { ConversationStore } from '../types/store.js';
+import type { Issue } from '../utils/issues.js';
+import { checkOptions, constructionError, type OptionSpec } from './option-checks.js';
+import { flag, func, number, oneOf, valueOf } from './option-kinds.js';
 
 // The recorder's options are declared here, in core, beside the client's others: the
 // client's options (options.ts) hold them, and the recorder reads them, each from below.
@@ -164,70 +167,6 @@ export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freez
   now: () => Date.now(),
 });
 
-/** What a numeric option must be; `Infinity` is allowed for a bound that may be left off. */
-type Kind = 'number' | 'integer' | 'integer or Infinity';
-
-function atLeast(name: string, value: number, minimum: number, kind: Kind): number {
-  const whole = Number.isInteger(value) || (kind === 'integer or Infinity' && value === Number.POSITIVE_INFINITY);
-  const valid = typeof value === 'number' && value >= minimum && (kind === 'number' ? !Number.isNaN(value) : whole);
-  if (!valid) {
-    const what = kind === 'number' ? 'a number' : kind === 'integer' ? 'a whole number' : 'a whole number or Infinity';
-    throw new TypeError(`nebuly-client: \`recorder.${name}\` must be ${what}, ${minimum} or more`);
-  }
-  return value;
-}
-
-/**
- * Fills in the defaults of the recorder's options and checks their ranges once, at
- * construction, so that a misconfiguration fails loudly instead of dropping data later.
- *
- * @throws TypeError naming the option that is out of range.
- */
-export function resolveRecorderOptions(options: RecorderOptions = {}): ResolvedRecorderOptions {
-  const {
-    idleTimeoutMs = RECORDER_DEFAULTS.idleTimeoutMs,
-    maxOpenConversations = RECORDER_DEFAULTS.maxOpenConversations,
-    maxConcurrentSends = RECORDER_DEFAULTS.maxConcurrentSends,
-    maxQueuedConversations = RECORDER_DEFAULTS.maxQueuedConversations,
-    maxQueuedBytes = RECORDER_DEFAULTS.maxQueuedBytes,
-    maxConversationBytes = RECORDER_DEFAULTS.maxConversationBytes,
-    shutdownTimeoutMs = RECORDER_DEFAULTS.shutdownTimeoutMs,
-    sendOnExit = RECORDER_DEFAULTS.sendOnExit,
-    now = RECORDER_DEFAULTS.now,
-    store,
-    delivery = RECORDER_DEFAULTS.delivery,
-    leaseMs = RECORDER_DEFAULTS.leaseMs,
-    feedbackRetentionMs = RECORDER_DEFAULTS.feedbackRetentionMs,
-    sweepIntervalMs = RECORDER_DEFAULTS.sweepIntervalMs,
-  } = options;
-  if (delivery !== 'conversation' && delivery !== 'interaction') {
-    throw new TypeError("nebuly-client: `recorder.delivery` must be 'conversation' or 'interaction'");
-  }
-  if (store !== undefined && !isStore(store)) {
-    throw new TypeError(
-      'nebuly-client: `recorder.store` must be a ConversationStore (memoryStore(), redisStore(client), or an object with its methods)',
-    );
-  }
-  if (typeof sendOnExit !== 'boolean') throw new TypeError('nebuly-client: `recorder.sendOnExit` must be true or false');
-  if (typeof now !== 'function') throw new TypeError('nebuly-client: `recorder.now` must be a function');
-  return {
-    idleTimeoutMs: atLeast('idleTimeoutMs', idleTimeoutMs, 0, 'number'),
-    maxOpenConversations: atLeast('maxOpenConversations', maxOpenConversations, 1, 'integer or Infinity'),
-    maxConcurrentSends: atLeast('maxConcurrentSends', maxConcurrentSends, 1, 'integer'),
-    maxQueuedConversations: atLeast('maxQueuedConversations', maxQueuedConversations, 1, 'integer or Infinity'),
-    maxQueuedBytes: atLeast('maxQueuedBytes', maxQueuedBytes, 1, 'number'),
-    maxConversationBytes: atLeast('maxConversationBytes', maxConversationBytes, 1, 'number'),
-    shutdownTimeoutMs: atLeast('shutdownTimeoutMs', shutdownTimeoutMs, 0, 'number'),
-    sendOnExit,
-    now,
-    store,
-    delivery,
-    leaseMs: atLeast('leaseMs', leaseMs, 1, 'number'),
-    feedbackRetentionMs: atLeast('feedbackRetentionMs', feedbackRetentionMs, 0, 'number'),
-    sweepIntervalMs: atLeast('sweepIntervalMs', sweepIntervalMs, 0, 'number'),
-  };
-}
-
 const STORE_METHODS = ['append', 'addFeedback', 'claim', 'claimIdle', 'complete', 'release', 'sent'] as const;
 
 /** Whether `value` has every method of a store: a misconfiguration fails at construction, not at the first turn. */
@@ -235,4 +174,52 @@ function isStore(value: unknown): value is ConversationStore {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
   return typeof record.shared === 'boolean' && STORE_METHODS.every((method) => typeof record[method] === 'function');
+}
+
+const D = RECORDER_DEFAULTS;
+/** A duration that may be `Infinity` (never), from `min` ms. */
+const duration = (min: number) => number({ min, unit: 'milliseconds' });
+
+/**
+ * Every option of {@link RecorderOptions}, its check and its default: checked against
+ * the interface both ways by the type, and with the client's others at construction.
+ *
+ * @example
+ * ```ts
+ * const CLIENT_OPTIONS = { recorder: group(RECORDER_OPTIONS) };
+ * ```
+ */
+export const RECORDER_OPTIONS: { readonly [K in keyof RecorderOptions]-?: OptionSpec<Exclude<RecorderOptions[K], undefined>, ResolvedRecorderOptions[K]> } = {
+  idleTimeoutMs: duration(0).or(D.idleTimeoutMs),
+  maxOpenConversations: number({ min: 1, whole: true, orInfinity: true }).or(D.maxOpenConversations),
+  maxConcurrentSends: number({ min: 1, whole: true }).or(D.maxConcurrentSends),
+  maxQueuedConversations: number({ min: 1, whole: true, orInfinity: true }).or(D.maxQueuedConversations),
+  maxQueuedBytes: number({ min: 1 }).or(D.maxQueuedBytes),
+  maxConversationBytes: number({ min: 1 }).or(D.maxConversationBytes),
+  shutdownTimeoutMs: duration(0).or(D.shutdownTimeoutMs),
+  sendOnExit: flag().or(D.sendOnExit),
+  store: valueOf<ConversationStore>('a ConversationStore (memoryStore(), redisStore(client), or an object with its methods)', isStore),
+  delivery: oneOf(['conversation', 'interaction'] as const).or(D.delivery),
+  leaseMs: duration(1).or(D.leaseMs),
+  feedbackRetentionMs: duration(0).or(D.feedbackRetentionMs),
+  sweepIntervalMs: duration(0).or(D.sweepIntervalMs),
+  now: func<() => number>().or(D.now),
+};
+
+/**
+ * Fills in the defaults of the recorder's options and checks them once, at
+ * construction, so that a misconfiguration fails loudly instead of dropping data later.
+ * Options the client has resolved pass unchanged.
+ *
+ * @throws TypeError naming every option that is unknown, of the wrong type or out of range.
+ * @example
+ * ```ts
+ * resolveRecorderOptions({ leaseMs: 0 }); // TypeError: nebuly-client: `recorder.leaseMs` must be …
+ * ```
+ */
+export function resolveRecorderOptions(options: RecorderOptions = {}): ResolvedRecorderOptions {
+  const issues: Issue[] = [];
+  const resolved = checkOptions(options, RECORDER_OPTIONS, { path: ['recorder'], issues });
+  if (issues.length > 0) throw constructionError(issues);
+  return resolved;
 }

@@ -1,4 +1,4 @@
-/** What stands in for a secret in anything the SDK reports. */
+/** What stands in for a secret in anything the SDK logs, throws or hands to `onError`. */
 export const REDACTED = '[redacted]';
 
 /** How many causes deep {@link redactError} copies; deeper ones are left out. */
@@ -64,7 +64,7 @@ export function secretForms(secret: string): readonly string[] {
   }
   lastSecret = secret;
   lastForms = [...forms].sort((a, b) => b.length - a.length);
-  // One pass over a text finds any form; most answers hold none.
+  // One pass over a text finds any form; most responses hold none.
   lastPattern = lastForms.length === 0 ? undefined : new RegExp(lastForms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
   return lastForms;
 }

@@ -1,9 +1,8 @@
 import type { Issue } from '../utils/issues.js';
 import { ValidationError } from './errors.js';
-import { plainHeaders } from './headers.js';
-import { nearestName } from './nearest.js';
-import { MAX_TIMER_DELAY_MS } from './options.js';
-import { sdkHeaderProblems } from './sdk-headers.js';
+import { checkOptions, type OptionSpec } from './option-checks.js';
+import { valueOf } from './option-kinds.js';
+import { HEADERS_OPTION, MAX_RETRIES_OPTION, TIMEOUT_MS_OPTION } from './shared-options.js';
 
 /**
  * Options of one call, its last argument: every method of the resources takes them.
@@ -51,15 +50,6 @@ export interface RequestOptions {
   idempotencyKey?: string | undefined;
 }
 
-/** Every name of {@link RequestOptions}, checked against it both ways by the type. */
-const REQUEST_OPTION_NAMES: { readonly [K in keyof RequestOptions]-?: true } = {
-  signal: true,
-  timeoutMs: true,
-  maxRetries: true,
-  headers: true,
-  idempotencyKey: true,
-};
-
 /** {@link RequestOptions} checked: what a call changes for its request, nothing when absent. */
 export interface CallOverrides {
   signal?: AbortSignal | undefined;
@@ -89,71 +79,14 @@ function isAbortSignal(value: unknown): value is AbortSignal {
 /** What an `Idempotency-Key` may hold: visible ASCII, as the IETF draft's examples. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** An option name that is a plain word, safe to repeat in a message. */
-const QUOTABLE_NAME = /^[A-Za-z_$]{1,40}$/;
-
-/** The problems of one call's request options, each at the option's path. */
-function problemsOf(options: object): { overrides: CallOverrides; issues: Issue[] } {
-  const issues: Issue[] = [];
-  const problem = (path: (string | number)[], message: string) => issues.push({ path, message, code: 'custom' });
-  let names: string[];
-  const read: Partial<Record<keyof RequestOptions, unknown>> = {};
-  try {
-    names = Object.keys(options);
-    for (const name of Object.keys(REQUEST_OPTION_NAMES) as (keyof RequestOptions)[]) read[name] = (options as Record<string, unknown>)[name];
-  } catch {
-    problem([], 'could not be read (a getter or Proxy threw)');
-    return { overrides: {}, issues };
-  }
-  const known = Object.keys(REQUEST_OPTION_NAMES);
-  for (const name of names) {
-    if (known.includes(name)) continue;
-    const nearest = nearestName(name, known);
-    // A typo of a known name, or a plain word, is named; anything else may be a secret
-    // pasted as an object's name, and is described instead.
-    if (nearest !== undefined) problem([name], `is not a request option; did you mean \`${nearest}\`?`);
-    else if (QUOTABLE_NAME.test(name)) problem([name], `is not a request option (${known.join(', ')})`);
-    else problem([], `has an unknown option (a ${name.length}-character name, not shown)`);
-  }
-  const { signal, timeoutMs, maxRetries, idempotencyKey } = read;
-  if (signal !== undefined && !isAbortSignal(signal)) problem(['signal'], 'must be an AbortSignal (from `new AbortController().signal`)');
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= MAX_TIMER_DELAY_MS)) {
-    problem(['timeoutMs'], `must be a number of milliseconds from 0 to ${MAX_TIMER_DELAY_MS}`);
-  }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
-    problem(['maxRetries'], 'must be a whole number, zero or more');
-  }
-  if (idempotencyKey !== undefined && !(typeof idempotencyKey === 'string' && IDEMPOTENCY_KEY.test(idempotencyKey))) {
-    problem(['idempotencyKey'], 'must be a string of 1 to 255 visible ASCII characters');
-  }
-  const headers = callHeaders(read.headers, problem);
-  return {
-    overrides: {
-      signal: signal as AbortSignal | undefined,
-      timeoutMs: timeoutMs as number | undefined,
-      maxRetries: maxRetries as number | undefined,
-      headers,
-      idempotencyKey: idempotencyKey as string | undefined,
-    },
-    issues,
-  };
-}
-
-function callHeaders(value: unknown, problem: (path: string[], message: string) => void): Record<string, string> | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null) {
-    problem(['headers'], `must be an object (got ${value === null ? 'null' : typeof value})`);
-    return undefined;
-  }
-  const headers = plainHeaders(value as Record<string, unknown>);
-  if (headers === undefined) {
-    // Never quoted: a value may be a secret.
-    problem(['headers'], 'has a name or value an HTTP header cannot carry');
-    return undefined;
-  }
-  for (const message of sdkHeaderProblems(Object.keys(headers))) problem(['headers'], message);
-  return headers;
-}
+/** Every option of {@link RequestOptions}, checked against it both ways by the type. */
+const REQUEST_OPTIONS: { readonly [K in keyof RequestOptions]-?: OptionSpec<Exclude<RequestOptions[K], undefined>> } = {
+  signal: valueOf('an AbortSignal (from `new AbortController().signal`)', isAbortSignal),
+  timeoutMs: TIMEOUT_MS_OPTION,
+  maxRetries: MAX_RETRIES_OPTION,
+  headers: HEADERS_OPTION,
+  idempotencyKey: valueOf('a string of 1 to 255 visible ASCII characters', (value) => typeof value === 'string' && IDEMPOTENCY_KEY.test(value)),
+};
 
 /**
  * Checks a call's request options; `undefined` or `{}` change nothing. Throws a
@@ -162,19 +95,14 @@ function callHeaders(value: unknown, problem: (path: string[], message: string) 
  *
  * @example
  * ```ts
- * const overrides = checkRequestOptions({ maxRetries: 0 }); // { maxRetries: 0 }
+ * const overrides = checkRequestOptions({ maxRetries: 0 }); // { maxRetries: 0, … }
  * checkRequestOptions({ maxRetry: 0 }); // ValidationError: … maxRetry is not a request option; did you mean `maxRetries`?
  * ```
  */
 export function checkRequestOptions(options: unknown): CallOverrides {
   if (options === undefined) return {};
-  if (typeof options !== 'object' || options === null) {
-    throw new ValidationError(
-      [{ path: [], message: `must be an object (got ${options === null ? 'null' : typeof options})`, code: 'invalid_type' }],
-      'request options',
-    );
-  }
-  const { overrides, issues } = problemsOf(options);
+  const issues: Issue[] = [];
+  const overrides = checkOptions(options, REQUEST_OPTIONS, { path: [], issues }, 'a request option');
   if (issues.length > 0) throw new ValidationError(issues, 'request options');
   return overrides;
 }

@@ -1,11 +1,11 @@
 /**
  * The retry policy of every request the SDK makes, the typed client's and the recorder's
- * deliveries alike: which answers are retried, how long to wait, and the attempt loop's
+ * deliveries alike: which responses are retried, how long to wait, and the attempt loop's
  * decision after each attempt. Pure, apart from the jitter's randomness and {@link wait}.
  */
 
 /**
- * The statuses the SDK retries: the answer may differ next time. Any other is final at
+ * The statuses the SDK retries: the response may differ next time. Any other is final at
  * once (a 3xx included: redirects are never followed), so an `APIError` of another status
  * always comes from one attempt.
  *
@@ -72,18 +72,48 @@ export function backoffMs(baseMs: number, retry: number): number {
 }
 
 /**
- * How an attempt ended, as far as the policy cares: an answer of some status (with its
- * `Retry-After`, if any), no answer within the time-out, or a network failure.
+ * How an attempt ended, as far as the policy cares: a response of some status (with its
+ * `Retry-After`, if any), no response within the time-out, or a network failure.
  *
  * @example
  * ```ts
- * const outcome: AttemptOutcome = { kind: 'answer', status: 503, retryAfter: '2' };
+ * const outcome: AttemptOutcome = { kind: 'response', status: 503, retryAfter: '2' };
  * ```
  */
 export type AttemptOutcome =
-  | { kind: 'answer'; status: number; retryAfter?: string | undefined }
+  | { kind: 'response'; status: number; retryAfter?: string | undefined }
   | { kind: 'timeout' }
-  | { kind: 'network' };
+  | { kind: 'network'; error?: unknown };
+
+/** How deep a network failure's `cause` chain is searched: fetch wraps the system's error once. */
+const MAX_CAUSE_DEPTH = 4;
+
+/**
+ * When a network failure says that a host's name does not resolve (`getaddrinfo
+ * ENOTFOUND`, from `node:http` or in the `cause` of fetch's `fetch failed`), the host it
+ * looked up (`''` when the error does not say); else `undefined`. Such a failure is
+ * permanent: no retry changes a name that does not exist. `EAI_AGAIN` (the resolver did
+ * not reply in time) is not one: it is retried like any network failure.
+ *
+ * @example
+ * ```ts
+ * unresolvedHost(Object.assign(new Error('getaddrinfo ENOTFOUND x.invalid'), { code: 'ENOTFOUND', hostname: 'x.invalid' })); // 'x.invalid'
+ * unresolvedHost(new Error('connect ECONNREFUSED 127.0.0.1:9'));                                                          // undefined
+ * ```
+ */
+export function unresolvedHost(error: unknown): string | undefined {
+  let current = error;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && typeof current === 'object' && current !== null; depth += 1) {
+    try {
+      const { code, hostname, cause } = current as { code?: unknown; hostname?: unknown; cause?: unknown };
+      if (code === 'ENOTFOUND') return typeof hostname === 'string' ? hostname : '';
+      current = cause;
+    } catch {
+      return undefined; // a getter that throws says nothing about DNS
+    }
+  }
+  return undefined;
+}
 
 /**
  * What to do after an attempt that did not succeed: stop (the caller turns the outcome
@@ -115,19 +145,21 @@ export interface RetryPolicy {
 /**
  * The attempt loop's one decision: after attempt number `attempt` (from 1) ended with
  * `outcome` (never a 2xx, which is success), retry or stop. Time-outs, network failures
- * and {@link RETRYABLE_STATUSES} are retried while retries are left, after `Retry-After`
- * when the answer carries one the SDK reads, else after {@link backoffMs}.
+ * (but a host that does not resolve: {@link unresolvedHost}) and
+ * {@link RETRYABLE_STATUSES} are retried while retries are left, after `Retry-After`
+ * when the response carries one the SDK reads, else after {@link backoffMs}.
  *
  * @example
  * ```ts
- * nextAttempt({ kind: 'answer', status: 429, retryAfter: '3' }, 1, policy); // { retry: true, delayMs: 3_000, … }
- * nextAttempt({ kind: 'answer', status: 401 }, 1, policy);                  // { retry: false }
+ * nextAttempt({ kind: 'response', status: 429, retryAfter: '3' }, 1, policy); // { retry: true, delayMs: 3_000, … }
+ * nextAttempt({ kind: 'response', status: 401 }, 1, policy);                  // { retry: false }
  * ```
  */
 export function nextAttempt(outcome: AttemptOutcome, attempt: number, policy: RetryPolicy): RetryDecision {
   if (attempt > policy.maxRetries) return { retry: false };
   if (outcome.kind === 'timeout') return { retry: true, delayMs: backoffMs(policy.retryDelayMs, attempt), reason: 'timed out' };
   if (outcome.kind === 'network') {
+    if (unresolvedHost(outcome.error) !== undefined) return { retry: false };
     return { retry: true, delayMs: backoffMs(policy.retryDelayMs, attempt), reason: 'failed (network error)' };
   }
   if (!RETRYABLE_STATUSES.has(outcome.status)) return { retry: false };

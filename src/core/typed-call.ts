@@ -1,7 +1,6 @@
 import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
 import { toIssues } from '../schemas/issues.js';
-import { parseBody } from './answer.js';
 import type { BodyFilter } from './body-filter.js';
 import type { EndpointName } from './endpoint-paths.js';
 import { type Endpoint, ENDPOINTS } from './endpoints.js';
@@ -11,7 +10,8 @@ import type { EndpointArgs, EndpointResult } from './http-types.js';
 import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency.js';
 import { loadKy } from './ky.js';
 import { checkRequestOptions } from './request-options.js';
-import { answerOf } from './transport/fetch.js';
+import { parseBody } from './response.js';
+import { wireResponseOf } from './transport/fetch.js';
 import { parseOrThrow } from './validate.js';
 
 /** Each engine's ky instance: its base URL, headers and transport, made at its first typed call. */
@@ -38,8 +38,8 @@ async function kyFor(engine: HttpEngine): Promise<KyInstance> {
  * A typed call, loaded with zod and ky at the first one: validates `params` with the
  * endpoint's schema and the request options (rejecting with a `ValidationError`, nothing
  * sent), passes the body through `filter` (the client's mask), sends it as JSON through
- * ky within the engine's attempt loop, and answers the body parsed by the endpoint's
- * response schema, or for ingestion its status and body. A call to an endpoint that
+ * ky within the engine's attempt loop, and resolves with the body parsed by the
+ * endpoint's response schema, or for ingestion its status and body. A call to an endpoint that
  * ingests data carries an `Idempotency-Key`, the same on each retry.
  *
  * @example
@@ -55,7 +55,7 @@ export async function typedCall<N extends EndpointName>(
 ): Promise<EndpointResult<(typeof ENDPOINTS)[N]>> {
   type Result = EndpointResult<(typeof ENDPOINTS)[N]>;
   const endpoint = ENDPOINTS[name];
-  const { method, path, params: paramsSchema, response } = endpoint;
+  const { method, path, params: paramsSchema, response: responseSchema } = endpoint;
   const [params, options] = paramsSchema === undefined ? [undefined, args[0]] : args;
   const overrides = checkRequestOptions(options);
   const valid = paramsSchema === undefined ? undefined : parseOrThrow(paramsSchema, params);
@@ -68,15 +68,15 @@ export async function typedCall<N extends EndpointName>(
     ...(key === undefined ? {} : { [IDEMPOTENCY_HEADER]: key }),
   };
   const ky = await kyFor(engine);
-  const answer = await engine.exchange({ ...overrides, method, path }, async (signal) =>
-    answerOf(await ky(path.slice(1), { method, headers, body: body ?? null, signal })),
+  const response = await engine.exchange({ ...overrides, method, path }, async (signal) =>
+    wireResponseOf(await ky(path.slice(1), { method, headers, body: body ?? null, signal })),
   );
-  if (response === undefined) return { status: answer.status, body: parseBody(answer.text) } as Result;
-  const parsed = parseBody(answer.text);
-  const result = z.safeParse(response, parsed);
+  if (responseSchema === undefined) return { status: response.status, body: parseBody(response.text) } as Result;
+  const parsed = parseBody(response.text);
+  const result = z.safeParse(responseSchema, parsed);
   if (!result.success) {
     const issues = toIssues(result.error.issues, parsed);
-    throw new UnexpectedResponseError(answer.status, parsed, issues, method, path, answer.attempt, new Headers(answer.headers));
+    throw new UnexpectedResponseError(response.status, parsed, issues, method, path, response.attempt, new Headers(response.headers));
   }
   return result.data as Result;
 }

@@ -57,6 +57,6 @@ export function observeAnthropic<Client extends object>(client: Client, target?:
   }
   const checked = checkTarget(target);
   const methods = new Map<string, MethodObserver>([['messages.create', messagesObserver]]);
-  const observe = (next: object): object => observeClient(next, checked, methods, observe);
-  return observeClient(client, checked, methods, observe);
+  const observe = (next: object): object => observeClient(next, checked, methods, '@anthropic-ai/sdk', observe);
+  return observeClient(client, checked, methods, '@anthropic-ai/sdk', observe);
 }

@@ -6,7 +6,10 @@ import { clientParts, type NebulyClient } from '../client.js';
 
 /**
  * The framework majors each integration is tested with (docs/integrations.md, "Versions").
- * A version outside them is told once: it may work, but nobody has seen it work.
+ * A version outside them is told once: it may work, but nobody has seen it work. Each
+ * framework here is one whose version an integration can read from what it is given (the
+ * client, the call, the run's metadata); the Agents SDK gives its trace processors no
+ * version, so it has no entry.
  *
  * @example
  * ```ts
@@ -18,8 +21,17 @@ export const TESTED_MAJORS = {
   '@anthropic-ai/sdk': [1],
   ai: [6, 7],
   '@langchain/core': [1],
-  '@openai/agents': [0],
 } as const satisfies Record<string, readonly number[]>;
+
+/**
+ * A framework of {@link TESTED_MAJORS}.
+ *
+ * @example
+ * ```ts
+ * const framework: TestedFramework = 'openai';
+ * ```
+ */
+export type TestedFramework = keyof typeof TESTED_MAJORS;
 
 /**
  * The kinds of diagnostic, each told once per client and subject.
@@ -65,15 +77,16 @@ export function diagnoseOnce(nebuly: NebulyClient, kind: DiagnosticKind, subject
 
 /**
  * @internal Whether `version` (`'7.57.0'`) is of a major the integration of `framework`
- * is tested with; when not, tells it once (`untested_version`). `undefined` (the version
- * is not known) tells nothing.
+ * is tested with; when not, tells it once per client (`untested_version`). A version that
+ * is not known (`undefined`), or a client that is not (a target that names none), tells
+ * nothing. Cheap on a tested version (no allocation): it runs on every observed call.
  * @example
  * ```ts
  * checkTestedVersion(nebuly, 'ai', event.aiVersion);
  * ```
  */
-export function checkTestedVersion(nebuly: NebulyClient, framework: keyof typeof TESTED_MAJORS, version: string | undefined): void {
-  if (version === undefined) return;
+export function checkTestedVersion(nebuly: NebulyClient | undefined, framework: TestedFramework, version: string | undefined): void {
+  if (nebuly === undefined || version === undefined) return;
   const major = Number.parseInt(version, 10);
   const tested: readonly number[] = TESTED_MAJORS[framework];
   if (Number.isInteger(major) && tested.includes(major)) return;

@@ -88,6 +88,6 @@ export function observeOpenAI<Client extends object>(client: Client, target?: Ne
     ['responses.create', responsesObserver],
     ['embeddings.create', embeddingsObserver],
   ]);
-  const observe = (next: object): object => observeClient(next, checked, methods, observe);
-  return observeClient(client, checked, methods, observe);
+  const observe = (next: object): object => observeClient(next, checked, methods, 'openai', observe);
+  return observeClient(client, checked, methods, 'openai', observe);
 }

@@ -41,19 +41,20 @@ export function fieldsOf<K extends string>(params: unknown, names: readonly K[])
 }
 
 /**
- * Makes the function that records a call's parameters as the fields of a wire object
- * (`schemas/wire-fields.ts`), each read once ({@link fieldsOf}), in the schema's order: a required field always (the wire
+ * Makes the function that reads the fields of a wire object (`schemas/wire-fields.ts`)
+ * from a caller's params (one step, or a feedback action) into a new record, each read
+ * once ({@link fieldsOf}), in the schema's order: a required field always (the wire
  * tells trace steps apart by their keys, so a missing one is then reported as this
  * kind's), an optional one only when given. `copies` copy a field the caller may change
  * later.
  *
  * @example
  * ```ts
- * const recordRetrieval = recorderOf(RETRIEVAL_STEP_FIELDS, { outputs: copyArray });
+ * const recordRetrieval = fieldReaderOf(RETRIEVAL_STEP_FIELDS, { outputs: copyArray });
  * trace.push(recordRetrieval(step));
  * ```
  */
-export function recorderOf(
+export function fieldReaderOf(
   fields: WireFields,
   copies: Readonly<Record<string, (value: unknown) => unknown>> = {},
 ): (params: unknown) => Record<string, unknown> {

@@ -1,6 +1,6 @@
 import type { ConversationInteraction } from '../schemas/index.js';
 import { cropMarker, cropString, jsonStringBytes, keptKeys } from './crop.js';
-import { paced } from './slices.js';
+import { LANE, paced } from './slices.js';
 import { utf8ByteLength } from './utf8.js';
 
 /**
@@ -31,7 +31,7 @@ interface Measured {
   json: string | undefined;
   /** Its JSON's UTF-8 bytes; an estimate (from its strings' lengths) while `json` is undefined. */
   bytes: number;
-  /** Its longest content string, in bytes as measured. */
+  /** Its longest content string, in bytes as measured; `0` until its strings are measured. */
   longest: number;
 }
 
@@ -62,14 +62,22 @@ export async function fitConversation(
   const head = `{"conversation":{"end_user":${JSON.stringify(endUser)},"interactions":[`;
   const tail = ']}}';
   const frame = utf8ByteLength(head) + tail.length;
-  const lengths: number[] = [];
   const measured: Measured[] = [];
   for (const interaction of interactions) {
-    measured.push(measure(interaction, maxBytes, lengths));
-    await paced();
+    measured.push(serialize(interaction, maxBytes));
+    await paced(LANE.send);
   }
   let croppedStrings = 0;
   let total = frame + sizeOf(measured);
+  // Most conversations fit: their strings are measured only when one does not.
+  const lengths: number[] = [];
+  if (total > maxBytes) {
+    for (const entry of measured) {
+      measureStrings(entry, maxBytes, lengths);
+      await paced(LANE.send);
+    }
+    total = frame + sizeOf(measured);
+  }
   // What cropping must save, measured from the strings' lengths: each pass that still does
   // not fit adds what it is over by, so the level found next is lower by that much.
   let excess = total - maxBytes;
@@ -83,7 +91,7 @@ export async function fitConversation(
         entry.json = JSON.stringify(cropped(entry.interaction, undefined, level, counter));
         entry.bytes = utf8ByteLength(entry.json);
         croppedStrings += counter.cropped;
-        await paced();
+        await paced(LANE.send);
       }
     }
     total = frame + sizeOf(measured);
@@ -107,26 +115,45 @@ function sizeOf(measured: readonly Measured[]): number {
 }
 
 /**
- * Measures one interaction's content strings into `lengths`, and serializes it when the
- * sum of its strings' lengths says that costs no more than a body that fits.
+ * Serializes one interaction, unless its strings alone are longer than a body that fits:
+ * then it will be cropped, and serializing it whole would block the host for nothing.
  */
-function measure(interaction: ConversationInteraction, maxBytes: number, lengths: number[]): Measured {
-  const from = lengths.length;
+function serialize(interaction: ConversationInteraction, maxBytes: number): Measured {
+  // Each character takes at least one byte, so more characters than `maxBytes` cannot fit.
+  if (charsOver(interaction, maxBytes)) return { interaction, json: undefined, bytes: Number.POSITIVE_INFINITY, longest: 0 };
+  const json = JSON.stringify(interaction);
+  return { interaction, json, bytes: utf8ByteLength(json), longest: 0 };
+}
+
+/** Whether the strings of `value` hold more than `limit` characters; stops counting there. */
+function charsOver(value: unknown, limit: number): boolean {
   let chars = 0;
-  collect(interaction, undefined, (text) => {
-    chars += text.length;
+  const count = (item: unknown): boolean => {
+    if (typeof item === 'string') return (chars += item.length) > limit;
+    if (typeof item !== 'object' || item === null) return false;
+    if (Array.isArray(item)) return item.some(count);
+    for (const key in item) if (count((item as Record<string, unknown>)[key])) return true;
+    return false;
+  };
+  return count(value);
+}
+
+/**
+ * Measures one interaction's content strings into `lengths`: its longest, and, for one
+ * left unserialized, an estimate of its bytes from them.
+ */
+function measureStrings(entry: Measured, maxBytes: number, lengths: number[]): void {
+  const from = lengths.length;
+  collect(entry.interaction, undefined, (text) => {
     lengths.push(text.length > maxBytes ? text.length : jsonStringBytes(text));
   });
-  let longest = 0;
   let sum = 0;
   for (let index = from; index < lengths.length; index += 1) {
     const length = lengths[index] as number;
     sum += length;
-    if (length > longest) longest = length;
+    if (length > entry.longest) entry.longest = length;
   }
-  if (chars > maxBytes) return { interaction, json: undefined, bytes: sum + 256, longest };
-  const json = JSON.stringify(interaction);
-  return { interaction, json, bytes: utf8ByteLength(json), longest };
+  if (entry.json === undefined) entry.bytes = sum + 256;
 }
 
 /** Calls `visit` with every content string of `value` (not the identifying fields). */
@@ -182,7 +209,7 @@ async function cropLevel(lengths: readonly number[], excess: number): Promise<nu
     const middle = Math.floor((low + high) / 2);
     if (savedAt(middle) >= excess) low = middle;
     else high = middle;
-    await paced();
+    await paced(LANE.send);
   }
   return low;
 }

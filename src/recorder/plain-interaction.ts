@@ -169,7 +169,7 @@ function ownTags(value: unknown): Record<string, string> {
  *
  * @example
  * ```ts
- * const part = plainPart(record) ?? (await import('./payload-issues.js')).wireInteraction(record, tags, issues);
+ * const part = plainPart(record); // undefined: the schema decides (payload-issues.ts)
  * ```
  */
 export function plainPart(record: InteractionRecord): CheckedPart | undefined {

@@ -1,34 +1,24 @@
-import { NebulyError, ValidationError } from '../core/errors.js';
+import type { NebulyError } from '../core/errors.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ConversationStore } from '../types/store.js';
 import { Conversation, type ConversationHooks, type ConversationInit, conversationControl, type EndReason } from './conversation.js';
 import type { DeliveryReport } from './delivery-report.js';
-import { RecordingError } from './errors.js';
-import { type ExitWatcher, unwatchExit, watchExit } from './exit-hook.js';
-import { FeedbackSender, type FeedbackParams } from './feedback.js';
+import { type BeginCall, conversationInit } from './beginning.js';
+import { closeAll, ExitGuard, type ShutdownOptions } from './closing.js';
+import type { FeedbackParams, FeedbackSender } from './feedback.js';
 import { fieldsOf } from './fields.js';
-import { newId } from './ids.js';
-import { newKey, sharedKey } from './keys.js';
+import { sharedKey } from './keys.js';
 import { OpenConversations } from './open-conversations.js';
 import type { ConversationOutcome } from './outcome.js';
-import { Publisher, type Transport } from './publisher.js';
-import { Sender } from './sending.js';
-import { pace, paced } from './slices.js';
-import { startTimer } from './timers.js';
-import { checkStartParams, type StartConversationParams } from './start.js';
-import { memoryStore } from './store/memory-store.js';
-import { Storing } from './storing.js';
+import type { Publisher, Transport } from './publisher.js';
+import type { Sender } from './sending.js';
+import { connectStages, safeReporter } from './stages.js';
+import { Sweeper } from './sweeping.js';
+import type { StartConversationParams } from './start.js';
+import type { Storing } from './storing.js';
 
-/** Options of `nebuly.shutdown`. */
-export interface ShutdownOptions {
-  /**
-   * How long to wait for the last sends; then the requests still running are aborted and
-   * what is left goes to `onError`. `Infinity`: as long as it takes.
-   * @default the recorder's `shutdownTimeoutMs` (20 s)
-   */
-  timeoutMs?: number | undefined;
-}
+export type { ShutdownOptions };
 
 /** What a {@link Recorder} is built from. */
 export interface RecorderInit {
@@ -41,25 +31,6 @@ export interface RecorderInit {
   mask?: Mask | undefined;
   /** Whether an end user is in the sample (`sampleRate`); all are when left out. */
   sampled?: ((endUser: string) => boolean) | undefined;
-}
-
-/** How many conversations one sweep claims at a time: bounded work per store call. */
-const SWEEP_BATCH = 100;
-
-/**
- * Wraps the user's `onError` so that it can never break the recorder: a handler that
- * throws, or returns a rejected promise, is the user's bug, and there is nowhere left to
- * report it.
- */
-function safeReporter(onError: (error: NebulyError) => void): (error: NebulyError) => void {
-  return (error) => {
-    try {
-      const returned: unknown = onError(error);
-      if (returned instanceof Promise) returned.catch(() => undefined);
-    } catch {
-      // See above.
-    }
-  };
 }
 
 /**
@@ -86,62 +57,28 @@ export class Recorder {
   readonly #storing: Storing;
   readonly #sender: Sender;
   readonly #open: OpenConversations<Conversation>;
-  readonly #hooks: ConversationHooks;
+  readonly #hooks: ConversationHooks<Conversation>;
   readonly #sampled: (endUser: string) => boolean;
   readonly #feedback: FeedbackSender;
-  #sweepTimer: ReturnType<typeof setInterval> | undefined;
+  readonly #sweeper: Sweeper;
   #lastFlush: Promise<unknown> = Promise.resolve();
   #shutdown: Promise<DeliveryReport> | undefined;
-  /** Registered with the process's exit events while something would be lost at exit. */
-  readonly #exitWatcher: ExitWatcher = {
-    beforeExit: () => this.#beforeExit(),
-    exit: () => this.#exit(),
-  };
-  #watchingExit = false;
+  readonly #exitGuard: ExitGuard;
 
   /** @throws TypeError when a recorder option is out of range. */
   constructor(init: RecorderInit) {
     const options = resolveRecorderOptions(init.options);
     this.#options = options;
     this.#report = safeReporter(init.onError);
-    this.#store = options.store ?? memoryStore();
-    this.#publisher = new Publisher({
+    const stages = connectStages({
+      options,
       transport: init.http,
       report: this.#report,
-      maxConcurrentSends: options.maxConcurrentSends,
-      maxQueuedConversations: options.maxQueuedConversations,
-      maxQueuedBytes: options.maxQueuedBytes,
-      drained: () => this.#updateExitWatch(),
-    });
-    this.#storing = new Storing({
-      store: this.#store,
-      now: options.now,
-      report: this.#report,
-      // Read when called: the sender is made next, and sends through this stage's output.
-      deliver: options.delivery === 'interaction' ? (conversation, stored) => this.#sender.sendInteraction(conversation, stored) : undefined,
       mask: init.mask,
+      changed: () => this.#updateExitWatch(),
     });
-    this.#sender = new Sender({
-      store: this.#store,
-      storing: this.#storing,
-      publisher: this.#publisher,
-      report: this.#report,
-      now: options.now,
-      leaseMs: options.leaseMs,
-      maxConversationBytes: options.maxConversationBytes,
-      feedbackRetentionMs: options.feedbackRetentionMs,
-      settled: () => this.#updateExitWatch(),
-    });
+    ({ store: this.#store, storing: this.#storing, sender: this.#sender, feedback: this.#feedback, publisher: this.#publisher } = stages);
     this.#sampled = init.sampled ?? (() => true);
-    this.#feedback = new FeedbackSender({
-      store: this.#store,
-      publisher: this.#publisher,
-      report: this.#report,
-      now: options.now,
-      mask: init.mask,
-      stored: (key) => this.#storing.pending(key),
-      sending: () => this.#sender.settled(),
-    });
     this.#open = new OpenConversations<Conversation>({
       idleTimeoutMs: options.idleTimeoutMs,
       now: options.now,
@@ -156,7 +93,20 @@ export class Recorder {
       },
       ended: (conversation, reason, errors) => this.#ended(conversation, reason, errors),
     };
-    if (this.#store.shared) this.#startSweeping();
+    this.#exitGuard = new ExitGuard({
+      counts: () => ({ open: this.#open.size, unsent: Math.max(this.#publisher.pendingCount, this.#sender.runningCount) }),
+      shared: this.#store.shared,
+      beforeExit: () => this.#beforeExit(),
+      report: this.#report,
+    });
+    this.#sweeper = new Sweeper({
+      sender: this.#sender,
+      now: options.now,
+      idleTimeoutMs: options.idleTimeoutMs,
+      sweepIntervalMs: options.sweepIntervalMs,
+      flush: () => this.flush(),
+    });
+    if (this.#store.shared) this.#sweeper.start();
   }
 
   /**
@@ -179,35 +129,11 @@ export class Recorder {
    * reported.
    */
   startConversation(params: StartConversationParams): Conversation {
-    return this.#begin(params, 'start');
+    return this.#begin(params, 'startConversation');
   }
 
-  #begin(params: StartConversationParams, how: 'conversation' | 'start'): Conversation {
-    const method = how === 'start' ? 'startConversation' : 'conversation';
-    if (this.#shutdown !== undefined) {
-      const conversationId = newId();
-      const refusal = new RecordingError(
-        'recorder_shut_down',
-        `${method}() after shutdown(): conversation ${conversationId} is not recorded`,
-        conversationId,
-      );
-      this.#report(refusal);
-      return this.#create({ conversationId, key: newKey(conversationId), refusal });
-    }
-    const start = checkStartParams(params, how === 'conversation');
-    let error: NebulyError | undefined;
-    if (start.issues.length > 0) {
-      error = new ValidationError(start.issues, `${method} params (conversation ${start.conversationId})`);
-      this.#report(error);
-    }
-    const { conversationId } = start;
-    const key = how === 'conversation' && start.idGiven ? sharedKey(conversationId) : newKey(conversationId);
-    if (start.endUser === undefined) {
-      return this.#create({ conversationId, key, refusal: error ?? new NebulyError('no end_user') });
-    }
-    // Left out by `sampleRate`: decided once, by end user, and free from here on.
-    if (!this.#sampled(start.endUser)) return this.#create({ conversationId, key, sampledOut: true });
-    return this.#create({ conversationId, key, endUser: start.endUser, tags: start.tags });
+  #begin(params: StartConversationParams, call: BeginCall): Conversation {
+    return this.#create(conversationInit(params, call, { shutDown: this.#shutdown !== undefined, sampled: this.#sampled, report: this.#report }));
   }
 
   /**
@@ -298,27 +224,8 @@ export class Recorder {
    * instance, and those a sender left unsent (its lease expired); resolves with the
    * report of what it sent. Never rejects.
    */
-  async sweep(): Promise<DeliveryReport> {
-    const { now, idleTimeoutMs } = this.#options;
-    if (idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs)) {
-      const idleBefore = now() - idleTimeoutMs;
-      while ((await this.#sender.sweep(idleBefore, SWEEP_BATCH)) === SWEEP_BATCH) await paced();
-    }
-    return this.flush();
-  }
-
-  #startSweeping(): void {
-    const { sweepIntervalMs } = this.#options;
-    if (!(sweepIntervalMs > 0 && Number.isFinite(sweepIntervalMs))) return;
-    let sweeping = false;
-    this.#sweepTimer = setInterval(() => {
-      if (sweeping) return;
-      sweeping = true;
-      void this.sweep().finally(() => {
-        sweeping = false;
-      });
-    }, sweepIntervalMs);
-    (this.#sweepTimer as { unref?: () => void }).unref?.();
+  sweep(): Promise<DeliveryReport> {
+    return this.#sweeper.sweep();
   }
 
   /**
@@ -344,55 +251,31 @@ export class Recorder {
     return this.#shutdown;
   }
 
-  /**
-   * Lets go of what is open, in slices, and closes the publisher, all within `timeoutMs`
-   * from now; `shutdown()` resolves with this.
-   */
+  /** Lets go of what is open and closes the publisher, within `timeoutMs` from now; `shutdown()` resolves with this. */
   async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<DeliveryReport> {
-    const started = Date.now();
-    let expire!: () => void;
-    const expired = new Promise<void>((resolve) => {
-      expire = resolve;
-    });
-    // Ref'd from the start: the process stays alive for an awaited shutdown() until its
-    // deadline, whatever stage its conversations are in.
-    const deadline = Number.isFinite(timeoutMs) ? startTimer(expire, timeoutMs, { keepAlive: true }) : undefined;
-    this.#open.stop();
-    if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
-    const open = this.#open.handles();
-    // Closed at once, so that what is recorded on them from now on is reported, not
-    // recorded; let go in slices, since there may be many.
-    for (const conversation of open) conversation.state.open = false;
-    // Not in the caller's call: shutdown() returns at once.
-    await paced();
-    for (const conversation of open) {
-      this.#letGo(conversation, reason);
-      const wait = pace();
-      if (wait !== undefined) await wait;
-    }
-    await Promise.race([Promise.all([this.#storing.drained(), this.#sender.published(), this.#feedback.drained()]), expired]);
-    const report = await this.#publisher.close(Math.max(0, timeoutMs - (Date.now() - started)), timeoutMs);
-    clearTimeout(deadline);
-    await Promise.race([this.#sender.settled(), expired]);
+    const delivery = await closeAll(
+      {
+        takeOpen: () => {
+          this.#open.stop();
+          this.#sweeper.stop();
+          const open = this.#open.handles();
+          // Closed at once: what is recorded on them from now on is reported, not recorded.
+          for (const conversation of open) conversation.state.open = false;
+          return open;
+        },
+        letGo: (conversation) => this.#letGo(conversation, reason),
+        handedOver: () => Promise.all([this.#storing.drained(), this.#sender.published(), this.#feedback.drained()]),
+        closePublisher: (timeLeftMs, timeoutMs) => this.#publisher.close(timeLeftMs, timeoutMs),
+        settled: () => this.#sender.settled(),
+      },
+      timeoutMs,
+    );
     this.#updateExitWatch();
-    return report;
+    return delivery;
   }
 
-  /**
-   * Watches the process's exit while a conversation is open or unsent, and only then:
-   * an idle client adds no listener, and one dropped without `shutdown()` is not held.
-   */
   #updateExitWatch(): void {
-    const atRisk = this.#open.size > 0 || this.#unsentCount() > 0;
-    if (atRisk === this.#watchingExit) return;
-    this.#watchingExit = atRisk;
-    if (atRisk) watchExit(this.#exitWatcher);
-    else unwatchExit(this.#exitWatcher);
-  }
-
-  /** Conversations ended and not settled: being checked, stored, fitted, queued or sent. */
-  #unsentCount(): number {
-    return Math.max(this.#publisher.pendingCount, this.#sender.runningCount);
+    this.#exitGuard.update();
   }
 
   /**
@@ -404,24 +287,5 @@ export class Recorder {
   #beforeExit(): void {
     if (!this.#options.sendOnExit || this.#shutdown !== undefined || this.#open.size === 0) return;
     this.#shutdown = this.#closeAll(this.#options.shutdownTimeoutMs, 'exit');
-  }
-
-  /**
-   * The process is exiting now (`process.exit()`, or the loop emptied with `sendOnExit`
-   * off): nothing more can be sent. Say once how much is lost, so that it is not silent.
-   */
-  #exit(): void {
-    const open = this.#open.size;
-    const unsent = this.#unsentCount();
-    this.#watchingExit = false;
-    unwatchExit(this.#exitWatcher);
-    if (open + unsent === 0) return;
-    this.#report(
-      new RecordingError(
-        'unsent_at_exit',
-        `The process exited with ${open + unsent} conversation(s) not sent (${open} open, ${unsent} ended and unsent): ` +
-          'await nebuly.shutdown() before the process exits (before process.exit(), in SIGINT / SIGTERM handlers)',
-      ),
-    );
   }
 }

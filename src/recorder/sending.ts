@@ -5,7 +5,8 @@ import type { ConversationClaim, ConversationStore, StoredInteraction } from '..
 import type { EndReason } from './conversation.js';
 import { RecordingError } from './errors.js';
 import { fitConversation } from './fit.js';
-import { paced } from './slices.js';
+import { Progress } from './progress.js';
+import { LANE, paced } from './slices.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Publisher } from './publisher.js';
@@ -28,6 +29,24 @@ export interface SenderOptions {
 const encoder = /* @__PURE__ */ new TextEncoder();
 
 /**
+ * How many conversations are claimed and built at a time. The rest wait as one small
+ * entry each, not as running jobs: 10,000 conversations ended together would otherwise
+ * hold 10,000 suspended jobs and their promises, copied by every scavenge of the heap.
+ * A conversation frees its place once its body is with the publisher, whose queue and
+ * byte bound hold it from then on.
+ */
+const MAX_BUILDING = 16;
+
+/** An end or a sweep's send, waiting for its turn to be built. */
+interface Job {
+  run: (published: () => void) => Promise<ConversationOutcome>;
+  conversationId: string;
+  resolve: (outcome: ConversationOutcome) => void;
+  /** Its number in {@link Sender}'s progress of settling and of publishing. */
+  number: number;
+}
+
+/**
  * The second stage of the recorder's background work: a conversation that ends (by
  * `end()`, idle, eviction, shutdown) or that a sweep finds idle is claimed from the store,
  * built into its body to fit `maxConversationBytes` (in slices, see `fitConversation`),
@@ -43,12 +62,17 @@ const encoder = /* @__PURE__ */ new TextEncoder();
  */
 export class Sender {
   readonly #options: SenderOptions;
-  /** Ends and sweeps in progress. */
-  readonly #running = new Set<Promise<unknown>>();
+  /** Ends and sweeps waiting for a place among those being built, first come first served. */
+  #waiting: Job[] = [];
+  #head = 0;
+  /** How many are being built: claimed, fitted, up to handing the body to the publisher. */
+  #building = 0;
+  /** Ends and sweeps, until settled (sent or given up, and the store told). */
+  readonly #settling = new Progress();
+  /** Ends and sweeps, until their body is with the publisher (or there was none). */
+  readonly #publishing = new Progress();
   /** With `delivery: 'interaction'`: the interactions being sent. */
   readonly #sends = new Set<Promise<ConversationOutcome>>();
-  /** Ends and sweeps that have not handed their body to the publisher yet. */
-  readonly #unpublished = new Set<Promise<unknown>>();
   /** With `delivery: 'interaction'`: each conversation's interactions being sent. */
   readonly #interactionSends = new Map<string, Promise<ConversationOutcome>[]>();
 
@@ -112,7 +136,7 @@ export class Sender {
 
   /** How many ends, sweeps and interaction sends are not over. */
   get runningCount(): number {
-    return this.#running.size + this.#sends.size;
+    return this.#settling.count + this.#sends.size;
   }
 
   /** With `delivery: 'interaction'`: resolves once every interaction send begun before the call is over. */
@@ -124,39 +148,63 @@ export class Sender {
    * Resolves once every end, sweep and interaction send begun before the call (not
    * those begun meanwhile) is over: sent or given up, and the store told.
    */
-  async settled(): Promise<void> {
-    if (this.#running.size > 0) await Promise.all(Array.from(this.#running));
+  settled(): Promise<void> {
+    return this.#settling.whenDone();
   }
 
   /**
    * Resolves once every end and sweep begun so far has handed its body to the publisher
    * (or found nothing to send): from then on the publisher's flush and deadline cover it.
    */
-  async published(): Promise<void> {
-    if (this.#unpublished.size > 0) await Promise.all(Array.from(this.#unpublished));
+  published(): Promise<void> {
+    return this.#publishing.whenDone();
   }
 
-  #track(job: (published: () => void) => Promise<ConversationOutcome>, conversationId: string): Promise<ConversationOutcome> {
-    let published!: () => void;
-    const handed = new Promise<void>((resolve) => {
-      published = resolve;
+  #track(run: Job['run'], conversationId: string): Promise<ConversationOutcome> {
+    const number = this.#settling.begin();
+    this.#publishing.begin();
+    return new Promise((resolve) => {
+      this.#waiting.push({ run, conversationId, resolve, number });
+      this.#startBuilding();
     });
-    this.#unpublished.add(handed);
-    void handed.then(() => this.#unpublished.delete(handed));
-    const running = job(published)
+  }
+
+  /** Starts the waiting jobs that there is room for among those being built. */
+  #startBuilding(): void {
+    while (this.#building < MAX_BUILDING && this.#head < this.#waiting.length) {
+      const job = this.#waiting[this.#head] as Job;
+      this.#head += 1;
+      if (this.#head === this.#waiting.length) {
+        this.#waiting = [];
+        this.#head = 0;
+      }
+      this.#building += 1;
+      this.#build(job);
+    }
+  }
+
+  #build({ run, conversationId, resolve, number }: Job): void {
+    let handed = false;
+    const published = (): void => {
+      if (handed) return;
+      handed = true;
+      this.#building -= 1;
+      this.#publishing.finish(number);
+      this.#startBuilding();
+    };
+    void run(published)
       .catch((cause: unknown): ConversationOutcome => {
         // A bug: reported, never thrown into the caller's `end()`.
         const error = new NebulyError(`Conversation ${conversationId} could not be sent: ${describe(cause)}`, { cause });
         this.#options.report(error);
         return { status: 'failed', conversationId, error };
       })
-      .finally(published);
-    this.#running.add(running);
-    void running.finally(() => {
-      this.#running.delete(running);
-      this.#options.settled?.();
-    });
-    return running;
+      .then((outcome) => {
+        published();
+        this.#settling.finish(number);
+        resolve(outcome);
+        this.#options.settled?.();
+      });
   }
 
   async #end(
@@ -168,7 +216,7 @@ export class Sender {
     const { store, storing, publisher, now, leaseMs, report } = this.#options;
     const { key, id } = conversation;
     // Thousands may end together (shutdown, a wave of idle ones): each waits its turn.
-    await paced();
+    await paced(LANE.end);
     await storing.pending(key);
     const sends = this.#interactionSends.get(key);
     if (sends !== undefined) {
@@ -207,7 +255,7 @@ export class Sender {
     published: () => void,
   ): Promise<ConversationOutcome> {
     const { store, publisher, now, maxConversationBytes, feedbackRetentionMs, report } = this.#options;
-    await paced();
+    await paced(LANE.send);
     if (claim.interactions.length === 0) {
       await settleClaim(() => store.complete(claim, now()), report);
       for (const found of errors) report(found);

@@ -17,11 +17,58 @@ const clock: () => number =
 const afterHost: (next: () => void) => void =
   typeof setImmediate === 'function' ? (next) => setImmediate(next) : (next) => setTimeout(next, 0);
 
+/**
+ * Which waiting work resumes first: the work nearest the wire. A conversation that is
+ * being built into its body goes on before others begin, so that the first body reaches
+ * the publisher after one conversation's work, not after every conversation's (the
+ * network then works while the rest is built), and bodies are not built long before they
+ * can be sent.
+ */
+export const LANE = {
+  /** Building a claimed conversation's body, up to handing it to the publisher. */
+  send: 0,
+  /** Ending conversations: claiming them, letting them go at shutdown, sweeping. */
+  end: 1,
+  /** Checking and storing ended interactions. */
+  store: 2,
+} as const;
+
+/** A lane of {@link LANE}. */
+export type Lane = (typeof LANE)[keyof typeof LANE];
+
 /** The current slice: when it began, and how many units it ran; `undefined` between slices. */
 let slice: { start: number; units: number } | undefined;
-/** Work that waits for the next slice, first come first served. */
-let waiting: (() => void)[] = [];
+/** Work that waits for the next slice, a queue per lane, each first come first served. */
+let waiting: Queue[] = newLanes();
+/** How many wait, in every lane. */
+let waitingCount = 0;
 let resuming = false;
+
+/** A queue that takes from its front in O(1): an array and the index of its head. */
+interface Queue {
+  items: (() => void)[];
+  head: number;
+}
+
+function newLanes(): Queue[] {
+  return Object.values(LANE).map(() => ({ items: [], head: 0 }));
+}
+
+/** The first waiting work of the nearest lane that has any, taken off its queue. */
+function takeNext(): (() => void) | undefined {
+  for (const queue of waiting) {
+    if (queue.head === queue.items.length) continue;
+    const next = queue.items[queue.head] as () => void;
+    queue.head += 1;
+    if (queue.head === queue.items.length) {
+      queue.items = [];
+      queue.head = 0;
+    }
+    waitingCount -= 1;
+    return next;
+  }
+  return undefined;
+}
 
 /** Begins a slice, which ends on its own once the host has had its next turn. */
 function beginSlice(): { start: number; units: number } {
@@ -45,12 +92,12 @@ function resumeWaiting(): void {
   resuming = false;
   const current = beginSlice();
   const next = (): void => {
-    const resolve = waiting.shift();
+    const resolve = takeNext();
     if (resolve === undefined) return;
     resolve();
     // After the resumed work's own continuation, which was queued first.
     queueMicrotask(() => {
-      if (waiting.length === 0) return;
+      if (waitingCount === 0) return;
       if (slice === current && !sliceOver(current)) next();
       else scheduleResume();
     });
@@ -73,24 +120,26 @@ function scheduleResume(): void {
  * much work there is and however many jobs share it.
  *
  * A slice is the work done within one turn of the host's event loop. Every job of the
- * recorder shares it; jobs that wait are resumed in the order they began to wait, one
- * at a time, as long as the slice lasts.
+ * recorder shares it; jobs that wait are resumed one at a time, as long as the slice
+ * lasts: those of the nearest {@link LANE} first, and in a lane in the order they began
+ * to wait.
  *
  * @example
  * ```ts
  * for (const interaction of interactions) {
  *   check(interaction);
- *   const wait = pace();
+ *   const wait = pace(LANE.store);
  *   if (wait !== undefined) await wait;
  * }
  * ```
  */
-export function pace(): Promise<void> | undefined {
+export function pace(lane: Lane): Promise<void> | undefined {
   const current = slice ?? beginSlice();
   current.units += 1;
-  if (!sliceOver(current) && waiting.length === 0) return undefined;
+  if (!sliceOver(current) && waitingCount === 0) return undefined;
   return new Promise((resolve) => {
-    waiting.push(resolve);
+    (waiting[lane] as Queue).items.push(resolve);
+    waitingCount += 1;
     scheduleResume();
   });
 }
@@ -103,12 +152,12 @@ export function pace(): Promise<void> | undefined {
  * ```ts
  * for (const item of items) {
  *   work(item);
- *   await paced();
+ *   await paced(LANE.send);
  * }
  * ```
  */
-export function paced(): Promise<void> {
-  return pace() ?? RESOLVED;
+export function paced(lane: Lane): Promise<void> {
+  return pace(lane) ?? RESOLVED;
 }
 
 const RESOLVED = Promise.resolve();
@@ -116,6 +165,7 @@ const RESOLVED = Promise.resolve();
 /** @internal For tests: forgets waiting work and the current slice. */
 export function resetSlices(): void {
   slice = undefined;
-  waiting = [];
+  waiting = newLanes();
+  waitingCount = 0;
   resuming = false;
 }

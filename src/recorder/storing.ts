@@ -5,7 +5,7 @@ import type { ConversationStore, StoredInteraction } from '../types/store.js';
 import { DeliveryError, RecordingError } from './errors.js';
 import { checkInteraction, type ConversationTags } from './payload.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
-import { paced } from './slices.js';
+import { LANE, paced } from './slices.js';
 import { newId } from './ids.js';
 
 /** What the stage needs to know of the conversation an interaction belongs to. */
@@ -172,7 +172,7 @@ export class Storing {
   async #store(conversation: ConversationRef, record: InteractionRecord): Promise<void> {
     const { report, store, now, deliver } = this.#options;
     // Not on the caller's path: `turn.end()` has returned before this runs.
-    await paced();
+    await paced(LANE.store);
     let stored: StoredInteraction;
     try {
       const checked = await checkInteraction(record, conversation.tags);

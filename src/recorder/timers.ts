@@ -1,4 +1,4 @@
-import { MAX_TIMER_DELAY_MS } from '../core/options.js';
+import { MAX_TIMER_DELAY_MS } from '../core/option-kinds.js';
 
 export { MAX_TIMER_DELAY_MS };
 

@@ -14,7 +14,7 @@ import {
 } from '../schemas/wire-fields.js';
 import { UNREADABLE } from '../utils/issues.js';
 import { RecordingError } from './errors.js';
-import { fieldsOf, readSafely, recorderOf } from './fields.js';
+import { fieldsOf, readSafely, fieldReaderOf } from './fields.js';
 import type { InteractionRecord } from './record.js';
 import type { ConversationState } from './state.js';
 
@@ -60,11 +60,11 @@ function copyMessages(value: unknown): unknown {
   return copy;
 }
 
-// What each call records: the fields of its wire schema (see recorderOf).
-const recordLlm = /* @__PURE__ */ recorderOf(LLM_STEP_FIELDS, { messages: copyMessages });
-const recordRetrieval = /* @__PURE__ */ recorderOf(RETRIEVAL_STEP_FIELDS, { outputs: copyArray });
-const recordEmbedding = /* @__PURE__ */ recorderOf(EMBEDDING_STEP_FIELDS);
-const recordFeedback = /* @__PURE__ */ recorderOf(FEEDBACK_ACTION_FIELDS);
+// What each call records: the fields of its wire schema (see fieldReaderOf).
+const recordLlm = /* @__PURE__ */ fieldReaderOf(LLM_STEP_FIELDS, { messages: copyMessages });
+const recordRetrieval = /* @__PURE__ */ fieldReaderOf(RETRIEVAL_STEP_FIELDS, { outputs: copyArray });
+const recordEmbedding = /* @__PURE__ */ fieldReaderOf(EMBEDDING_STEP_FIELDS);
+const recordFeedback = /* @__PURE__ */ fieldReaderOf(FEEDBACK_ACTION_FIELDS);
 
 /**
  * @internal A step as recorded: only the fields of its kind, values kept as given. Shared

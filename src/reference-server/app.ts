@@ -1,6 +1,6 @@
 import { readBody } from './body.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
-import { fingerprintOf, IdempotencyAnswers } from './idempotency.js';
+import { fingerprintOf, IdempotencyResponses } from './idempotency.js';
 import { inspect, isInspectionPath } from './inspection.js';
 import { type ReferenceOptions, resolveReferenceOptions } from './options.js';
 import { RequestLog } from './request-log.js';
@@ -20,17 +20,17 @@ export interface ReferenceState {
 
 /** @internal The one implementation that the web handler, the Node server and MSW wrap. */
 export interface ReferenceApp extends ReferenceState {
-  /** Answers a request whose path below the base URL is `path`. `Response.error()` means: drop the connection. */
+  /** Responds to a request whose path below the base URL is `path`. `Response.error()` means: drop the connection. */
   handle(request: Request, path: string): Promise<Response>;
   /**
-   * Answers 405 to a method no route serves and that a `Request` cannot even carry
+   * Responds 405 to a method no route serves and that a `Request` cannot even carry
    * (`TRACE`, `CONNECT`, `TRACK`): the Node server calls this instead of `handle`.
    */
   refuseMethod(method: string, path: string): Response;
 }
 
 /** What serving a request gave: the response, and the request's body as read (`''` when it was not). */
-interface Answer {
+interface Served {
   response: Response;
   requestBody: string;
 }
@@ -66,7 +66,7 @@ function methodNotAllowed(allowed: readonly string[]): Response {
   return detail(405, 'Method Not Allowed', { allow: allowed.join(', ') });
 }
 
-/** The first answer to a key, given again: same status and body, marked as a replay. */
+/** The first response to a key, given again: same status and body, marked as a replay. */
 function replayed(status: number, body: string, contentType: string): Response {
   return new Response(body, { status, headers: { 'content-type': contentType, 'idempotent-replayed': 'true' } });
 }
@@ -78,7 +78,7 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
   const store = new ReferenceStore(now, resolved.onStored);
   const faults = new FaultInjector(resolved.random);
   const requests = new RequestLog(resolved.maxRecordedRequests, resolved.maxRecordedBytes);
-  const idempotency = new IdempotencyAnswers(() => now().getTime());
+  const idempotency = new IdempotencyResponses(() => now().getTime());
   for (const spec of resolved.faults) faults.add(spec);
 
   function keyOf(request: Request): string | undefined {
@@ -88,8 +88,8 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
   // The order mirrors the real deployment: the infrastructure in front of the service
   // (faults, the body limit) acts before the application routes (404, 405), checks the
   // key (401), and parses (400) and validates (422) the body. A store-first fault lets
-  // the request be served, then fails its answer.
-  async function serve(request: Request, method: string, path: string, project: string | undefined): Promise<Answer> {
+  // the request be served, then fails its response.
+  async function serve(request: Request, method: string, path: string, project: string | undefined): Promise<Served> {
     const fault = faults.take(method, path);
     if (fault !== undefined && fault.storeFirst !== true) {
       if (fault.delayMs !== undefined) {
@@ -100,19 +100,19 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
       const response = faultResponse(fault);
       if (response !== undefined) return { response, requestBody: '' };
     }
-    const answer = await route(request, method, path, project);
-    return fault?.storeFirst === true ? failAfterServing(fault, answer, request.signal) : answer;
+    const served = await route(request, method, path, project);
+    return fault?.storeFirst === true ? failAfterServing(fault, served, request.signal) : served;
   }
 
-  async function failAfterServing(fault: FaultSpec, answer: Answer, signal: AbortSignal): Promise<Answer> {
+  async function failAfterServing(fault: FaultSpec, served: Served, signal: AbortSignal): Promise<Served> {
     if (fault.delayMs !== undefined) {
       await sleep(fault.delayMs, signal);
-      if (signal.aborted) return { response: Response.error(), requestBody: answer.requestBody };
+      if (signal.aborted) return { response: Response.error(), requestBody: served.requestBody };
     }
-    return { response: faultResponse(fault) ?? answer.response, requestBody: answer.requestBody };
+    return { response: faultResponse(fault) ?? served.response, requestBody: served.requestBody };
   }
 
-  async function route(request: Request, method: string, path: string, project: string | undefined): Promise<Answer> {
+  async function route(request: Request, method: string, path: string, project: string | undefined): Promise<Served> {
     const declaredLength = Number(request.headers.get('content-length') ?? 0);
     if (declaredLength > bodyLimitBytes) return { response: tooLarge(bodyLimitBytes), requestBody: '' };
     // A method no route serves (TRACE, PATCH, …) is a 405 on every path, never a 404.
@@ -167,12 +167,12 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
     return detail(401, text, { 'www-authenticate': 'Bearer' });
   }
 
-  function record(method: string, path: string, answer: Answer, project: string | undefined, started: number): void {
+  function record(method: string, path: string, served: Served, project: string | undefined, started: number): void {
     const recorded = {
       method,
       path,
-      status: answer.response.status,
-      body: answer.requestBody,
+      status: served.response.status,
+      body: served.requestBody,
       project,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     };
@@ -191,21 +191,21 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
     const method = request.method.toUpperCase();
     const key = keyOf(request);
     const project = key === undefined ? undefined : apiKeys.get(key);
-    let answer: Answer;
+    let served: Served;
     try {
-      answer = await serve(request, method, path, project);
+      served = await serve(request, method, path, project);
     } catch (error) {
       console.error('reference server: unexpected error', error);
-      answer = { response: json({ detail: 'Internal Server Error' }, 500), requestBody: '' };
+      served = { response: json({ detail: 'Internal Server Error' }, 500), requestBody: '' };
     }
-    record(method, path, answer, project, started);
-    return answer.response;
+    record(method, path, served, project, started);
+    return served.response;
   }
 
   function refuseMethod(method: string, path: string): Response {
-    const answer = { response: methodNotAllowed(SERVED_METHODS), requestBody: '' };
-    record(method.toUpperCase(), path, answer, undefined, performance.now());
-    return answer.response;
+    const served = { response: methodNotAllowed(SERVED_METHODS), requestBody: '' };
+    record(method.toUpperCase(), path, served, undefined, performance.now());
+    return served.response;
   }
 
   return { handle, refuseMethod, store, faults, requests };

@@ -1,38 +1,38 @@
 /**
  * What a fault does to the requests it hits. Give at least one of `status`, `delayMs` and
- * `drop`; `delayMs` combines with either of the others (wait, then answer or drop).
+ * `drop`; `delayMs` combines with either of the others (wait, then respond or drop).
  *
  * With `storeFirst: true` the request is served first (stored, if it stores anything) and
- * only its answer is faulted: the client sees a failure although the data landed, which
+ * only its response is faulted: the client sees a failure although the data landed, which
  * is how a retry stores a duplicate when nothing deduplicates it.
  *
  * @example
  * ```ts
  * server.faults.add({ status: 503, retryAfter: '1', times: 2 });  // two 503s, then normal
  * server.faults.add({ delayMs: 2000 });                          // the next request is slow
- * server.faults.add({ drop: true, method: 'DELETE' });            // the next DELETE gets no answer
- * server.faults.add({ storeFirst: true, status: 504 });          // stored, then answered 504
+ * server.faults.add({ drop: true, method: 'DELETE' });            // the next DELETE gets no response
+ * server.faults.add({ storeFirst: true, status: 504 });          // stored, then given 504
  * server.faults.add({ storeFirst: true, drop: true });           // stored, then the connection is reset
- * server.faults.add({ storeFirst: true, delayMs: 5000 });        // stored, answered after the client gave up
+ * server.faults.add({ storeFirst: true, delayMs: 5000 });        // stored, responded to after the client gave up
  * ```
  */
 export interface FaultSpec {
   /**
-   * Serve the request first (store what it carries, as without the fault), then answer
-   * the fault instead of the real answer: `status`, a reset connection (`drop`), or the
-   * real answer only after `delayMs` (a client whose time-out is shorter never sees it).
+   * Serve the request first (store what it carries, as without the fault), then respond
+   * with the fault instead of the real response: `status`, a reset connection (`drop`), or the
+   * real response only after `delayMs` (a client whose time-out is shorter never sees it).
    * @default false
    */
   storeFirst?: boolean;
-  /** Answer this status (100–599) with `{"detail": "injected fault"}` instead of serving the request. */
+  /** Respond with this status (100–599) with `{"detail": "injected fault"}` instead of serving the request. */
   status?: number;
   /** The `Retry-After` header sent with `status`: seconds, or an HTTP date. */
   retryAfter?: string | number;
-  /** Wait this many milliseconds before serving (or answering `status`, or dropping). */
+  /** Wait this many milliseconds before serving (or responding with `status`, or dropping). */
   delayMs?: number;
   /**
-   * Drop the connection with no answer: the Node server destroys the socket, the MSW
-   * handlers answer a network error.
+   * Drop the connection with no response: the Node server destroys the socket, the MSW
+   * handlers respond with a network error.
    */
   drop?: boolean;
   /**

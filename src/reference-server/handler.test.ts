@@ -49,13 +49,13 @@ describe('createReferenceHandler (web-standard Request → Response)', () => {
     },
   );
 
-  it('answers a dropped-connection fault with Response.error()', async () => {
+  it('responds to a dropped-connection fault with Response.error()', async () => {
     const reference = createReferenceHandler({ apiKeys: { k: 'p' }, faults: [{ drop: true }] });
     const response = await reference.fetch(new Request('http://h/api/external/eligible-users'));
     expect(response.type).toBe('error');
   });
 
-  it('reports each answered request to onRequest, without the API key', async () => {
+  it('passes each request responded to onRequest, without the API key', async () => {
     const seen: unknown[] = [];
     const reference = createReferenceHandler({ apiKeys: { 'secret-canary-key': 'p' }, onRequest: (r) => seen.push(r) });
     await reference.fetch(post('http://h/api/external/eligible-users', 'secret-canary-key', { users }));
@@ -66,7 +66,7 @@ describe('createReferenceHandler (web-standard Request → Response)', () => {
     expect(JSON.stringify(seen)).not.toContain('secret-canary-key');
   });
 
-  it('answers 422 naming the field, not 500, for message content nested 2,000 levels deep', async () => {
+  it('responds 422 naming the field, not 500, for message content nested 2,000 levels deep', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let deep: unknown = 'leaf';
     for (let level = 0; level < 2_000; level += 1) deep = { inner: deep };

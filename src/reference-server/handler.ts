@@ -7,7 +7,7 @@ export interface ReferenceHandlerOptions extends ReferenceOptions {
   /**
    * The path the API is mounted under, when it is not the root: with `'/nebuly'`, every
    * endpoint's path is below `/nebuly`. Requests outside it are
-   * answered 404 and, not being the API's, are not recorded in `requests`.
+   * given 404 and, not being the API's, are not recorded in `requests`.
    * @default ''
    */
   basePath?: string | undefined;
@@ -16,7 +16,7 @@ export interface ReferenceHandlerOptions extends ReferenceOptions {
 /** The reference server as a web-standard handler, with its data, faults and request log. */
 export interface ReferenceHandler extends ReferenceState {
   /**
-   * Answers one request. A dropped-connection fault answers `Response.error()` (status
+   * Responds to one request. A dropped-connection fault responds with `Response.error()` (status
    * 0): runtimes treat it as a network error.
    */
   fetch(request: Request): Promise<Response>;

@@ -1,27 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprintOf, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_WINDOW_MS, IdempotencyAnswers } from './idempotency.js';
+import { fingerprintOf, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_WINDOW_MS, IdempotencyResponses } from './idempotency.js';
 
-const answer = (at: number) => ({ fingerprint: 'f', status: 202, body: '{}', contentType: 'application/json', at });
+const response = (at: number) => ({ fingerprint: 'f', status: 202, body: '{}', contentType: 'application/json', at });
 
-describe('IdempotencyAnswers', () => {
-  it('recalls an answer for 24 hours by its clock, per project', () => {
+describe('IdempotencyResponses', () => {
+  it('recalls a response for 24 hours by its clock, per project', () => {
     let now = 0;
-    const answers = new IdempotencyAnswers(() => now);
-    answers.remember('a', 'k', answer(0));
-    expect(answers.recall('a', 'k')?.status).toBe(202);
-    expect(answers.recall('b', 'k')).toBeUndefined();
+    const responses = new IdempotencyResponses(() => now);
+    responses.remember('a', 'k', response(0));
+    expect(responses.recall('a', 'k')?.status).toBe(202);
+    expect(responses.recall('b', 'k')).toBeUndefined();
     now = IDEMPOTENCY_WINDOW_MS - 1;
-    expect(answers.recall('a', 'k')).toBeDefined();
+    expect(responses.recall('a', 'k')).toBeDefined();
     now = IDEMPOTENCY_WINDOW_MS;
-    expect(answers.recall('a', 'k')).toBeUndefined();
+    expect(responses.recall('a', 'k')).toBeUndefined();
   });
 
   it(`remembers at most ${IDEMPOTENCY_MAX_KEYS.toLocaleString('en-US')} keys, forgetting the oldest first`, () => {
-    const answers = new IdempotencyAnswers(() => 0);
-    for (let index = 0; index <= IDEMPOTENCY_MAX_KEYS; index += 1) answers.remember('p', `k-${index}`, answer(0));
-    expect(answers.recall('p', 'k-0')).toBeUndefined();
-    expect(answers.recall('p', 'k-1')).toBeDefined();
-    expect(answers.recall('p', `k-${IDEMPOTENCY_MAX_KEYS}`)).toBeDefined();
+    const responses = new IdempotencyResponses(() => 0);
+    for (let index = 0; index <= IDEMPOTENCY_MAX_KEYS; index += 1) responses.remember('p', `k-${index}`, response(0));
+    expect(responses.recall('p', 'k-0')).toBeUndefined();
+    expect(responses.recall('p', 'k-1')).toBeDefined();
+    expect(responses.recall('p', `k-${IDEMPOTENCY_MAX_KEYS}`)).toBeDefined();
   });
 
   it('fingerprints a body with SHA-256', async () => {

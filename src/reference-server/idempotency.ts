@@ -4,8 +4,8 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** How many keys the reference remembers at most; the oldest are forgotten first. */
 export const IDEMPOTENCY_MAX_KEYS = 100_000;
 
-/** The first answer to a key, kept to answer its repeats. */
-export interface RememberedAnswer {
+/** The first response to a key, kept to be sent again to its repeats. */
+export interface RememberedResponse {
   /** SHA-256 of the body, hex: a repeat with another body is refused. */
   readonly fingerprint: string;
   readonly status: number;
@@ -29,21 +29,21 @@ export async function fingerprintOf(body: string): Promise<string> {
 }
 
 /**
- * The answers given to `Idempotency-Key`s, per project, for 24 hours: the reference
- * stores a body once per key and answers a repeat with the first answer, as the IETF
- * httpapi draft describes. Only successful (2xx) answers are kept: a refused body stored
- * nothing, so serving its repeat again answers the same.
+ * The responses given to `Idempotency-Key`s, per project, for 24 hours: the reference
+ * stores a body once per key and sends a repeat the first response again, as the IETF
+ * httpapi draft describes. Only successful (2xx) responses are kept: a refused body stored
+ * nothing, so serving its repeat again gives the same response.
  *
  * @example
  * ```ts
- * const answers = new IdempotencyAnswers(() => Date.now());
- * answers.remember('project-a', 'key-1', { fingerprint, status: 202, body: '{}', contentType: 'application/json', at: Date.now() });
- * answers.recall('project-a', 'key-1')?.status; // 202
+ * const responses = new IdempotencyResponses(() => Date.now());
+ * responses.remember('project-a', 'key-1', { fingerprint, status: 202, body: '{}', contentType: 'application/json', at: Date.now() });
+ * responses.recall('project-a', 'key-1')?.status; // 202
  * ```
  */
-export class IdempotencyAnswers {
+export class IdempotencyResponses {
   // Insertion order is age order: forgetting the expired ones stops at the first fresh one.
-  readonly #answers = new Map<string, RememberedAnswer>();
+  readonly #responses = new Map<string, RememberedResponse>();
   readonly #now: () => number;
 
   /** @param now The clock the 24 hours are counted by, in milliseconds. */
@@ -51,32 +51,32 @@ export class IdempotencyAnswers {
     this.#now = now;
   }
 
-  /** The first answer to `key` in `project`, when it is less than 24 hours old. */
-  recall(project: string, key: string): RememberedAnswer | undefined {
+  /** The first response to `key` in `project`, when it is less than 24 hours old. */
+  recall(project: string, key: string): RememberedResponse | undefined {
     this.#forgetExpired();
-    return this.#answers.get(JSON.stringify([project, key]));
+    return this.#responses.get(JSON.stringify([project, key]));
   }
 
-  /** Keeps the answer to `key` in `project`. */
-  remember(project: string, key: string, answer: RememberedAnswer): void {
-    this.#answers.set(JSON.stringify([project, key]), answer);
-    while (this.#answers.size > IDEMPOTENCY_MAX_KEYS) {
-      const oldest = this.#answers.keys().next().value;
+  /** Keeps the response to `key` in `project`. */
+  remember(project: string, key: string, response: RememberedResponse): void {
+    this.#responses.set(JSON.stringify([project, key]), response);
+    while (this.#responses.size > IDEMPOTENCY_MAX_KEYS) {
+      const oldest = this.#responses.keys().next().value;
       if (oldest === undefined) break;
-      this.#answers.delete(oldest);
+      this.#responses.delete(oldest);
     }
   }
 
   /** Forgets every key. */
   clear(): void {
-    this.#answers.clear();
+    this.#responses.clear();
   }
 
   #forgetExpired(): void {
     const cutoff = this.#now() - IDEMPOTENCY_WINDOW_MS;
-    for (const [id, answer] of this.#answers) {
-      if (answer.at > cutoff) break;
-      this.#answers.delete(id);
+    for (const [id, response] of this.#responses) {
+      if (response.at > cutoff) break;
+      this.#responses.delete(id);
     }
   }
 }

@@ -8,8 +8,8 @@ import type { ReferenceStore } from './store.js';
  *
  * @example
  * ```ts
- * const answer = await fetch(`${server.url}${INSPECTION_PATHS.conversations}`, { headers: { authorization: 'Bearer dev-key' } });
- * const { conversations } = await answer.json();
+ * const response = await fetch(`${server.url}${INSPECTION_PATHS.conversations}`, { headers: { authorization: 'Bearer dev-key' } });
+ * const { conversations } = await response.json();
  * ```
  */
 export const INSPECTION_PATHS = {
@@ -26,7 +26,7 @@ export function isInspectionPath(path: string): boolean {
   return Object.hasOwn(VIEWS, path);
 }
 
-/** The answer of an inspection endpoint to an authorized `GET`. */
+/** The response of an inspection endpoint to an authorized `GET`. */
 export function inspect(store: ReferenceStore, project: string, path: string): Response {
   const view = VIEWS[path];
   return view === undefined ? json({ detail: 'Not Found' }, 404) : json(view(store, project));

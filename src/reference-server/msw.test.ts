@@ -16,7 +16,7 @@ function client(options: { region?: 'us' | 'eu'; baseUrl?: string }) {
 }
 
 describe('createHandlers (MSW)', () => {
-  it('answers for both regions by default, from one store', async () => {
+  it('responds for both regions by default, from one store', async () => {
     const reference = createHandlers({ apiKeys: { k: 'p' } });
     server.use(...reference.handlers);
 
@@ -25,7 +25,7 @@ describe('createHandlers (MSW)', () => {
     expect(reference.store.listUsers('p')).toHaveLength(1);
   });
 
-  it('answers under a base URL with a path, and leaves other hosts alone', async () => {
+  it('responds under a base URL with a path, and leaves other hosts alone', async () => {
     const reference = createHandlers({ apiKeys: { k: 'p' }, baseUrl: 'https://proxy.test/nebuly/' });
     // Anything the reference does not take falls through to this teapot.
     server.use(...reference.handlers, http.all('*', () => HttpResponse.json({}, { status: 418 })));
@@ -36,7 +36,7 @@ describe('createHandlers (MSW)', () => {
     await expect(client({ baseUrl: 'https://proxy.test/other' }).eligibleUsers.list()).rejects.toMatchObject({ status: 418 });
   });
 
-  it('answers 413 to a plain fetch of a body over the limit', async () => {
+  it('responds 413 to a plain fetch of a body over the limit', async () => {
     // fetch(url, init) reaches the handler as a tee branch of the body: cancelling it
     // settles only with the other branch, so the 413 must not wait for that.
     const reference = createHandlers({ apiKeys: { k: 'p' }, bodyLimitBytes: 1024 });

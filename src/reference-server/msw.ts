@@ -1,5 +1,5 @@
 /**
- * `nebuly-client/msw`: request handlers for MSW (Mock Service Worker) that answer as the
+ * `nebuly-client/msw`: request handlers for MSW (Mock Service Worker) that respond as the
  * reference server does, for tests in Node (`setupServer`) and browsers (`setupWorker`).
  *
  * @example
@@ -23,7 +23,7 @@ export const DEFAULT_MSW_BASE_URLS = [REGION_BASE_URLS.us, REGION_BASE_URLS.eu] 
 /** Options of {@link createHandlers}. */
 export interface ReferenceHandlersOptions extends ReferenceOptions {
   /**
-   * The base URL or URLs the handlers answer for; a path in it (`https://proxy.test/nebuly`)
+   * The base URL or URLs the handlers respond for; a path in it (`https://proxy.test/nebuly`)
    * is the prefix the API lives under.
    * @default ['https://backend.nebuly.com', 'https://backend.eu.nebuly.com']
    */
@@ -47,7 +47,7 @@ function toBase(url: string): { origin: string; prefix: string } {
 }
 
 /**
- * Creates MSW request handlers that answer as the reference server does, from the same
+ * Creates MSW request handlers that respond as the reference server does, from the same
  * implementation and an in-memory store: every endpoint, API keys mapped to projects, the
  * service's errors, and fault injection (a dropped connection is a network error).
  * Runs in Node (`setupServer`) and in browsers (`setupWorker`).

@@ -8,13 +8,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-interface Answer {
+interface Received {
   status: number;
   reusedSocket: boolean;
   body: string;
 }
 
-function send(agent: Agent, url: string, method: string, body?: Buffer): Promise<Answer> {
+function send(agent: Agent, url: string, method: string, body?: Buffer): Promise<Received> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { agent, method, headers: { authorization: 'Bearer k' } }, (res: IncomingMessage) => {
       let text = '';
@@ -28,7 +28,7 @@ function send(agent: Agent, url: string, method: string, body?: Buffer): Promise
 }
 
 describe('createReferenceServer (node:http)', () => {
-  it('answers TRACE, CONNECT-like and unknown methods 405 with Allow, never a stack trace, and records them', async () => {
+  it('responds 405 to TRACE, CONNECT-like and unknown methods with Allow, never a stack trace, and records them', async () => {
     const errors: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => void errors.push(args);
@@ -36,9 +36,9 @@ describe('createReferenceServer (node:http)', () => {
       server = await createReferenceServer({ apiKeys: { k: 'p' } });
       const agent = new Agent({ keepAlive: false });
       for (const [method, path] of [['TRACE', '/api/external/eligible-users'], ['TRACE', '/nowhere'], ['PATCH', '/nowhere']] as const) {
-        const answer = await send(agent, `${server.url}${path}`, method);
-        expect(answer.status, `${method} ${path}`).toBe(405);
-        expect(JSON.parse(answer.body)).toEqual({ detail: 'Method Not Allowed' });
+        const response = await send(agent, `${server.url}${path}`, method);
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(JSON.parse(response.body)).toEqual({ detail: 'Method Not Allowed' });
       }
       expect(server.requests.all().map((request) => `${request.method} ${request.status}`)).toEqual(['TRACE 405', 'TRACE 405', 'PATCH 405']);
       expect(errors).toEqual([]);
@@ -53,7 +53,7 @@ describe('createReferenceServer (node:http)', () => {
     expect(server.port).toBeGreaterThan(0);
   });
 
-  it('answers 413 without reading a declared-too-large body, and the connection serves the next request', async () => {
+  it('responds 413 without reading a declared-too-large body, and the connection serves the next request', async () => {
     server = await createReferenceServer({ apiKeys: { k: 'p' }, bodyLimitBytes: 1024 });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const url = `${server.url}/api/external/eligible-users`;

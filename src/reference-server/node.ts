@@ -32,7 +32,7 @@ export interface ReferenceServer extends ReferenceState {
 }
 
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
-/** Methods the Fetch API refuses to put in a `Request` (it throws): answered 405 without one. */
+/** Methods the Fetch API refuses to put in a `Request` (it throws): given 405 without one. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /**
@@ -82,7 +82,7 @@ function toRequest(incoming: IncomingMessage, origin: string, signal: AbortSigna
   return new Request(new URL(incoming.url ?? '/', origin), init);
 }
 
-async function answer(app: ReferenceApp, incoming: IncomingMessage, outgoing: ServerResponse, origin: string) {
+async function respond(app: ReferenceApp, incoming: IncomingMessage, outgoing: ServerResponse, origin: string) {
   const abort = new AbortController();
   outgoing.on('close', () => {
     if (!outgoing.writableFinished) abort.abort();
@@ -140,8 +140,8 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
   const app = createReferenceApp(rest);
   let origin = '';
   const server = createServer((incoming, outgoing) => {
-    answer(app, incoming, outgoing, origin).catch((error: unknown) => {
-      console.error('reference server: could not answer', error);
+    respond(app, incoming, outgoing, origin).catch((error: unknown) => {
+      console.error('reference server: could not respond', error);
       outgoing.destroy();
     });
   });

@@ -9,11 +9,11 @@ import type { StoredRecord } from './stored.js';
 export interface ReferenceOptions {
   /**
    * The accepted API keys, each mapped to its project: `{ 'key-a': 'project-a' }`. Any
-   * other key, or none, is answered 401. Several keys may share a project.
+   * other key, or none, gets 401. Several keys may share a project.
    */
   apiKeys: Readonly<Record<string, string>>;
   /**
-   * The largest body taken, in bytes; larger ones are answered 413, judged by
+   * The largest body taken, in bytes; larger ones get 413, judged by
    * `Content-Length` and by the bytes actually read.
    * @default 1_048_576 (1 MiB)
    */
@@ -38,7 +38,7 @@ export interface ReferenceOptions {
    * @default 67_108_864 (64 MiB)
    */
   maxRecordedBytes?: number | undefined;
-  /** Called after each request is answered, with what was recorded. The CLI logs from here. */
+  /** Called after each request is responded to, with what was recorded. The CLI logs from here. */
   onRequest?: ((request: RecordedRequest) => void) | undefined;
   /**
    * Called with each interaction and each late feedback once stored (a repeat of an

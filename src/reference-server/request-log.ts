@@ -1,10 +1,10 @@
-/** One request as the reference server received and answered it. */
+/** One request as the reference server received and responded to it. */
 export interface RecordedRequest {
   /** The HTTP method, upper case. */
   method: string;
   /** The path below the base URL, with its leading slash and without the query string. */
   path: string;
-  /** The status answered; `0` when the connection was dropped by a fault. */
+  /** The status responded with; `0` when the connection was dropped by a fault. */
   status: number;
   /**
    * The body exactly as received, as text: the bytes the client put on the wire. `''`
@@ -16,7 +16,7 @@ export interface RecordedRequest {
   bodyDropped: boolean;
   /** The project of the API key, when the key is a configured one; never the key itself. */
   project: string | undefined;
-  /** Milliseconds from arrival to answer, injected delays included. */
+  /** Milliseconds from arrival to response, injected delays included. */
   durationMs: number;
 }
 
@@ -86,7 +86,7 @@ export class RequestLog {
     this.#maxBytes = maxBytes;
   }
 
-  /** Records one request. Called by the server for every request it answers. */
+  /** Records one request. Called by the server for every request it responds to. */
   add(request: Omit<RecordedRequest, 'bodyDropped'>): void {
     const bytes = utf8Length(request.body);
     this.#entries.push({ request: { ...request, bodyDropped: false }, bytes });

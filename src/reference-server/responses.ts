@@ -19,7 +19,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** An error the way FastAPI answers one: `{"detail": "text"}`. */
+/** An error the way FastAPI responds with one: `{"detail": "text"}`. */
 export function detail(status: number, text: string, headers: Record<string, string> = {}): Response {
   return json({ detail: text }, status, headers);
 }

@@ -36,7 +36,7 @@ type Action<E extends Endpoint> = E['params'] extends z.ZodMiniType
 
 type AnyAction = (store: ReferenceStore, project: string, body?: unknown, idempotencyKey?: string | null) => Response;
 
-/** The ingestion endpoints answer this: the service processes ingestion asynchronously. */
+/** The ingestion endpoints respond with this: the service processes ingestion asynchronously. */
 const ACCEPTED = { status: 'accepted' } as const;
 
 function plural(count: number, noun: string): string {
@@ -129,5 +129,5 @@ export const ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, Rou
   return routes;
 })();
 
-/** Every method some route serves; any other is answered 405 on every path. */
+/** Every method some route serves; any other gets 405 on every path. */
 export const SERVED_METHODS: readonly string[] = [...new Set(Object.values(ROUTES).flatMap((methods) => Object.keys(methods)))];

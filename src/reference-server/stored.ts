@@ -1,16 +1,16 @@
-/** What the reference server stores: users and interactions, in the shapes it answers. */
+/** What the reference server stores: users and interactions, in the shapes it returns. */
 import type { ConversationFeedbackAction, FeedbackMetadata, TraceStep, UserRecord } from '../schemas/index.js';
 import { userRecordSchema } from '../schemas/users.js';
 
 /**
- * A user as the reference stores and answers it (EligibleUser / PlatformUser): the record as sent.
+ * A user as the reference stores and returns it (EligibleUser / PlatformUser): the record as sent.
  * @example
  * ```ts
  * const user: StoredUser = { end_user: 'u-1', tags: {}, active_from: '2026-01-01', active_to: null };
  * ```
  */
 export interface StoredUser extends Omit<UserRecord, 'active_to'> {
-  /** `null` while access has not been revoked, as a FastAPI service answers a missing value. */
+  /** `null` while access has not been revoked, as a FastAPI service returns a missing value. */
   active_to: string | null;
 }
 
@@ -92,7 +92,7 @@ export interface StoredFeedback extends FeedbackMetadata {
 
 /**
  * The interactions of one conversation, as `listConversations` and
- * `GET /_reference/conversations` answer them.
+ * `GET /_reference/conversations` return them.
  * @example
  * ```ts
  * const [first] = server.store.listConversations('dev-project');

@@ -1,37 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundle, serveWorker, type RunningWorker } from '../../test/helpers/workerd.js';
 import { NebulyClient } from '../index.js';
 
 const WEB_ENTRY = fileURLToPath(new URL('./web.ts', import.meta.url));
-const WORKERD = fileURLToPath(new URL('../../node_modules/.bin/workerd', import.meta.url));
-
-/** The web entry as a bundler for browsers and workers sees it: one file, nothing external. */
-async function bundleFor(platform: 'browser' | 'neutral', contents: string) {
-  const result = await build({
-    stdin: { contents, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    platform,
-    mainFields: ['module', 'main'],
-    target: 'es2022',
-    write: false,
-    metafile: true,
-    outfile: 'worker.js',
-    logLevel: 'silent',
-  });
-  const output = Object.values(result.metafile.outputs)[0]!;
-  return { code: result.outputFiles[0]!.text, inputs: Object.keys(output.inputs), imports: output.imports };
-}
+const HERE = fileURLToPath(new URL('.', import.meta.url));
 
 describe('nebuly-client/reference-server/web', () => {
   it('bundles for a browser with no node: import left', async () => {
-    const { code, inputs, imports } = await bundleFor('browser', `export * from ${JSON.stringify(WEB_ENTRY)};`);
+    const { code, inputs, imports } = await bundle(`export * from ${JSON.stringify(WEB_ENTRY)};`, HERE, 'browser');
     expect(imports).toEqual([]);
     expect(inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
     expect(code).not.toMatch(/from\s*["']node:/);
@@ -45,63 +22,22 @@ describe('nebuly-client/reference-server/web', () => {
   });
 });
 
-/** A free loopback port, for workerd to listen on. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 describe('createReferenceHandler on workerd (the Cloudflare Workers runtime)', () => {
-  let dir: string;
-  let workerd: ChildProcess;
+  let worker: RunningWorker;
   let baseUrl: string;
-  let stderr = '';
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'nebuly-workerd-'));
-    const worker = await bundleFor(
-      'neutral',
+    const { code } = await bundle(
       `import { createReferenceHandler } from ${JSON.stringify(WEB_ENTRY)};
        const reference = createReferenceHandler({ apiKeys: { 'worker-key': 'worker-project' } });
        export default { fetch: (request) => reference.fetch(request) };`,
+      HERE,
     );
-    writeFileSync(join(dir, 'worker.js'), worker.code);
-    const port = await freePort();
-    writeFileSync(
-      join(dir, 'config.capnp'),
-      `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
-);
-const worker :Workerd.Worker = (
-  modules = [(name = "worker", esModule = embed "worker.js")],
-  compatibilityDate = "2025-01-01",
-);
-`,
-    );
-    workerd = spawn(WORKERD, ['serve', join(dir, 'config.capnp')], { stdio: ['ignore', 'ignore', 'pipe'] });
-    workerd.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    baseUrl = `http://127.0.0.1:${port}`;
-    // Ready when it answers: any status will do.
-    for (let tries = 0; ; tries += 1) {
-      try {
-        await fetch(`${baseUrl}/`);
-        break;
-      } catch (error) {
-        if (tries > 100 || workerd.exitCode !== null) throw new Error(`workerd did not start: ${stderr}`, { cause: error });
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    worker = await serveWorker(code, { compatibilityDate: '2025-01-01' });
+    baseUrl = worker.baseUrl;
   }, 30_000);
 
-  afterAll(() => {
-    workerd?.kill();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => worker?.stop());
 
   it('serves the client: users stored, a conversation accepted, the key checked, validation errors in FastAPI shape', async () => {
     const nebuly = new NebulyClient({ apiKey: 'worker-key', baseUrl, maxRetries: 0 });

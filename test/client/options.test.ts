@@ -177,22 +177,22 @@ describe('environment variables', () => {
 
 describe('unknown option names', () => {
   it.each([
-    [{ maxRetry: 3 }, 'nebuly-client: unknown option `maxRetry`; did you mean `maxRetries`?'],
-    [{ apikey: 'k' }, 'nebuly-client: unknown option `apikey`; did you mean `apiKey`?'],
-    [{ baseURL: 'http://127.0.0.1:1' }, 'nebuly-client: unknown option `baseURL`; did you mean `baseUrl`?'],
-    [{ timeout: 1000 }, 'nebuly-client: unknown option `timeout`; did you mean `timeoutMs`?'],
-    [{ recorder: { idleTimeout: 1000 } }, 'nebuly-client: unknown option `recorder.idleTimeout`; did you mean `recorder.idleTimeoutMs`?'],
-    [{ recorder: { maxConcurentSends: 2 } }, 'nebuly-client: unknown option `recorder.maxConcurentSends`; did you mean `recorder.maxConcurrentSends`?'],
+    [{ maxRetry: 3 }, 'nebuly-client: `maxRetry` is not an option; did you mean `maxRetries`?'],
+    [{ apikey: 'k' }, 'nebuly-client: `apikey` is not an option; did you mean `apiKey`?'],
+    [{ baseURL: 'http://127.0.0.1:1' }, 'nebuly-client: `baseURL` is not an option; did you mean `baseUrl`?'],
+    [{ timeout: 1000 }, 'nebuly-client: `timeout` is not an option; did you mean `timeoutMs`?'],
+    [{ recorder: { idleTimeout: 1000 } }, 'nebuly-client: `recorder.idleTimeout` is not an option; did you mean `recorder.idleTimeoutMs`?'],
+    [{ recorder: { maxConcurentSends: 2 } }, 'nebuly-client: `recorder.maxConcurentSends` is not an option; did you mean `recorder.maxConcurrentSends`?'],
   ])('rejects %o, suggesting the nearest known name', (options, message) => {
     expect(() => new NebulyClient({ apiKey: 'k', ...(options as object) })).toThrow(new TypeError(message));
   });
 
   it('lists the known names when none is near', () => {
     expect(() => new NebulyClient({ apiKey: 'k', colour: 'red' } as object)).toThrow(
-      /unknown option `colour`; the options are `apiKey`, `region`, `baseUrl`, .*`dangerouslyAllowBrowser`/,
+      /`colour` is not an option; the options are `apiKey`, `region`, `baseUrl`, .*`dangerouslyAllowBrowser`/,
     );
     expect(() => new NebulyClient({ apiKey: 'k', recorder: { colour: 'red' } as object })).toThrow(
-      /unknown option `recorder.colour`; the options are `recorder.idleTimeoutMs`, .*`recorder.now`/,
+      /`recorder.colour` is not an option; the options are `recorder.idleTimeoutMs`, .*`recorder.now`/,
     );
   });
 

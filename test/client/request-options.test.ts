@@ -82,6 +82,19 @@ describe('request options', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('holds the client’s headers to the same rule, at construction', () => {
+    let thrown: unknown;
+    try {
+      new NebulyClient({ apiKey: 'the-key', headers: { Authorization: 'Bearer another-key' } });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect((thrown as Error).message).toBe(
+      'nebuly-client: `headers` cannot set `authorization`: the SDK sets it on every request, from `apiKey` (for another API key, create another client)',
+    );
+  });
+
   it('times out an attempt after the call’s timeoutMs, not the client’s', async () => {
     const { baseUrl, requests } = await serve(() => undefined); // never answers
     const started = Date.now();

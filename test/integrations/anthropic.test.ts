@@ -1,18 +1,11 @@
 import Anthropic, { APIError, APIPromise, InternalServerError } from '@anthropic-ai/sdk';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { observeAnthropic } from 'nebuly-client/anthropic';
-import { type FakeLLMServer, startFakeLLMServer } from '../../examples/support/fake-llm-server.js';
 import { anthropicEvents, anthropicMessage } from '../../examples/support/replies.js';
+import { collect, provider, useFakeProvider } from '../helpers/fake-provider.js';
 import { nebulyWithReference } from './nebuly.js';
 
-let provider: FakeLLMServer;
-beforeAll(async () => {
-  provider = await startFakeLLMServer(() => ({ status: 500, json: { type: 'error', error: { type: 'api_error', message: 'not scripted' } } }));
-});
-afterAll(() => provider.close());
-beforeEach(() => {
-  provider.requests.length = 0;
-});
+useFakeProvider({ status: 500, json: { type: 'error', error: { type: 'api_error', message: 'not scripted' } } });
 
 const anthropic = (maxRetries = 0) => new Anthropic({ apiKey: 'sk-ant-fake-key', baseURL: provider.url, maxRetries });
 
@@ -23,12 +16,6 @@ const PARAMS = {
   messages: [{ role: 'user' as const, content: 'Where is order 7?' }],
 };
 const ANSWER = { model: 'claude-test-model-20260101', text: 'Order 7 shipped.', inputTokens: 25, outputTokens: 6 };
-
-async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
-  const events: T[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
 
 describe('messages.create, not streamed', () => {
   it('gives the caller what the unwrapped client gives, and records one interaction', async () => {

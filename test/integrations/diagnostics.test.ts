@@ -2,13 +2,19 @@
  * Capture diagnostics (issue 19, item 5): what makes the data silently poorer is said
  * once per kind, at info, through the client's logger.
  */
-import { generateText, wrapLanguageModel } from 'ai';
+import Anthropic from '@anthropic-ai/sdk';
+import { FakeListChatModel } from '@langchain/core/utils/testing';
+import { embed, generateText, wrapEmbeddingModel, wrapLanguageModel } from 'ai';
+import { MockEmbeddingModelV3 } from 'ai/test';
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { NebulyClient } from '../../src/index.js';
 import { nebulyMiddleware } from 'nebuly-client/ai-sdk';
+import { observeAnthropic } from 'nebuly-client/anthropic';
+import { NebulyCallbackHandler } from 'nebuly-client/langchain';
 import { observeOpenAI } from 'nebuly-client/openai';
 import { createReferenceHandler } from '../../src/reference-server/index.js';
-import { openAIChatChunks } from '../../examples/support/replies.js';
+import { anthropicMessage, openAIChatChunks, openAIChatCompletion } from '../../examples/support/replies.js';
 import { answer, mockModel } from './ai-sdk-fixtures.js';
 import { ANSWER, collect, MESSAGES, openai, provider, useFakeProvider } from './openai/provider.js';
 
@@ -27,7 +33,8 @@ function loggedClient(level: 'info' | 'warn') {
     logger: { error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug') },
   });
   const diagnostics = () => lines.filter((line) => line.message.startsWith('nebuly-client integration:'));
-  return { nebuly, diagnostics };
+  const versions = () => lines.filter((line) => (line.fields as { kind?: string } | undefined)?.kind === 'untested_version');
+  return { nebuly, diagnostics, versions };
 }
 
 describe('capture diagnostics', () => {
@@ -68,5 +75,75 @@ describe('capture diagnostics', () => {
       expect(diagnostics().map((line) => line.fields)).toEqual(level === 'info' ? [{ kind: 'call_without_tokens' }] : []);
       await nebuly.shutdown();
     }
+  });
+});
+
+/** `client`, claiming another version: Stainless clients tell theirs in their user agent (`getUserAgent()`). */
+function claiming<Client extends object>(client: Client, userAgent: string): Client {
+  return Object.assign(client, { getUserAgent: () => userAgent });
+}
+
+const untested = (framework: string, version: string, tested: string) => ({
+  level: 'info',
+  message: `nebuly-client: ${framework} ${version} is a version this integration was not tested with (tested: ${tested}); it may record less or nothing: see the Versions table of docs/integrations.md.`,
+  fields: { kind: 'untested_version', subject: framework },
+});
+
+describe('a framework version the integration was not tested with', () => {
+  const providerOptions = () => ({ apiKey: 'sk-fake-key', baseURL: `${provider.url}/v1`, maxRetries: 0 });
+
+  it('observeOpenAI: an untested major of openai is told once, naming the version and the tested majors; the installed one is not', async () => {
+    provider.answer(() => openAIChatCompletion(ANSWER));
+    const { nebuly, versions } = loggedClient('info');
+    const target = { nebuly, endUser: 'user-1' };
+    await observeOpenAI(new OpenAI(providerOptions()), target).chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES });
+    expect(versions()).toEqual([]);
+    const observed = observeOpenAI(claiming(new OpenAI(providerOptions()), 'OpenAI/JS 9.0.1'), target);
+    await observed.chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES });
+    await observed.withOptions({ timeout: 5_000 }).chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES });
+    expect(versions()).toEqual([untested('openai', '9.0.1', '6.x, 7.x')]);
+    await nebuly.shutdown();
+  });
+
+  it('observeAnthropic: the same for @anthropic-ai/sdk', async () => {
+    provider.answer(() => anthropicMessage({ model: 'claude-test', text: 'Hi.', inputTokens: 3, outputTokens: 2 }));
+    const { nebuly, versions } = loggedClient('info');
+    const params = { model: 'claude-test', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hi' }] };
+    const options = { apiKey: 'sk-ant-fake-key', baseURL: provider.url, maxRetries: 0 };
+    await observeAnthropic(new Anthropic(options), { nebuly, endUser: 'user-1' }).messages.create(params);
+    expect(versions()).toEqual([]);
+    for (let call = 0; call < 2; call += 1) await observeAnthropic(claiming(new Anthropic(options), 'Anthropic/JS 3.2.0'), { nebuly, endUser: 'user-1' }).messages.create(params);
+    expect(versions()).toEqual([untested('@anthropic-ai/sdk', '3.2.0', '1.x')]);
+    await nebuly.shutdown();
+  });
+
+  it('NebulyCallbackHandler: the @langchain/core version a model lists in its metadata', async () => {
+    const { nebuly, versions } = loggedClient('info');
+    const handler = new NebulyCallbackHandler({ nebuly, endUser: 'user-1' });
+    await new FakeListChatModel({ responses: ['Hi.'] }).invoke('Hi', { callbacks: [handler] });
+    expect(versions()).toEqual([]);
+    const future = new FakeListChatModel({ responses: ['Hi.', 'Hi again.'] });
+    // What a model of @langchain/core 2 would list (its constructor lists the installed 1.x).
+    future.metadata = { versions: { '@langchain/core': '2.0.0' } };
+    await future.invoke('Hi', { callbacks: [handler] });
+    await future.invoke('Hi', { callbacks: [handler] });
+    expect(versions()).toEqual([untested('@langchain/core', '2.0.0', '1.x')]);
+    await nebuly.shutdown();
+  });
+
+  it('nebulyMiddleware: the ai version of the call’s user agent, for model and embedding calls', async () => {
+    const { nebuly, versions } = loggedClient('info');
+    const middleware = nebulyMiddleware({ nebuly, endUser: 'user-1' });
+    await generateText({ model: wrapLanguageModel({ model: mockModel({ generate: [answer('Hi.')] }), middleware }), prompt: 'Hi' });
+    const embedder = new MockEmbeddingModelV3({ doEmbed: async () => ({ embeddings: [[0.5]], warnings: [] }) });
+    await embed({ model: wrapEmbeddingModel({ model: embedder, middleware }), value: 'order 7' });
+    expect(versions()).toEqual([]);
+    // As ai 8 would call the model: its version in the user agent of the call's headers.
+    const model = wrapLanguageModel({ model: mockModel({ generate: [answer('Hi.'), answer('Hi.')] }), middleware });
+    for (let call = 0; call < 2; call += 1) {
+      await model.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], headers: { 'user-agent': 'my-app/1.0 ai/8.0.0' } });
+    }
+    expect(versions()).toEqual([untested('ai', '8.0.0', '6.x, 7.x')]);
+    await nebuly.shutdown();
   });
 });

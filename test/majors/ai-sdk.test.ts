@@ -93,11 +93,13 @@ describe('nebulyMiddleware on ai 7 (LanguageModelV4)', () => {
   });
 
   it('embed through wrapEmbeddingModel: one embedding step', async () => {
-    const { nebuly, sent } = nebulyWithReference();
+    const { nebuly, sent, info } = nebulyWithReference();
     const model = wrapEmbeddingModel({ model: embedder(), middleware: nebulyMiddleware({ nebuly, endUser: 'user-1' }) });
     await embed({ model, value: 'order 7' });
     await nebuly.flush();
     expect(sent()[0]?.interactions[0]?.trace).toEqual([{ model: 'mock-model-id', input: 'order 7', input_tokens: 3 }]);
+    // ai 7, read from the call's user agent: a tested major, nothing said.
+    expect(info.filter((line) => line.includes('not tested with'))).toEqual([]);
   });
 });
 

@@ -4,20 +4,13 @@
  */
 import OpenAI from 'openai';
 import { VERSION } from 'openai/version';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { observeOpenAI } from 'nebuly-client/openai';
-import { type FakeLLMServer, startFakeLLMServer } from '../../examples/support/fake-llm-server.js';
-import { openAIChatChunks, openAIChatCompletion } from '../../examples/support/replies.js';
+import { openAIChatChunks, openAIChatCompletion, openAIResponse } from '../../examples/support/replies.js';
+import { collect, provider, useFakeProvider } from '../helpers/fake-provider.js';
 import { nebulyWithReference } from './nebuly.js';
 
-let provider: FakeLLMServer;
-beforeAll(async () => {
-  provider = await startFakeLLMServer(() => ({ status: 500, json: { error: { message: 'not scripted' } } }));
-});
-afterAll(() => provider.close());
-beforeEach(() => {
-  provider.requests.length = 0;
-});
+useFakeProvider();
 
 const openai = () => new OpenAI({ apiKey: 'sk-fake-key', baseURL: `${provider.url}/v1`, maxRetries: 0 });
 const ANSWER = { model: 'gpt-4o-mini-2024-07-18', text: 'Order 7 shipped.', inputTokens: 21, outputTokens: 5 };
@@ -32,12 +25,6 @@ const STEP = {
   input_tokens: 21,
   output_tokens: 5,
 };
-
-async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
-  const items: T[] = [];
-  for await (const item of stream) items.push(item);
-  return items;
-}
 
 it('runs on openai 7, on Node 22 or later', () => {
   expect(VERSION).toMatch(/^7\./);
@@ -59,28 +46,20 @@ describe('observeOpenAI on openai 7', () => {
 
   it('a streamed chat completion: the chunks pass through; the step has the text and the usage', async () => {
     provider.answer(() => ({ events: openAIChatChunks(ANSWER, { pieces: ['Order 7 ', 'shipped.'], withUsage: true }) }));
-    const { nebuly, sent, errors } = nebulyWithReference();
+    const { nebuly, sent, errors, info } = nebulyWithReference();
     const observed = observeOpenAI(openai(), { nebuly, endUser: 'user-1' });
     const chunks = await collect(
       await observed.chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES, stream: true, stream_options: { include_usage: true } }),
     );
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('Order 7 shipped.');
+    // openai 7, read from the client's user agent: a tested major, nothing said.
+    expect(info.filter((line) => line.includes('not tested with'))).toEqual([]);
     await nebuly.flush();
     expect(errors).toEqual([]);
     expect(sent()[0]?.interactions).toMatchObject([{ input: 'Where is order 7?', output: 'Order 7 shipped.', trace: [STEP] }]);
   });
 
-  const response = {
-    id: 'resp_1',
-    object: 'response',
-    created_at: 1_700_000_000,
-    status: 'completed',
-    model: 'gpt-4.1-2025-04-14',
-    output: [
-      { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Shipped.', annotations: [] }] },
-    ],
-    usage: { input_tokens: 30, output_tokens: 9, total_tokens: 39 },
-  };
+  const response = openAIResponse({ model: 'gpt-4.1-2025-04-14', text: 'Shipped.', inputTokens: 30, outputTokens: 9 });
   const responseStep = {
     model: 'gpt-4.1-2025-04-14',
     messages: [

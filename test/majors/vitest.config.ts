@@ -1,5 +1,22 @@
-import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vitest/config';
 import base from '../../vitest.config.js';
+
+const MAJORS = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The one framework the source imports at run time, @langchain/core (the handler extends
+ * its BaseCallbackHandler), resolved as from here: the majors' copy, the one
+ * @langchain/openai uses, as in an app that has one copy.
+ */
+const majorsLangChain: Plugin = {
+  name: 'majors-langchain-core',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (!source.startsWith('@langchain/core/') || importer === undefined || importer.startsWith(MAJORS)) return null;
+    return this.resolve(source, `${MAJORS}nebuly.ts`, { skipSelf: true });
+  },
+};
 
 /**
  * The tests of the framework majors that need Node 22 (scripts/majors.mjs runs them there),
@@ -7,5 +24,6 @@ import base from '../../vitest.config.js';
  */
 export default defineConfig({
   ...base,
+  plugins: [majorsLangChain],
   test: { ...base.test, include: ['test/majors/**/*.test.ts'], exclude: ['**/node_modules/**'] },
 });

@@ -57,9 +57,11 @@ describe('an integration entry whose framework is not installed', () => {
     expect(stderr).toContain("code: 'MODULE_NOT_FOUND'");
   });
 
-  it.each(LOADED_AT_IMPORT)('nebuly-client/%s, imported: fails as Node does, naming the package (a static import fails before any SDK code runs)', async (name, framework) => {
+  it.each(LOADED_AT_IMPORT)('nebuly-client/%s, imported: names the package to install, with Node’s error as its cause', async (name, framework) => {
     const { failed, stderr } = await load(join(OUT, 'esm', `${name}.js`));
     expect(failed).toBe(true);
+    expect(stderr).toContain(`Error: nebuly-client/${name} needs ${framework}, an optional peer dependency that is not installed: npm install ${framework}`);
+    expect(stderr).toContain("code: 'ERR_MODULE_NOT_FOUND'");
     expect(stderr).toContain(`Cannot find package '${framework}'`);
   });
 

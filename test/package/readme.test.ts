@@ -134,6 +134,15 @@ describe('the quick start, run as the README says, against the reference server'
     expect(stderr).toContain('Not delivered (failed): `npx nebuly doctor` checks the host and the key');
     expect(readme).toContain('- `ECONNREFUSED 127.0.0.1:8787`: ');
   });
+
+  it('with a host that does not resolve: names it, after one attempt, as the README lists it', async () => {
+    // RFC 6761: no name under .invalid resolves, anywhere.
+    const { stderr } = await quickStart({ ...exported, NEBULY_BASE_URL: 'http://nebuly-quick-start.invalid:8787', NEBULY_LOG: 'info' });
+    expect(stderr).toContain('failed: the host nebuly-quick-start.invalid does not resolve (DNS: ENOTFOUND); check the base URL');
+    expect(stderr).not.toContain('retrying'); // each retry is logged at info
+    expect(stderr).toContain('Not delivered (failed): `npx nebuly doctor` checks the host and the key');
+    expect(readme).toContain('- `the host … does not resolve (DNS: ENOTFOUND)`: ');
+  });
 });
 
 describe('package.json', () => {

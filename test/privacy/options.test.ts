@@ -25,7 +25,7 @@ describe('the privacy options', () => {
     [{ sampleRate: '0.5' }, 'nebuly-client: `sampleRate` must be a number from 0 to 1 (the share of end users kept)'],
     [{ sampleKey: '' }, 'nebuly-client: `sampleKey` must be a non-empty string'],
     [{ sampleKey: 42 }, 'nebuly-client: `sampleKey` must be a non-empty string'],
-    [{ sampleRat: 0.5 }, 'nebuly-client: unknown option `sampleRat`; did you mean `sampleRate`?'],
+    [{ sampleRat: 0.5 }, 'nebuly-client: `sampleRat` is not an option; did you mean `sampleRate`?'],
   ])('reject %o, naming the option', (options, message) => {
     expect(make(options)).toThrow(new TypeError(message));
   });

@@ -67,6 +67,13 @@ describe('conversations still open when the process exits', () => {
     expect(stdout).toMatch(/unsent_at_exit: The process exited with 1 conversation\(s\) not sent \(0 open, 1 ended and unsent\)/);
   });
 
+  it('say, with a shared store, that the ended turns of open conversations are left there', async () => {
+    const stdout = await run('shared-exit');
+    expect(stdout).toMatch(
+      /unsent_at_exit: The process exited with 1 conversation\(s\) not sent \(1 open, their turns not ended lost, the rest left in the shared store, 0 ended and unsent\)/,
+    );
+  });
+
   it('share one listener across many clients, and none is left after shutdown()', async () => {
     const many = await run('return', 25);
     expect(stored()).toHaveLength(25);

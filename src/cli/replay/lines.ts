@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 
-/** Lines longer than this are not read into memory: they are reported and left where they are. */
+/** Lines longer than this are not read into memory: they are named in the output and left where they are. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** One line of a file, with where it starts. */

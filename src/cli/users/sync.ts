@@ -102,7 +102,7 @@ interface ApplyContext {
 
 /**
  * Sends `items` (`total` of them, as they stream) in batches; a batch refused for what
- * it holds is reported and the others go on, a failure that would fail them all stops.
+ * it holds is counted as not applied and the others go on, a failure that would fail them all stops.
  */
 async function apply<T>(
   context: ApplyContext,
@@ -150,7 +150,8 @@ async function apply<T>(
 
 const PAST = { insert: 'inserted', update: 'updated', delete: 'deleted' } as const;
 
-function report(io: Io, outcomes: readonly KindOutcome[]): number {
+/** Prints what was applied and what was not; the count not applied. */
+function printSummary(io: Io, outcomes: readonly KindOutcome[]): number {
   io.out(`Applied: ${outcomes.map((o) => `${count(o.applied)} ${PAST[o.kind]}`).join(', ')}.\n`);
   const failures = outcomes.filter((o) => o.notApplied.length > 0);
   if (failures.length === 0) return 0;
@@ -229,7 +230,7 @@ export async function usersSync(argv: readonly string[], env: Env, io: Io): Prom
       }),
     );
   }
-  const notApplied = report(io, outcomes);
+  const notApplied = printSummary(io, outcomes);
   if (notApplied > 0) {
     const total = outcomes.reduce((sum, o) => sum + o.total, 0);
     throw new CliError(`${count(notApplied)} of ${plural(total, 'change')} not applied (listed above)`, EXIT.failed);

@@ -1,15 +1,15 @@
-import type { Transport, WireAnswer } from './types.js';
+import type { Transport, WireResponse } from './types.js';
 
 /**
- * A response read in full into a {@link WireAnswer}. `opaqueredirect` (a browser's
- * answer to `redirect: 'manual'`) counts as a redirect.
+ * A response read in full into a {@link WireResponse}. `opaqueredirect` (a browser's
+ * response to `redirect: 'manual'`) counts as a redirect.
  *
  * @example
  * ```ts
- * const answer = await answerOf(await fetch(url));
+ * const response = await wireResponseOf(await fetch(url));
  * ```
  */
-export async function answerOf(response: Response): Promise<WireAnswer> {
+export async function wireResponseOf(response: Response): Promise<WireResponse> {
   const text = await response.text();
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
@@ -36,7 +36,7 @@ export function fetchTransport(fetchImpl: typeof globalThis.fetch, name: 'fetch'
     fetch: fetchImpl,
     async send({ url, method, headers, body, signal }) {
       const init: RequestInit = { method, headers, body: (body ?? null) as BodyInit | null, signal, redirect: 'manual' };
-      return answerOf(await fetchImpl(url, init));
+      return wireResponseOf(await fetchImpl(url, init));
     },
   };
 }

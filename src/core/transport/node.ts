@@ -5,7 +5,7 @@ import type { Buffer as NodeBuffer } from 'node:buffer';
 import { readEnv } from '../env.js';
 import { proxyAuthorization, proxyFor, type EnvReader } from './proxy.js';
 import { tunnelAgent } from './tunnel.js';
-import type { NodeModules, Transport, WireAnswer, WireRequest } from './types.js';
+import type { NodeModules, Transport, WireResponse, WireRequest } from './types.js';
 
 export type { NodeModules };
 
@@ -78,7 +78,7 @@ function flatten(headers: Http.IncomingHttpHeaders): Record<string, string> {
 
 /**
  * The transport for Node: `node:http` / `node:https` with keep-alive agents (idle
- * sockets do not hold the process open), the body written as given, the answer read as
+ * sockets do not hold the process open), the body written as given, the response read as
  * text; no `Request`, no web streams. Honours `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`
  * (read once per origin, at its first request): plain HTTP through the proxy in absolute
  * form, HTTPS through a `CONNECT` tunnel. Redirects are never followed.
@@ -86,7 +86,7 @@ function flatten(headers: Http.IncomingHttpHeaders): Record<string, string> {
  * @example
  * ```ts
  * const transport = nodeTransport(nodeModules()!);
- * const answer = await transport.send({ url, method: 'POST', headers, body, signal });
+ * const response = await transport.send({ url, method: 'POST', headers, body, signal });
  * ```
  */
 export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): Transport {
@@ -127,7 +127,7 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
     return route;
   }
 
-  function send({ url, method, headers, body, signal }: WireRequest): Promise<WireAnswer> {
+  function send({ url, method, headers, body, signal }: WireRequest): Promise<WireResponse> {
     return new Promise((resolve, reject) => {
       const { route, path } = targetOf(url);
       const request = route.module.request(
@@ -158,7 +158,7 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
   return {
     name: 'node:http',
     send,
-    // What ky sends through: its `Request`, sent by `send`, answered as a `Response`.
+    // What ky sends through: its `Request`, sent by `send`, returned as a `Response`.
     async fetch(input, init) {
       const request = input instanceof Request ? input : new Request(input, init);
       const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
@@ -166,9 +166,9 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
       request.headers.forEach((value, name) => {
         headers[name] = value;
       });
-      const answer = await send({ url: request.url, method: request.method as WireRequest['method'], headers, body, signal: request.signal });
-      const empty = answer.status === 204 || answer.status === 205 || answer.status === 304;
-      return new Response(empty ? null : answer.text, { status: answer.status, headers: answer.headers });
+      const response = await send({ url: request.url, method: request.method as WireRequest['method'], headers, body, signal: request.signal });
+      const empty = response.status === 204 || response.status === 205 || response.status === 304;
+      return new Response(empty ? null : response.text, { status: response.status, headers: response.headers });
     },
   };
 }

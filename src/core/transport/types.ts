@@ -22,19 +22,19 @@ export interface WireRequest {
 }
 
 /**
- * One attempt's answer, its body read in full.
+ * One attempt's response, its body read in full.
  *
  * @example
  * ```ts
  * const { status, headers, text } = await transport.send(request);
  * ```
  */
-export interface WireAnswer {
+export interface WireResponse {
   status: number;
   /** Lower-case names; a repeated header's values joined with `, `. */
   headers: Record<string, string>;
   text: string;
-  /** The transport followed a redirect to get this answer (a user's `fetch` may). */
+  /** The transport followed a redirect to get this response (a user's `fetch` may). */
   redirected: boolean;
 }
 
@@ -45,13 +45,13 @@ export interface WireAnswer {
  *
  * @example
  * ```ts
- * const answer = await transport.send({ url, method: 'GET', headers, signal });
+ * const response = await transport.send({ url, method: 'GET', headers, signal });
  * ```
  */
 export interface Transport {
   /** What the transport is, for logs and tests: `node:http`, `fetch`, or `custom fetch`. */
   readonly name: 'node:http' | 'fetch' | 'custom fetch';
-  send(request: WireRequest): Promise<WireAnswer>;
+  send(request: WireRequest): Promise<WireResponse>;
   fetch: typeof globalThis.fetch;
 }
 

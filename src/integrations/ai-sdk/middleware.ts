@@ -1,4 +1,5 @@
 import type { EmbeddingModelMiddleware, LanguageModelMiddleware } from 'ai';
+import { checkTestedVersion } from '../diagnostics.js';
 import { ModelCall } from '../model-call.js';
 import { failedCall, llmFinished } from '../provider/step.js';
 import { lastUserText, markedOutput, tokenCount, type StepMessage } from '../provider/text.js';
@@ -33,8 +34,19 @@ interface ModelCallRecording {
   readonly messages: StepMessage[];
 }
 
+/** What a model call's parameters carry beside its prompt: ai adds `ai/<version>` to the user agent of its headers. */
+interface CallHeaders {
+  readonly headers?: Record<string, string | undefined> | undefined;
+}
+
+/** The version of ai that made a call (its user agent's `ai/6.0.326`), else `undefined`. */
+function aiVersion(params: CallHeaders): string | undefined {
+  const userAgent = params.headers?.['user-agent'];
+  return userAgent === undefined ? undefined : /(?:^|\s)ai\/(\d+\.\d+\S*)/.exec(userAgent)?.[1];
+}
+
 /** Starts recording a model call, unless a telemetry integration records it. Never throws. */
-function startModelCall(given: NebulyTarget | undefined, params: { prompt: unknown; toolChoice?: unknown }, model: ModelInfo) {
+function startModelCall(given: NebulyTarget | undefined, params: CallHeaders & { prompt: unknown; toolChoice?: unknown }, model: ModelInfo) {
   try {
     const target = resolveTarget(given);
     if (target === undefined) return undefined;
@@ -43,6 +55,7 @@ function startModelCall(given: NebulyTarget | undefined, params: { prompt: unkno
     if (isAwaitedByTelemetry(target, identity)) return undefined;
     const { messages, toolRuns } = promptRequest(Array.isArray(prompt) ? prompt : []);
     const modelCall = new ModelCall(beginCall(target, { input: lastUserText(messages), toolRuns }));
+    checkTestedVersion(modelCall.call.client, 'ai', aiVersion(params));
     return { modelCall, model: model.modelId, messages } satisfies ModelCallRecording;
   } catch {
     // Only a bug gets here; there is no call to report it through yet. The model call goes on.
@@ -128,7 +141,7 @@ export function nebulyMiddleware(target?: NebulyTarget): NebulyMiddleware {
     },
 
     async wrapEmbed({ doEmbed, params, model }) {
-      const recording = startEmbedding(checked, model.modelId, params.values);
+      const recording = startEmbedding(checked, model.modelId, params);
       let result: Awaited<ReturnType<typeof doEmbed>>;
       try {
         result = await doEmbed();
@@ -153,10 +166,12 @@ export function nebulyMiddleware(target?: NebulyTarget): NebulyMiddleware {
  * awaits tools, a step of that one, else an interaction of its own whose input is the
  * text. Never throws.
  */
-function startEmbedding(given: NebulyTarget | undefined, model: string, values: readonly string[]) {
+function startEmbedding(given: NebulyTarget | undefined, model: string, params: CallHeaders & { values: readonly string[] }) {
   try {
-    const input = values.join('\n');
-    return { modelCall: new ModelCall(beginCall(given, { input, aside: true })), model, input };
+    const input = params.values.join('\n');
+    const modelCall = new ModelCall(beginCall(given, { input, aside: true }));
+    checkTestedVersion(modelCall.call.client, 'ai', aiVersion(params));
+    return { modelCall, model, input };
   } catch {
     // Only a bug gets here; there is no call to report it through yet. The embedding call goes on.
     return undefined;

@@ -4,6 +4,7 @@ import type { Serialized } from '@langchain/core/load/serializable';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import type { ChainValues } from '@langchain/core/utils/types';
+import { checkTestedVersion } from '../diagnostics.js';
 import { ModelCall } from '../model-call.js';
 import { failedCall, llmFinished } from '../provider/step.js';
 import { lastUserText, markedOutput, type StepMessage } from '../provider/text.js';
@@ -12,7 +13,7 @@ import { SweepingMap } from '../sweeping-map.js';
 import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot, type TargetChoice } from '../target.js';
 import type { ToolRun } from '../tool-runs.js';
 import { inputText, outputText, stepMessages, toolResultText, toolRunsOf } from './messages.js';
-import { classNameOf, failedOutputs, firstString, generationAnswer, requestedModel } from './model-run.js';
+import { classNameOf, coreVersion, failedOutputs, firstString, generationAnswer, requestedModel } from './model-run.js';
 
 /** The interaction a top-level run records into, with the last answer seen in it. */
 interface TopRun {
@@ -128,7 +129,7 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
   ): void {
     this.#guarded(runId, 'a chat model start', () => {
       const given = messages[0] ?? [];
-      this.#startModel(requestedModel(llm, extraParams, metadata), stepMessages(given), runId, parentRunId, () => toolRunsOf(given));
+      this.#startModel(requestedModel(llm, extraParams, metadata), stepMessages(given), runId, parentRunId, () => toolRunsOf(given), metadata);
     });
   }
 
@@ -144,7 +145,7 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     this.#guarded(runId, 'an LLM start', () => {
       const prompt = prompts[0];
       const messages: StepMessage[] = prompt === undefined ? [] : [{ role: 'user', content: prompt }];
-      this.#startModel(requestedModel(llm, extraParams, metadata), messages, runId, parentRunId, () => []);
+      this.#startModel(requestedModel(llm, extraParams, metadata), messages, runId, parentRunId, () => [], metadata);
     });
   }
 
@@ -230,8 +231,16 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     return { top: { call, lastAnswer: undefined, awaitsTools: undefined, open: new Set([runId]) }, isTop: true };
   }
 
-  #startModel(model: string, messages: StepMessage[], runId: string, parentRunId: string | undefined, toolRuns: () => ToolRun[]): void {
+  #startModel(
+    model: string,
+    messages: StepMessage[],
+    runId: string,
+    parentRunId: string | undefined,
+    toolRuns: () => ToolRun[],
+    metadata: Record<string, unknown> | undefined,
+  ): void {
     const placed = this.#place(runId, parentRunId, () => lastUserText(messages), toolRuns);
+    checkTestedVersion(placed.top.call.client, '@langchain/core', coreVersion(metadata));
     const modelCall = new ModelCall(placed.top.call, { endsCall: false });
     this.#runs.set(runId, { kind: 'model', ...placed, modelCall, model, messages, streamed: '' });
   }

@@ -25,6 +25,15 @@ export function firstString(source: unknown, ...keys: string[]): string | undefi
   return undefined;
 }
 
+/**
+ * The version of @langchain/core a model run is of: LangChain's models list the packages
+ * they are built from in their metadata (`versions: { '@langchain/core': '1.4.0' }`),
+ * which their runs carry; `undefined` when the run's metadata has none.
+ */
+export function coreVersion(metadata: Record<string, unknown> | undefined): string | undefined {
+  return firstString(metadata?.versions, '@langchain/core');
+}
+
 /** The model a run asked for: its invocation parameters, LangChain's tracing metadata, its settings, else its class. */
 export function requestedModel(llm: Serialized, extraParams: Record<string, unknown> | undefined, metadata: Record<string, unknown> | undefined) {
   return (

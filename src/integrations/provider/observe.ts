@@ -7,9 +7,22 @@
  * Nothing here ever throws into the caller's code: each observation runs in a guard whose
  * faults go to `onError` through the call.
  */
+import { checkTestedVersion, type TestedFramework } from '../diagnostics.js';
 import { ModelCall } from '../model-call.js';
 import { beginCall, type TargetChoice } from '../target.js';
 import type { CallRecording, Ending, MethodObserver, StreamRecording } from './recording.js';
+
+/**
+ * The framework an observed client is of, and its version when the client tells it.
+ * @example
+ * ```ts
+ * const version: ClientVersion = { framework: 'openai', version: clientVersion(client) };
+ * ```
+ */
+export interface ClientVersion {
+  readonly framework: TestedFramework;
+  readonly version: string | undefined;
+}
 
 /** The Stainless `APIPromise`, structurally: only what is observed. */
 interface ApiPromiseShape {
@@ -160,7 +173,7 @@ function observeApiPromise(promise: ApiPromiseShape, recording: CallRecording, e
  * exactly what the SDK returned (or throws what it threw).
  * @example
  * ```ts
- * const observed = (...args: unknown[]) => observeCall(target, observer, resource.create, resource, args);
+ * const observed = (...args: unknown[]) => observeCall(target, observer, resource.create, resource, args, version);
  * ```
  */
 export function observeCall(
@@ -169,6 +182,7 @@ export function observeCall(
   original: (...args: unknown[]) => unknown,
   resource: unknown,
   args: unknown[],
+  client: ClientVersion,
 ): unknown {
   let recording: CallRecording | undefined;
   let end: ModelCall | undefined;
@@ -185,6 +199,7 @@ export function observeCall(
   if (recording !== undefined) {
     try {
       end = new ModelCall(beginCall(target, { input: recording.input, toolRuns: recording.toolRuns, aside: recording.aside }));
+      checkTestedVersion(end.call.client, client.framework, client.version);
       if (observer.prepare !== undefined) callArgs = observer.prepare(args);
     } catch (error) {
       end?.call.fault(error, 'preparing the request');

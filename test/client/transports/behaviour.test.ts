@@ -92,6 +92,21 @@ describe.each(MATRIX)('%s', (_name, transport, path) => {
     expect((error as Error).message).toMatch(/failed after 2 attempts: .*ECONNREFUSED/);
   });
 
+  it('does not retry a host that does not resolve, and names it', async () => {
+    // RFC 6761: no name under .invalid ever resolves, so the lookup fails for real, at once.
+    const attempts: string[] = [];
+    const logger = { error: () => {}, warn: () => {}, info: () => {}, debug: (message: string) => attempts.push(message) };
+    const http = core(transport, 'http://nebuly-sdk-test.invalid:8787', { maxRetries: 4, logLevel: 'debug', logger });
+    const error = await rejection(send(http));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ attempts: 1 });
+    expect((error as Error).message).toBe(
+      'POST /event-ingestion/api/v2/events/trace_conversation failed: the host nebuly-sdk-test.invalid does not resolve (DNS: ENOTFOUND); check the base URL',
+    );
+    expect(attempts).toHaveLength(1);
+    expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain('test-key-123456');
+  });
+
   it('gives up after maxRetries with the last answer', async () => {
     const server = await serve((_request, res) => json(res, 500, { detail: 'down' }, { 'x-request-id': 'req-42' }));
     const error = await rejection(send(core(transport, server.baseUrl, { maxRetries: 2 })));

@@ -1,4 +1,5 @@
-import { resolveClientOptions, type ClientOptions } from '../../../src/core/options.js';
+import type { ClientOptions } from '../../../src/core/options.js';
+import { resolveClientOptions } from '../../../src/core/resolve-options.js';
 import { ENDPOINTS } from '../../../src/core/endpoints.js';
 import { HttpCore } from '../../../src/core/http.js';
 import type { AcceptedResponse } from '../../../src/core/http-types.js';

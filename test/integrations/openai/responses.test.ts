@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { observeOpenAI } from 'nebuly-client/openai';
+import { openAIResponse } from '../../../examples/support/replies.js';
 import { nebulyWithReference } from '../nebuly.js';
 import { collect, openai, provider, useFakeProvider } from './provider.js';
 
 useFakeProvider();
 
 describe('responses.create', () => {
-  const response = {
-    id: 'resp_1',
-    object: 'response',
-    created_at: 1_700_000_000,
-    status: 'completed',
-    model: 'gpt-4.1-2025-04-14',
-    output: [
-      { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Shipped.', annotations: [] }] },
-    ],
-    usage: { input_tokens: 30, output_tokens: 9, total_tokens: 39 },
-  };
+  const response = openAIResponse({ model: 'gpt-4.1-2025-04-14', text: 'Shipped.', inputTokens: 30, outputTokens: 9 });
 
   it('plain: instructions first, the output text and calls, the usage', async () => {
     provider.answer(() => ({ json: response }));

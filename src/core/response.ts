@@ -1,22 +1,22 @@
 import { APIError, RedirectError } from './errors.js';
 import { redactText } from './redact.js';
-import type { WireAnswer } from './transport/types.js';
+import type { WireResponse } from './transport/types.js';
 
 /**
- * The answer with every form of the API key (as is, escaped, base64) taken out of its
+ * The response with every form of the API key (as is, escaped, base64) taken out of its
  * body and header values: the one place where a response enters the SDK, so that
  * nothing derived from it (an error's message, stack, `body`, `headers`, `requestId`, a
  * log line, a `DeliveryError`) can carry a key that a server or proxy echoed.
  *
  * @example
  * ```ts
- * const answer = redactAnswer(await transport.send(request), apiKey);
+ * const response = redactResponse(await transport.send(request), apiKey);
  * ```
  */
-export function redactAnswer(answer: WireAnswer, secret: string): WireAnswer {
+export function redactResponse(response: WireResponse, secret: string): WireResponse {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers)) headers[redactText(name, secret)] = redactText(value, secret);
-  return { ...answer, headers, text: redactText(answer.text, secret) };
+  for (const [name, value] of Object.entries(response.headers)) headers[redactText(name, secret)] = redactText(value, secret);
+  return { ...response, headers, text: redactText(response.text, secret) };
 }
 
 /**
@@ -38,7 +38,7 @@ export function parseBody(text: string): unknown {
 }
 
 /**
- * Whether the answer is, or came through, a redirect: a 3xx, a browser's opaque
+ * Whether the response is, or came through, a redirect: a 3xx, a browser's opaque
  * redirect (status 0), or a redirect a user's `fetch` followed.
  *
  * @example
@@ -46,8 +46,8 @@ export function parseBody(text: string): unknown {
  * isRedirect({ status: 308, headers: {}, text: '', redirected: false }); // true
  * ```
  */
-export function isRedirect(answer: WireAnswer): boolean {
-  return answer.redirected || (answer.status >= 300 && answer.status < 400) || answer.status === 0;
+export function isRedirect(response: WireResponse): boolean {
+  return response.redirected || (response.status >= 300 && response.status < 400) || response.status === 0;
 }
 
 /** Where a redirect points, origin and path only: a query or credentials may hold secrets. */
@@ -62,20 +62,20 @@ function targetOf(location: string | undefined, url: string): string | undefined
 }
 
 /**
- * The SDK error for a final answer that is not success: a {@link RedirectError} for a
+ * The SDK error for a final response that is not success: a {@link RedirectError} for a
  * redirect, else the `APIError` subclass of its status.
  *
  * @example
  * ```ts
- * throw errorOf(answer, { method: 'GET', path, url }, attempt);
+ * throw errorOf(response, { method: 'GET', path, url }, attempt);
  * ```
  */
-export function errorOf(answer: WireAnswer, request: { method: string; path: string; url: string }, attempts: number): APIError {
-  const headers = new Headers(answer.headers);
+export function errorOf(response: WireResponse, request: { method: string; path: string; url: string }, attempts: number): APIError {
+  const headers = new Headers(response.headers);
   const { method, path, url } = request;
-  if (isRedirect(answer)) {
-    return new RedirectError(answer.status, targetOf(answer.headers.location, url), headers, method, path, answer.redirected ? 'fetch' : undefined);
+  if (isRedirect(response)) {
+    return new RedirectError(response.status, targetOf(response.headers.location, url), headers, method, path, response.redirected ? 'fetch' : undefined);
   }
-  const ErrorClass = APIError.for(answer.status);
-  return new ErrorClass(answer.status, parseBody(answer.text), headers, method, path, attempts);
+  const ErrorClass = APIError.for(response.status);
+  return new ErrorClass(response.status, parseBody(response.text), headers, method, path, attempts);
 }

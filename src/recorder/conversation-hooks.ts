@@ -1,0 +1,74 @@
+/**
+ * How a conversation and the recorder that started it talk: what it tells the recorder
+ * (hooks), what the recorder may do with it (control), and how it begins (init).
+ */
+import type { NebulyError } from '../core/errors.js';
+import type { ConversationOutcome } from './outcome.js';
+import type { InteractionRecord } from './record.js';
+
+/**
+ * Why a conversation ended: `end()`, the idle time-out, `shutdown()`, the event loop
+ * emptying (`exit`, see `sendOnExit`), or `evicted`: it was the longest idle when a new
+ * one would have passed `maxOpenConversations`.
+ */
+export type EndReason = 'end' | 'idle' | 'shutdown' | 'exit' | 'evicted';
+
+/**
+ * What every conversation of a recorder shares: its clock and error reporter.
+ * @example
+ * ```ts
+ * const context: ConversationContext = { now: Date.now, report: onError };
+ * ```
+ */
+export interface ConversationContext {
+  readonly now: () => number;
+  /** Reports misuse at once (a call after the end); never throws. */
+  readonly report: (error: NebulyError) => void;
+}
+
+/**
+ * What a conversation tells the recorder that started it: a turn ended (its record is
+ * to be checked and stored), a step kept for later settled, feedback came for a turn
+ * already taken, and, once, that the conversation ended, with what was found wrong then
+ * (open interactions, eviction), not reported yet; the recorder answers with the outcome.
+ *
+ * @example
+ * ```ts
+ * const hooks: ConversationHooks<Conversation> = { turnEnded, stepSettled, lateFeedback, ended: (conversation, reason, errors) => send(conversation, errors) };
+ * ```
+ */
+export interface ConversationHooks<Conversation> {
+  turnEnded(conversation: Conversation, record: InteractionRecord): void;
+  stepSettled(conversation: Conversation, record: InteractionRecord): void;
+  lateFeedback(conversation: Conversation, record: InteractionRecord, action: Record<string, unknown>): void;
+  ended(conversation: Conversation, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome>;
+}
+
+/**
+ * What the recorder may do with a conversation it started and that is still open.
+ * @example
+ * ```ts
+ * void conversationControl(conversation).finish('evicted');
+ * ```
+ */
+export interface ConversationControl {
+  /** Ends it (at shutdown, at exit, when idle, or to make room): it is sent. */
+  finish(reason: EndReason): Promise<ConversationOutcome>;
+  /**
+   * Ends its open turns (reported as `interaction_open`), which then go to the store,
+   * but not the conversation: for a store shared with other instances, which may go on
+   * with it, when this process lets go of it (at shutdown, at exit, when idle).
+   */
+  closeTurns(reason: EndReason): void;
+  /** Adds feedback to its open turn `interactionId`; `false` when it has no such open turn. */
+  feedbackOnOpenTurn(interactionId: string, action: Record<string, unknown>): boolean;
+}
+
+/**
+ * How a conversation starts: usable, refused with the error that was reported, or left
+ * out by `sampleRate` (it records nothing, and says nothing).
+ */
+export type ConversationInit =
+  | { conversationId: string; key: string; endUser: string; tags: Record<string, string> | undefined }
+  | { conversationId: string; key: string; refusal: NebulyError }
+  | { conversationId: string; key: string; sampledOut: true };

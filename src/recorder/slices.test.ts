@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { LANE, type Lane, pace, paced, resetSlices } from './slices.js';
+
+/** Ends the current slice the way its time limit would: by spending its units. */
+function spendSlice(): void {
+  while (pace(LANE.send) === undefined);
+}
+
+/** A job that waits in `lanes` in turn, noting each step it takes in `log`. */
+async function job(name: string, lanes: readonly Lane[], log: string[]): Promise<void> {
+  for (const [step, lane] of lanes.entries()) {
+    await paced(lane);
+    log.push(`${name}${step}`);
+  }
+}
+
+afterEach(resetSlices);
+
+describe('pace', () => {
+  it('lets work go on at once while the slice lasts and nothing waits', () => {
+    expect(pace(LANE.store)).toBeUndefined();
+    expect(pace(LANE.send)).toBeUndefined();
+  });
+
+  it('makes work wait for the host once the slice is spent, and everything after it too', async () => {
+    spendSlice();
+    let resumed = false;
+    const waiting = pace(LANE.store);
+    expect(waiting).toBeInstanceOf(Promise);
+    void waiting?.then(() => (resumed = true));
+    await Promise.resolve();
+    expect(resumed).toBe(false);
+    await waiting;
+    expect(resumed).toBe(true);
+  });
+
+  it('resumes the work nearest the wire first, and in a lane the work that waited first', async () => {
+    spendSlice();
+    const log: string[] = [];
+    const jobs = [
+      job('store', [LANE.store], log),
+      job('endA', [LANE.end], log),
+      job('send', [LANE.send], log),
+      job('endB', [LANE.end], log),
+    ];
+    await Promise.all(jobs);
+    expect(log).toEqual(['send0', 'endA0', 'endB0', 'store0']);
+  });
+
+  it('carries a conversation on to the wire before other conversations begin', async () => {
+    spendSlice();
+    const log: string[] = [];
+    // Three conversations end together; each is claimed (end lane), then built (send lane, twice).
+    const conversations = ['a', 'b', 'c'].map((name) => job(name, [LANE.end, LANE.send, LANE.send], log));
+    spendSlice();
+    await Promise.all(conversations);
+    expect(log).toEqual(['a0', 'a1', 'a2', 'b0', 'b1', 'b2', 'c0', 'c1', 'c2']);
+  });
+});

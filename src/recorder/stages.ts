@@ -1,0 +1,98 @@
+import type { NebulyError } from '../core/errors.js';
+import type { Mask } from '../core/privacy-options.js';
+import type { ResolvedRecorderOptions } from '../core/recorder-options.js';
+import type { ConversationStore } from '../types/store.js';
+import { FeedbackSender } from './feedback.js';
+import { Publisher, type Transport } from './publisher.js';
+import { Sender } from './sending.js';
+import { memoryStore } from './store/memory-store.js';
+import { Storing } from './storing.js';
+
+/** The recorder's background stages, connected: what an ended turn and conversation go through. */
+export interface Stages {
+  store: ConversationStore;
+  /** Checks, masks and stores each ended interaction. */
+  storing: Storing;
+  /** Claims each ended conversation, fits it, and hands it to the publisher. */
+  sender: Sender;
+  /** Feedback that arrives after its interaction was stored or sent. */
+  feedback: FeedbackSender;
+  /** Sends bodies: the queue, its bound, retries, the shutdown deadline. */
+  publisher: Publisher;
+}
+
+/** What {@link connectStages} needs. */
+export interface StagesInit {
+  options: ResolvedRecorderOptions;
+  transport: Transport;
+  report: (error: NebulyError) => void;
+  mask: Mask | undefined;
+  /** Called whenever a send settles or the queue drains: what is at risk at exit changed. */
+  changed: () => void;
+}
+
+/**
+ * Makes the recorder's stages and connects them: storing → sender → publisher, and
+ * feedback beside them, all on one store (`recorder.store`, the memory store by default).
+ *
+ * @example
+ * ```ts
+ * const { storing, sender } = connectStages({ options, transport, report, mask: undefined, changed: () => undefined });
+ * ```
+ */
+export function connectStages({ options, transport, report, mask, changed }: StagesInit): Stages {
+  const store = options.store ?? memoryStore();
+  const publisher = new Publisher({
+    transport,
+    report,
+    maxConcurrentSends: options.maxConcurrentSends,
+    maxQueuedConversations: options.maxQueuedConversations,
+    maxQueuedBytes: options.maxQueuedBytes,
+    drained: changed,
+  });
+  // With `delivery: 'interaction'`, storing an interaction sends it.
+  const deliver: ConstructorParameters<typeof Storing>[0]['deliver'] =
+    options.delivery === 'interaction' ? (conversation, stored) => sender.sendInteraction(conversation, stored) : undefined;
+  const storing = new Storing({ store, now: options.now, report, deliver, mask });
+  const sender = new Sender({
+    store,
+    storing,
+    publisher,
+    report,
+    now: options.now,
+    leaseMs: options.leaseMs,
+    maxConversationBytes: options.maxConversationBytes,
+    feedbackRetentionMs: options.feedbackRetentionMs,
+    settled: changed,
+  });
+  const feedback = new FeedbackSender({
+    store,
+    publisher,
+    report,
+    now: options.now,
+    mask,
+    stored: (key) => storing.pending(key),
+    sending: () => sender.settled(),
+  });
+  return { store, storing, sender, feedback, publisher };
+}
+
+/**
+ * Wraps `onError` so that it can never break the recorder: a handler that throws, or
+ * returns a rejected promise, is the user's bug, and there is nowhere left to report it.
+ *
+ * @example
+ * ```ts
+ * const report = safeReporter(init.onError);
+ * ```
+ */
+export function safeReporter(onError: (error: NebulyError) => void): (error: NebulyError) => void {
+  return (error) => {
+    try {
+      const returned: unknown = onError(error);
+      if (returned instanceof Promise) returned.catch(() => undefined);
+    } catch {
+      // See above.
+    }
+  };
+}
