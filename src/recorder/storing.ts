@@ -7,6 +7,7 @@ import { checkInteraction, type ConversationTags } from './payload.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { LANE, paced } from './slices.js';
 import { newId } from './ids.js';
+import { Progress } from './progress.js';
 
 /** What the stage needs to know of the conversation an interaction belongs to. */
 export interface ConversationRef {
@@ -35,6 +36,22 @@ interface Pending {
   count: number;
   waiters: (() => void)[];
 }
+
+/** An interaction taken, waiting to be checked and stored. */
+interface Taken {
+  conversation: ConversationRef;
+  record: InteractionRecord;
+  /** Its number in the stage's progress. */
+  number: number;
+}
+
+/**
+ * How many interactions are checked and stored at a time: enough for a remote store's
+ * commands to share its connection (they pipeline), few enough that thousands ended
+ * together wait as one small entry each, not as suspended jobs the garbage collector
+ * copies.
+ */
+const MAX_STORING = 32;
 
 /**
  * This process, among those that store interactions of one conversation: made on first
@@ -69,10 +86,14 @@ export class Storing {
   readonly #parked = new Map<InteractionRecord, ConversationRef>();
   /** The error of the first interaction of a conversation left out whole, until the conversation ends. */
   readonly #leftOut = new Map<string, NebulyError>();
-  /** Interactions taken and not started yet, as pairs: conversation, record. */
-  #incoming: (ConversationRef | InteractionRecord)[] = [];
-  /** Every interaction being checked and stored, for a flush to wait for those taken before it. */
-  readonly #inFlight = new Set<Promise<void>>();
+  /** Interactions taken and not started yet, first come first served from `#head`. */
+  #incoming: Taken[] = [];
+  #head = 0;
+  /** How many interactions are being checked and stored. */
+  #storing = 0;
+  #startScheduled = false;
+  /** Every interaction taken, until stored or given up: a flush waits for those taken before it. */
+  readonly #progress = new Progress();
 
   constructor(options: StoringOptions) {
     this.#options = options;
@@ -88,27 +109,50 @@ export class Storing {
     if (this.#parked.size > 0) this.#parked.delete(record);
     record.taken = true;
     this.#begin(conversation.key);
-    // The caller's `turn.end()` pays for a push: the work, its promise included, starts
-    // on the next microtask, for every interaction ended meanwhile.
-    this.#incoming.push(conversation, record);
-    if (this.#incoming.length === 2) queueMicrotask(this.#startIncoming);
+    // The caller's `turn.end()` pays for a push: the work starts on the next microtask,
+    // for every interaction ended meanwhile.
+    this.#incoming.push({ conversation, record, number: this.#progress.begin() });
+    if (!this.#startScheduled) {
+      this.#startScheduled = true;
+      queueMicrotask(this.#start);
+    }
   }
 
-  /** Starts the work of every interaction taken since the last start. */
-  readonly #startIncoming = (): void => {
-    const incoming = this.#incoming;
-    if (incoming.length === 0) return;
-    this.#incoming = [];
-    for (let index = 0; index < incoming.length; index += 2) {
-      const conversation = incoming[index] as ConversationRef;
-      const record = incoming[index + 1] as InteractionRecord;
-      const stored = this.#store(conversation, record).finally(() => {
-        this.#inFlight.delete(stored);
-        this.#end(conversation.key);
-      });
-      this.#inFlight.add(stored);
+  /** Starts as many workers as the interactions waiting need, up to {@link MAX_STORING}. */
+  readonly #start = (): void => {
+    this.#startScheduled = false;
+    while (this.#storing < MAX_STORING && this.#head < this.#incoming.length) {
+      this.#storing += 1;
+      void this.#work();
     }
   };
+
+  /** Checks and stores waiting interactions, one after the other, until none waits. */
+  async #work(): Promise<void> {
+    for (let next = this.#next(); next !== undefined; next = this.#next()) {
+      const { conversation, record, number } = next;
+      try {
+        await this.#store(conversation, record);
+      } catch (cause) {
+        // A bug: reported, never thrown, and the stage goes on.
+        this.#options.report(new NebulyError(`Interaction ${record.id} could not be stored: ${describe(cause)}`, { cause }));
+      }
+      this.#end(conversation.key);
+      this.#progress.finish(number);
+    }
+    this.#storing -= 1;
+  }
+
+  #next(): Taken | undefined {
+    if (this.#head === this.#incoming.length) return undefined;
+    const next = this.#incoming[this.#head] as Taken;
+    this.#head += 1;
+    if (this.#head === this.#incoming.length) {
+      this.#incoming = [];
+      this.#head = 0;
+    }
+    return next;
+  }
 
   /** A step of `record` settled: take it if it waited for that. */
   settled(record: InteractionRecord): void {
@@ -144,9 +188,8 @@ export class Storing {
   }
 
   /** Resolves once every interaction taken so far (not those taken meanwhile) is stored. */
-  async drained(): Promise<void> {
-    this.#startIncoming();
-    if (this.#inFlight.size > 0) await Promise.all(Array.from(this.#inFlight));
+  drained(): Promise<void> {
+    return this.#progress.whenDone();
   }
 
   #begin(key: string): void {
