@@ -290,7 +290,13 @@ export class Sender {
       );
     }
     const sent = publisher.publish(
-      { conversationId: id, path: ENDPOINTS.sendConversation.path, body: fitted.body, idempotencyKey: claim.generation },
+      {
+        conversationId: id,
+        path: ENDPOINTS.sendConversation.path,
+        body: fitted.body,
+        idempotencyKey: claim.generation,
+        heldElsewhere: store.shared ? 0 : heldByStore(fitted.body),
+      },
       errors,
     );
     published();
@@ -312,6 +318,15 @@ function byStart(a: StoredInteraction, b: StoredInteraction): number {
   const { time_start: second } = b.interaction;
   if (first !== second) return first < second ? -1 : 1;
   return a.origin === b.origin ? (a.order ?? 0) - (b.order ?? 0) : 0;
+}
+
+/**
+ * What a store in this process's memory keeps of a claimed conversation until its
+ * outcome (its interactions, for a claim taken over or for feedback): their strings, up
+ * to two bytes a character in V8, which the body's UTF-8 length bounds.
+ */
+function heldByStore(body: Uint8Array): number {
+  return 2 * body.byteLength;
 }
 
 /** Runs a store call that ends a claim; a failure is reported (the lease then expires, and the conversation is sent again). */
