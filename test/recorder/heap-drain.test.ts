@@ -8,10 +8,11 @@ import type { ChildMessage, DrainReport, ParentMessage, PayloadKind } from './fi
 const SCRIPT = fileURLToPath(new URL('./fixtures/heap-drain.ts', import.meta.url));
 const BOUND = 8 * 1024 * 1024;
 const MIB = 1024 * 1024;
+const ANSWER_MS = 100;
 
 /**
- * A conversation endpoint on loopback that is down (503, `Retry-After: 1`) or up (202),
- * counting what it stored while up.
+ * A conversation endpoint on loopback that is down (503, `Retry-After: 1`) or up (202
+ * after ANSWER_MS), counting what it stored while up.
  */
 async function startServer() {
   const state = { up: true, stored: 0 };
@@ -23,7 +24,8 @@ async function startServer() {
         return;
       }
       state.stored += 1;
-      response.writeHead(202, { 'content-type': 'application/json' }).end('{}');
+      // Slowly enough that the child samples its memory while bodies are in flight.
+      setTimeout(() => response.writeHead(202, { 'content-type': 'application/json' }).end('{}'), ANSWER_MS);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,7 +96,7 @@ describe('memory while a full queue drains after an outage (maxQueuedBytes 8 MiB
     expect(report.refused).toBeGreaterThan(0);
     expect(report.delivered).toBe(report.ended - report.refused);
     expect(stored).toBe(report.delivered);
-    // What the process retains (after a full collection, sampled every 200 ms while the
+    // What the process retains (after a full collection, sampled every 50 ms while the
     // queue fills and drains). The raw peak, garbage not yet collected included, is
     // printed above: it follows V8's schedule, not what the recorder keeps.
     expect(live).toBeLessThanOrEqual(1.5 * BOUND);
