@@ -24,7 +24,9 @@ function collect(): number {
 /**
  * What buffering costs in memory: CONVERSATIONS × TURNS interactions recorded into open
  * conversations, with fresh data that only the recorder keeps alive, against the bytes
- * of JSON the same conversations then put on the wire.
+ * of JSON the same conversations then put on the wire. Measured once the interactions
+ * are in the store (`flush()` waits for that), as an application's open conversations
+ * are between two turns, not while they still wait to be checked.
  */
 export async function benchMemory(sdk: Sdk): Promise<MemoryResult> {
   let jsonBytes = 0;
@@ -60,6 +62,8 @@ export async function benchMemory(sdk: Sdk): Promise<MemoryResult> {
       turn.end({ output: d.output });
     }
   }
+  // The open conversations stay open: a flush only waits for their interactions to be stored.
+  await nebuly.flush();
   const heapBytes = collect() - before;
 
   const outcomes = await Promise.all(conversations.map((conversation) => conversation.end()));

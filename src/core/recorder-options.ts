@@ -55,10 +55,12 @@ export interface RecorderOptions {
    */
   maxQueuedConversations?: number | undefined;
   /**
-   * How many bytes of JSON (UTF-8) the ended, unsent conversations may hold: the bound
-   * that governs the queue's memory. Past it, a conversation goes to `onError` in a
-   * `QueueFullError` with its payload instead of the queue; the conversations refused in
-   * one burst share one error. 50 MiB holds 25,000 conversations of 2 kB, or 100 at
+   * How much memory the ended conversations waiting to be sent or being sent may take:
+   * their UTF-8 bodies, 4 KiB for each besides, and, with a store in this process's memory
+   * (the default), its copy of each (the body's size for ASCII text, twice that
+   * otherwise). Past it, a conversation goes to `onError` in a `QueueFullError` with its
+   * payload instead of the queue; the conversations refused in one burst share one error.
+   * 50 MiB holds some 6,400 conversations of 2 kB of ASCII, or 33 to 52 at
    * `maxConversationBytes`.
    * @default 52_428_800 (50 MiB)
    */

@@ -22,6 +22,8 @@ export interface FittedBody {
   croppedStrings: number;
   /** How many interactions, the latest, were left out because cropping strings could not make it fit. */
   droppedInteractions: number;
+  /** The body's JSON length in UTF-16 code units: `body.byteLength` when all of it is ASCII. */
+  chars: number;
 }
 
 /** What was measured of one interaction, before anything is serialized. */
@@ -104,7 +106,7 @@ export async function fitConversation(
     total -= (measured[kept] as Measured).bytes + (kept > 0 ? 1 : 0);
   }
   const json = head + measured.slice(0, kept).map((entry) => entry.json as string).join(',') + tail;
-  return { body: encoder.encode(json), croppedStrings, droppedInteractions: measured.length - kept };
+  return { body: encoder.encode(json), croppedStrings, droppedInteractions: measured.length - kept, chars: json.length };
 }
 
 /** The bytes of the interactions joined by commas. */

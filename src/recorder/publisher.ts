@@ -49,14 +49,22 @@ export interface Publication {
   readonly idempotencyKey: string;
   /** `false` for a body that is no conversation (feedback): not counted in a `DeliveryReport`. */
   readonly counted?: boolean | undefined;
+  /**
+   * What this process keeps of the conversation elsewhere until its outcome (a store in
+   * its memory keeps the claimed interactions), in bytes: counted against
+   * `maxQueuedBytes` with the body.
+   */
+  readonly heldElsewhere?: number | undefined;
 }
 
 /**
- * What a queued body costs besides its bytes: the delivery record, its promise and
- * closures, the typed array's header. Counted against `maxQueuedBytes`, so that many small
- * conversations are bounded as well as few large ones.
+ * What a queued conversation costs besides its bytes: the delivery record, the typed
+ * array and its backing store, the promises, closures and frames of its send, its claim
+ * and its ids. Counted against `maxQueuedBytes`, so that many small conversations are
+ * bounded as well as few large ones. Measured, not guessed: test/recorder/heap-drain.test.ts
+ * fills a queue of 200-byte conversations and checks the heap against the bound.
  */
-export const QUEUED_ENTRY_OVERHEAD_BYTES = 512;
+export const QUEUED_ENTRY_OVERHEAD_BYTES = 4096;
 
 const decoder = /* @__PURE__ */ new TextDecoder();
 
@@ -80,6 +88,8 @@ interface Delivery extends Publication {
   settled: boolean;
   /** The tally of the first flush that waits for it, which counts its outcome. */
   tally?: Tally | undefined;
+  /** In the queue, or taken from it and not settled: its bytes count against the bound. */
+  held: boolean;
 }
 
 /** The conversations refused by a queue bound in one burst, reported together. */
@@ -160,8 +170,8 @@ export class Publisher {
     const done = new Promise<ConversationOutcome>((settle) => {
       resolve = settle;
     });
-    const bytes = publication.body.byteLength + QUEUED_ENTRY_OVERHEAD_BYTES;
-    const delivery: Delivery = { ...publication, bytes, done, resolve, settled: false };
+    const bytes = publication.body.byteLength + (publication.heldElsewhere ?? 0) + QUEUED_ENTRY_OVERHEAD_BYTES;
+    const delivery: Delivery = { ...publication, bytes, done, resolve, settled: false, held: false };
 
     let refusal: NebulyError | undefined;
     if (this.#abandoned !== undefined) {
@@ -170,6 +180,7 @@ export class Publisher {
     } else {
       const added = this.#queue.tryAdd(delivery);
       this.#pending.add(delivery);
+      delivery.held = added.added;
       if (added.added) this.#schedulePump();
       else this.#refuse(delivery, added.limit === 'maxItems' ? 'maxQueuedConversations' : 'maxQueuedBytes');
     }
@@ -348,6 +359,7 @@ export class Publisher {
   #settle(delivery: Delivery, outcome: ConversationOutcome): void {
     if (delivery.settled) return;
     delivery.settled = true;
+    if (delivery.held) this.#queue.release(delivery);
     if (delivery.counted !== false) (delivery.tally ?? this.#unclaimed).add(outcome.status);
     this.#pending.delete(delivery);
     delivery.resolve(outcome);

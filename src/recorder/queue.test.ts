@@ -7,12 +7,25 @@ describe('BoundedQueue', () => {
   it('is first in, first out', () => {
     const queue = new BoundedQueue<{ id: number; bytes: number }>({ maxItems: 10, maxBytes: 1000 });
     for (let id = 0; id < 5; id += 1) expect(queue.tryAdd(item(id))).toEqual({ added: true });
-    expect([queue.take()?.id, queue.take()?.id]).toEqual([0, 1]);
+    const first = [queue.take(), queue.take()];
+    expect(first.map((taken) => taken?.id)).toEqual([0, 1]);
     expect(queue.size).toBe(3);
-    expect(queue.bytes).toBe(30);
-    expect(queue.takeAll().map((taken) => taken.id)).toEqual([2, 3, 4]);
+    const rest = queue.takeAll();
+    expect(rest.map((taken) => taken.id)).toEqual([2, 3, 4]);
     expect(queue.take()).toBeUndefined();
+    for (const taken of [...first, ...rest]) queue.release(taken!);
     expect(queue.bytes).toBe(0);
+  });
+
+  it('counts a taken item against the byte bound until it is released', () => {
+    const queue = new BoundedQueue<{ id: number; bytes: number }>({ maxItems: 10, maxBytes: 100 });
+    queue.tryAdd(item(1, 60));
+    const taken = queue.take()!;
+    expect(queue.size).toBe(0);
+    expect(queue.bytes).toBe(60);
+    expect(queue.tryAdd(item(2, 60))).toEqual({ added: false, limit: 'maxBytes' });
+    queue.release(taken);
+    expect(queue.tryAdd(item(2, 60))).toEqual({ added: true });
   });
 
   it('refuses past the count bound, and takes again once there is room', () => {

@@ -2,7 +2,7 @@
 export interface QueueLimits {
   /** The most items held at once. */
   maxItems: number;
-  /** The most bytes held at once, summed over the items' `bytes`. */
+  /** The most bytes held at once, summed over the `bytes` of the items queued and those taken but not released. */
   maxBytes: number;
 }
 
@@ -14,7 +14,18 @@ const ADDED: AddResult = Object.freeze({ added: true });
 /**
  * A first-in, first-out queue bounded by item count and by bytes. Pure: no timers, no
  * I/O, no errors thrown; {@link BoundedQueue.tryAdd} answers whether the item fits, and
- * the caller decides what to do with one that does not.
+ * the caller decides what to do with one that does not. An item taken still counts its
+ * bytes until {@link BoundedQueue.release}: what is being sent takes memory as much as
+ * what waits.
+ *
+ * @example
+ * ```ts
+ * const queue = new BoundedQueue<{ bytes: number }>({ maxItems: Infinity, maxBytes: 1024 });
+ * queue.tryAdd({ bytes: 600 }); // { added: true }
+ * const item = queue.take()!;
+ * queue.tryAdd({ bytes: 600 }); // { added: false, limit: 'maxBytes' }: the first is still held
+ * queue.release(item);
+ * ```
  */
 export class BoundedQueue<T extends { readonly bytes: number }> {
   readonly #limits: QueueLimits;
@@ -28,12 +39,12 @@ export class BoundedQueue<T extends { readonly bytes: number }> {
     this.#limits = limits;
   }
 
-  /** How many items are held. */
+  /** How many items are queued (taken ones not counted). */
   get size(): number {
     return this.#items.length - this.#head;
   }
 
-  /** How many bytes are held. */
+  /** How many bytes are held: queued, or taken and not released. */
   get bytes(): number {
     return this.#bytes;
   }
@@ -47,12 +58,11 @@ export class BoundedQueue<T extends { readonly bytes: number }> {
     return ADDED;
   }
 
-  /** Removes and returns the oldest item, or `undefined` when empty. */
+  /** Removes and returns the oldest item, or `undefined` when empty; its bytes stay counted until released. */
   take(): T | undefined {
     if (this.#head >= this.#items.length) return undefined;
     const item = this.#items[this.#head] as T;
     this.#head += 1;
-    this.#bytes -= item.bytes;
     if (this.#head === this.#items.length) {
       this.#items = [];
       this.#head = 0;
@@ -63,12 +73,16 @@ export class BoundedQueue<T extends { readonly bytes: number }> {
     return item;
   }
 
-  /** Removes and returns every item, oldest first. */
+  /** Removes and returns every queued item, oldest first; their bytes stay counted until released. */
   takeAll(): T[] {
     const items = this.#items.slice(this.#head);
     this.#items = [];
     this.#head = 0;
-    this.#bytes = 0;
     return items;
+  }
+
+  /** A taken item is gone (sent, or given up): its bytes no longer count. Once per taken item. */
+  release(item: T): void {
+    this.#bytes -= item.bytes;
   }
 }

@@ -4,7 +4,7 @@ import type { SendInteractionBody } from '../schemas/index.js';
 import type { ConversationClaim, ConversationStore, StoredInteraction } from '../types/store.js';
 import type { EndReason } from './conversation.js';
 import { RecordingError } from './errors.js';
-import { fitConversation } from './fit.js';
+import { type FittedBody, fitConversation } from './fit.js';
 import { Progress } from './progress.js';
 import { LANE, paced } from './slices.js';
 import { labelOf } from './keys.js';
@@ -290,7 +290,13 @@ export class Sender {
       );
     }
     const sent = publisher.publish(
-      { conversationId: id, path: ENDPOINT_PATHS.sendConversation.path, body: fitted.body, idempotencyKey: claim.generation },
+      {
+        conversationId: id,
+        path: ENDPOINT_PATHS.sendConversation.path,
+        body: fitted.body,
+        idempotencyKey: claim.generation,
+        heldElsewhere: store.shared ? 0 : heldByStore(fitted),
+      },
       errors,
     );
     published();
@@ -312,6 +318,16 @@ function byStart(a: StoredInteraction, b: StoredInteraction): number {
   const { time_start: second } = b.interaction;
   if (first !== second) return first < second ? -1 : 1;
   return a.origin === b.origin ? (a.order ?? 0) - (b.order ?? 0) : 0;
+}
+
+/**
+ * What a store in this process's memory keeps of a claimed conversation until its
+ * outcome (its interactions, for a claim taken over or for feedback): about its body's
+ * size when all of it is ASCII (V8 keeps such strings at one byte a character), else up
+ * to twice that (a character past Latin-1 makes its string two bytes a character).
+ */
+function heldByStore({ body, chars }: FittedBody): number {
+  return chars === body.byteLength ? body.byteLength : 2 * body.byteLength;
 }
 
 /** Runs a store call that ends a claim; a failure is reported (the lease then expires, and the conversation is sent again). */
