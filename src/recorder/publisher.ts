@@ -3,68 +3,12 @@ import type { AcceptedResponse } from '../core/http.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
 import { DeliveryError, QueueFullError } from './errors.js';
 import type { ConversationOutcome } from './outcome.js';
+import { type Publication, QUEUED_ENTRY_OVERHEAD_BYTES, type Transport } from './publication.js';
+import { RefusalBurst } from './burst.js';
 import { BoundedQueue } from './queue.js';
 import { startTimer } from './timers.js';
 
-/**
- * One body for an ingesting endpoint, as the recorder hands it to the client's HTTP core.
- *
- * @example
- * ```ts
- * const request: DeliveryRequest = { path: ENDPOINTS.sendConversation.path, body, idempotencyKey: claim.generation };
- * ```
- */
-export interface DeliveryRequest {
-  /** The endpoint's path below the base URL. */
-  path: string;
-  /** The JSON body in UTF-8. */
-  body: Uint8Array;
-  /** Sent as `Idempotency-Key`, the same on every retry. */
-  idempotencyKey: string;
-  /** Aborts the request and its retries (at the shutdown deadline). */
-  signal?: AbortSignal | undefined;
-}
-
-/**
- * How the publisher reaches the service: the client's HTTP core, which owns
- * authentication, time-outs and the retry policy. Tests pass a fake.
- */
-export interface Transport {
-  deliver(request: DeliveryRequest): Promise<AcceptedResponse>;
-}
-
-/**
- * What the publisher sends: a body, where to, under which key, and the conversation it
- * belongs to (named in errors and outcomes).
- *
- * @example
- * ```ts
- * publisher.publish({ conversationId, path: ENDPOINTS.sendConversation.path, body, idempotencyKey });
- * ```
- */
-export interface Publication {
-  readonly conversationId: string;
-  readonly path: string;
-  readonly body: Uint8Array;
-  readonly idempotencyKey: string;
-  /** `false` for a body that is no conversation (feedback): not counted in a `DeliveryReport`. */
-  readonly counted?: boolean | undefined;
-  /**
-   * What this process keeps of the conversation elsewhere until its outcome (a store in
-   * its memory keeps the claimed interactions), in bytes: counted against
-   * `maxQueuedBytes` with the body.
-   */
-  readonly heldElsewhere?: number | undefined;
-}
-
-/**
- * What a queued conversation costs besides its bytes: the delivery record, the typed
- * array and its backing store, the promises, closures and frames of its send, its claim
- * and its ids. Counted against `maxQueuedBytes`, so that many small conversations are
- * bounded as well as few large ones. Measured, not guessed: test/recorder/heap-drain.test.ts
- * fills a queue of 200-byte conversations and checks the heap against the bound.
- */
-export const QUEUED_ENTRY_OVERHEAD_BYTES = 4096;
+export type { DeliveryRequest, Publication, Transport } from './publication.js';
 
 const decoder = /* @__PURE__ */ new TextDecoder();
 
@@ -90,13 +34,6 @@ interface Delivery extends Publication {
   tally?: Tally | undefined;
   /** In the queue, or taken from it and not settled: its bytes count against the bound. */
   held: boolean;
-}
-
-/** The conversations refused by a queue bound in one burst, reported together. */
-interface Refusals {
-  readonly limit: QueueFullError['limit'];
-  readonly deliveries: Delivery[];
-  readonly timer: ReturnType<typeof setTimeout>;
 }
 
 /** What an error keeps of a body it could not deliver: its JSON as text, decoded only then. */
@@ -143,7 +80,7 @@ export class Publisher {
   /** Set when shutdown ran out of time: nothing more is sent. */
   #abandoned: NebulyError | undefined;
   /** The burst of queue refusals not yet reported. */
-  #refusals: Refusals | undefined;
+  readonly #refused = new RefusalBurst<Delivery>((limit, deliveries) => this.#reportRefused(limit, deliveries));
 
   constructor(options: PublisherOptions) {
     this.#options = options;
@@ -182,7 +119,7 @@ export class Publisher {
       this.#pending.add(delivery);
       delivery.held = added.added;
       if (added.added) this.#schedulePump();
-      else this.#refuse(delivery, added.limit === 'maxItems' ? 'maxQueuedConversations' : 'maxQueuedBytes');
+      else this.#refused.add(delivery, added.limit === 'maxItems' ? 'maxQueuedConversations' : 'maxQueuedBytes');
     }
     for (const error of errors) this.#options.report(error);
     if (refusal !== undefined) this.#options.report(refusal);
@@ -199,37 +136,11 @@ export class Publisher {
     return Promise.resolve({ status: 'dropped', conversationId, error: reason });
   }
 
-  /**
-   * Holds a conversation the queue refused until the end of its burst: every refusal
-   * until the next macrotask (a loop of `end()` calls, `shutdown()` ending what is open,
-   * a wave of idle time-outs firing together) goes into one {@link QueueFullError}.
-   * The conversation stays pending meanwhile, so that `flush()` waits for the report.
-   */
-  #refuse(delivery: Delivery, limit: QueueFullError['limit']): void {
-    if (this.#refusals === undefined) {
-      // Ref'd, so that a process exiting right after the burst still reports it; it
-      // fires on the next turn of the event loop.
-      const timer = startTimer(() => this.#reportRefusals(), 0, { keepAlive: true });
-      this.#refusals = { limit, deliveries: [], timer };
-    }
-    this.#refusals.deliveries.push(delivery);
-  }
-
-  #reportRefusals(): void {
-    const refusals = this.#refusals;
-    if (refusals === undefined) return;
-    this.#refusals = undefined;
-    clearTimeout(refusals.timer);
-    const { limit, deliveries } = refusals;
+  /** Reports the conversations refused in one burst together; each stays pending until then, so that `flush()` waits for the report. */
+  #reportRefused(limit: QueueFullError['limit'], deliveries: Delivery[]): void {
     const bound = limit === 'maxQueuedConversations' ? this.#options.maxQueuedConversations : this.#options.maxQueuedBytes;
-    const error = new QueueFullError(
-      deliveries.map(undelivered),
-      limit,
-      bound,
-    );
-    for (const delivery of deliveries) {
-      this.#settle(delivery, { status: 'dropped', conversationId: delivery.conversationId, error });
-    }
+    const error = new QueueFullError(deliveries.map(undelivered), limit, bound);
+    for (const delivery of deliveries) this.#settle(delivery, { status: 'dropped', conversationId: delivery.conversationId, error });
     this.#options.report(error);
   }
 
@@ -298,7 +209,7 @@ export class Publisher {
 
   #abandon(reason: NebulyError): void {
     this.#abandoned = reason;
-    this.#reportRefusals();
+    this.#refused.end();
     const inFlight = Array.from(this.#inFlight);
     for (const [, controller] of inFlight) controller.abort(reason);
     for (const delivery of this.#queue.takeAll()) this.#fail(delivery, reason);
