@@ -1,11 +1,11 @@
 import { AbortError, NebulyError } from '../core/errors.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
-import type { SendInteractionBody } from '../schemas/index.js';
 import type { ConversationClaim, ConversationStore, StoredInteraction } from '../types/store.js';
 import type { EndReason } from './conversation.js';
 import { RecordingError } from './errors.js';
 import { type FittedBody, fitConversation } from './fit.js';
-import { Progress } from './progress.js';
+import { BoundedJobs } from './bounded-jobs.js';
+import { InteractionSends } from './interaction-sends.js';
 import { LANE, paced } from './slices.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
@@ -26,8 +26,6 @@ export interface SenderOptions {
   settled?: (() => void) | undefined;
 }
 
-const encoder = /* @__PURE__ */ new TextEncoder();
-
 /**
  * How many conversations are claimed and built at a time. The rest wait as one small
  * entry each, not as running jobs: 10,000 conversations ended together would otherwise
@@ -42,8 +40,6 @@ interface Job {
   run: (published: () => void) => Promise<ConversationOutcome>;
   conversationId: string;
   resolve: (outcome: ConversationOutcome) => void;
-  /** Its number in {@link Sender}'s progress of settling and of publishing. */
-  number: number;
 }
 
 /**
@@ -62,22 +58,23 @@ interface Job {
  */
 export class Sender {
   readonly #options: SenderOptions;
-  /** Ends and sweeps waiting for a place among those being built, first come first served. */
-  #waiting: Job[] = [];
-  #head = 0;
-  /** How many are being built: claimed, fitted, up to handing the body to the publisher. */
-  #building = 0;
-  /** Ends and sweeps, until settled (sent or given up, and the store told). */
-  readonly #settling = new Progress();
-  /** Ends and sweeps, until their body is with the publisher (or there was none). */
-  readonly #publishing = new Progress();
+  /**
+   * Ends and sweeps: built (claimed, fitted) {@link MAX_BUILDING} at a time, each handing
+   * over its place once its body is with the publisher; settled once sent or given up,
+   * and the store told.
+   */
+  readonly #jobs: BoundedJobs<Job>;
   /** With `delivery: 'interaction'`: the interactions being sent. */
-  readonly #sends = new Set<Promise<ConversationOutcome>>();
-  /** With `delivery: 'interaction'`: each conversation's interactions being sent. */
-  readonly #interactionSends = new Map<string, Promise<ConversationOutcome>[]>();
+  readonly #interactionSends: InteractionSends;
 
   constructor(options: SenderOptions) {
     this.#options = options;
+    this.#jobs = new BoundedJobs<Job>({
+      max: MAX_BUILDING,
+      run: (job, published) => this.#build(job, published),
+      settled: () => options.settled?.(),
+    });
+    this.#interactionSends = new InteractionSends(options.publisher, options.settled);
   }
 
   /** Sends what the store holds of the conversation, once every interaction it took is stored. Never rejects. */
@@ -104,44 +101,17 @@ export class Sender {
 
   /** With `delivery: 'interaction'`: sends one interaction at once, with its conversation's id. */
   sendInteraction(conversation: ConversationRef, stored: StoredInteraction): void {
-    const { interaction } = stored;
-    const body: SendInteractionBody = {
-      interaction: {
-        conversation_id: conversation.id,
-        input: interaction.input,
-        output: interaction.output,
-        time_start: interaction.time_start,
-        time_end: interaction.time_end,
-        end_user: conversation.endUser,
-        ...(interaction.tags === undefined ? {} : { tags: interaction.tags }),
-      },
-      traces: interaction.trace ?? [],
-      user_feedback: interaction.feedback_actions ?? [],
-    };
-    const sent = this.#options.publisher.publish({
-      conversationId: conversation.id,
-      path: ENDPOINT_PATHS.sendInteraction.path,
-      body: encoder.encode(JSON.stringify(body)),
-      idempotencyKey: stored.id,
-    });
-    const sends = this.#interactionSends.get(conversation.key);
-    if (sends === undefined) this.#interactionSends.set(conversation.key, [sent]);
-    else sends.push(sent);
-    this.#sends.add(sent);
-    void sent.finally(() => {
-      this.#sends.delete(sent);
-      this.#options.settled?.();
-    });
+    this.#interactionSends.send(conversation, stored);
   }
 
   /** How many ends, sweeps and interaction sends are not over. */
   get runningCount(): number {
-    return this.#settling.count + this.#sends.size;
+    return this.#jobs.count + this.#interactionSends.count;
   }
 
   /** With `delivery: 'interaction'`: resolves once every interaction send begun before the call is over. */
-  async sendsSettled(): Promise<void> {
-    if (this.#sends.size > 0) await Promise.all(Array.from(this.#sends));
+  sendsSettled(): Promise<void> {
+    return this.#interactionSends.settledAll();
   }
 
   /**
@@ -149,7 +119,7 @@ export class Sender {
    * those begun meanwhile) is over: sent or given up, and the store told.
    */
   settled(): Promise<void> {
-    return this.#settling.whenDone();
+    return this.#jobs.settledAll();
   }
 
   /**
@@ -157,54 +127,20 @@ export class Sender {
    * (or found nothing to send): from then on the publisher's flush and deadline cover it.
    */
   published(): Promise<void> {
-    return this.#publishing.whenDone();
+    return this.#jobs.handedOverAll();
   }
 
   #track(run: Job['run'], conversationId: string): Promise<ConversationOutcome> {
-    const number = this.#settling.begin();
-    this.#publishing.begin();
-    return new Promise((resolve) => {
-      this.#waiting.push({ run, conversationId, resolve, number });
-      this.#startBuilding();
+    return new Promise((resolve) => this.#jobs.add({ run, conversationId, resolve }));
+  }
+
+  #build({ run, conversationId, resolve }: Job, published: () => void): Promise<void> {
+    return run(published).then(resolve, (cause: unknown) => {
+      // A bug: reported, never thrown into the caller's `end()`.
+      const error = new NebulyError(`Conversation ${conversationId} could not be sent: ${describe(cause)}`, { cause });
+      this.#options.report(error);
+      resolve({ status: 'failed', conversationId, error });
     });
-  }
-
-  /** Starts the waiting jobs that there is room for among those being built. */
-  #startBuilding(): void {
-    while (this.#building < MAX_BUILDING && this.#head < this.#waiting.length) {
-      const job = this.#waiting[this.#head] as Job;
-      this.#head += 1;
-      if (this.#head === this.#waiting.length) {
-        this.#waiting = [];
-        this.#head = 0;
-      }
-      this.#building += 1;
-      this.#build(job);
-    }
-  }
-
-  #build({ run, conversationId, resolve, number }: Job): void {
-    let handed = false;
-    const published = (): void => {
-      if (handed) return;
-      handed = true;
-      this.#building -= 1;
-      this.#publishing.finish(number);
-      this.#startBuilding();
-    };
-    void run(published)
-      .catch((cause: unknown): ConversationOutcome => {
-        // A bug: reported, never thrown into the caller's `end()`.
-        const error = new NebulyError(`Conversation ${conversationId} could not be sent: ${describe(cause)}`, { cause });
-        this.#options.report(error);
-        return { status: 'failed', conversationId, error };
-      })
-      .then((outcome) => {
-        published();
-        this.#settling.finish(number);
-        resolve(outcome);
-        this.#options.settled?.();
-      });
   }
 
   async #end(
@@ -218,12 +154,11 @@ export class Sender {
     // Thousands may end together (shutdown, a wave of idle ones): each waits its turn.
     await paced(LANE.end);
     await storing.pending(key);
-    const sends = this.#interactionSends.get(key);
-    if (sends !== undefined) {
-      this.#interactionSends.delete(key);
+    const sent = this.#interactionSends.outcomeOf(key, id);
+    if (sent !== undefined) {
       for (const error of errors) report(error);
       published();
-      return summarize(id, await Promise.all(sends));
+      return sent;
     }
     let claim: ConversationClaim | undefined;
     try {
@@ -337,13 +272,6 @@ async function settleClaim(call: () => unknown, report: (error: NebulyError) => 
   } catch (cause) {
     report(new NebulyError(`The conversation store could not record a sent conversation: ${describe(cause)}`, { cause }));
   }
-}
-
-/** One outcome for a conversation sent an interaction at a time: the first failure, else delivered. */
-function summarize(conversationId: string, outcomes: readonly ConversationOutcome[]): ConversationOutcome {
-  const failed = outcomes.find((outcome) => outcome.status === 'failed' || outcome.status === 'dropped');
-  if (failed !== undefined) return { ...failed, conversationId };
-  return outcomes.length === 0 ? { status: 'empty', conversationId } : { status: 'delivered', conversationId };
 }
 
 function describe(error: unknown): string {

@@ -7,7 +7,7 @@ import { checkInteraction, type ConversationTags } from './payload.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { LANE, paced } from './slices.js';
 import { newId } from './ids.js';
-import { Progress } from './progress.js';
+import { BoundedJobs } from './bounded-jobs.js';
 
 /** What the stage needs to know of the conversation an interaction belongs to. */
 export interface ConversationRef {
@@ -41,8 +41,6 @@ interface Pending {
 interface Taken {
   conversation: ConversationRef;
   record: InteractionRecord;
-  /** Its number in the stage's progress. */
-  number: number;
 }
 
 /**
@@ -86,14 +84,8 @@ export class Storing {
   readonly #parked = new Map<InteractionRecord, ConversationRef>();
   /** The error of the first interaction of a conversation left out whole, until the conversation ends. */
   readonly #leftOut = new Map<string, NebulyError>();
-  /** Interactions taken and not started yet, first come first served from `#head`. */
-  #incoming: Taken[] = [];
-  #head = 0;
-  /** How many interactions are being checked and stored. */
-  #storing = 0;
-  #startScheduled = false;
   /** Every interaction taken, until stored or given up: a flush waits for those taken before it. */
-  readonly #progress = new Progress();
+  readonly #jobs = new BoundedJobs<Taken>({ max: MAX_STORING, run: (taken) => this.#storeTaken(taken) });
 
   constructor(options: StoringOptions) {
     this.#options = options;
@@ -109,49 +101,17 @@ export class Storing {
     if (this.#parked.size > 0) this.#parked.delete(record);
     record.taken = true;
     this.#begin(conversation.key);
-    // The caller's `turn.end()` pays for a push: the work starts on the next microtask,
-    // for every interaction ended meanwhile.
-    this.#incoming.push({ conversation, record, number: this.#progress.begin() });
-    if (!this.#startScheduled) {
-      this.#startScheduled = true;
-      queueMicrotask(this.#start);
-    }
+    this.#jobs.add({ conversation, record });
   }
 
-  /** Starts as many workers as the interactions waiting need, up to {@link MAX_STORING}. */
-  readonly #start = (): void => {
-    this.#startScheduled = false;
-    while (this.#storing < MAX_STORING && this.#head < this.#incoming.length) {
-      this.#storing += 1;
-      void this.#work();
+  async #storeTaken({ conversation, record }: Taken): Promise<void> {
+    try {
+      await this.#store(conversation, record);
+    } catch (cause) {
+      // A bug: reported, never thrown, and the stage goes on.
+      this.#options.report(new NebulyError(`Interaction ${record.id} could not be stored: ${describe(cause)}`, { cause }));
     }
-  };
-
-  /** Checks and stores waiting interactions, one after the other, until none waits. */
-  async #work(): Promise<void> {
-    for (let next = this.#next(); next !== undefined; next = this.#next()) {
-      const { conversation, record, number } = next;
-      try {
-        await this.#store(conversation, record);
-      } catch (cause) {
-        // A bug: reported, never thrown, and the stage goes on.
-        this.#options.report(new NebulyError(`Interaction ${record.id} could not be stored: ${describe(cause)}`, { cause }));
-      }
-      this.#end(conversation.key);
-      this.#progress.finish(number);
-    }
-    this.#storing -= 1;
-  }
-
-  #next(): Taken | undefined {
-    if (this.#head === this.#incoming.length) return undefined;
-    const next = this.#incoming[this.#head] as Taken;
-    this.#head += 1;
-    if (this.#head === this.#incoming.length) {
-      this.#incoming = [];
-      this.#head = 0;
-    }
-    return next;
+    this.#end(conversation.key);
   }
 
   /** A step of `record` settled: take it if it waited for that. */
@@ -189,7 +149,7 @@ export class Storing {
 
   /** Resolves once every interaction taken so far (not those taken meanwhile) is stored. */
   drained(): Promise<void> {
-    return this.#progress.whenDone();
+    return this.#jobs.settledAll();
   }
 
   #begin(key: string): void {

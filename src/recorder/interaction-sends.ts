@@ -1,0 +1,90 @@
+import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
+import type { SendInteractionBody } from '../schemas/index.js';
+import type { StoredInteraction } from '../types/store.js';
+import type { ConversationOutcome } from './outcome.js';
+import type { Publisher } from './publisher.js';
+import type { ConversationRef } from './storing.js';
+
+const encoder = /* @__PURE__ */ new TextEncoder();
+
+/**
+ * With `delivery: 'interaction'`: each checked interaction is sent at once to the
+ * interaction endpoint, with its conversation's id and its own id as `Idempotency-Key`,
+ * instead of waiting in the store for its conversation's end; the conversation's outcome
+ * is then the first failure of its sends, else `delivered`.
+ *
+ * @example
+ * ```ts
+ * sends.send(conversation, stored);
+ * const outcome = await sends.outcomeOf(conversation.key, conversation.id);
+ * ```
+ */
+export class InteractionSends {
+  readonly #publisher: Publisher;
+  readonly #settled: (() => void) | undefined;
+  /** Every send not settled. */
+  readonly #running = new Set<Promise<ConversationOutcome>>();
+  /** Each conversation's sends, until its outcome is asked for. */
+  readonly #byConversation = new Map<string, Promise<ConversationOutcome>[]>();
+
+  constructor(publisher: Publisher, settled?: () => void) {
+    this.#publisher = publisher;
+    this.#settled = settled;
+  }
+
+  send(conversation: ConversationRef, stored: StoredInteraction): void {
+    const { interaction } = stored;
+    const body: SendInteractionBody = {
+      interaction: {
+        conversation_id: conversation.id,
+        input: interaction.input,
+        output: interaction.output,
+        time_start: interaction.time_start,
+        time_end: interaction.time_end,
+        end_user: conversation.endUser,
+        ...(interaction.tags === undefined ? {} : { tags: interaction.tags }),
+      },
+      traces: interaction.trace ?? [],
+      user_feedback: interaction.feedback_actions ?? [],
+    };
+    const sent = this.#publisher.publish({
+      conversationId: conversation.id,
+      path: ENDPOINT_PATHS.sendInteraction.path,
+      body: encoder.encode(JSON.stringify(body)),
+      idempotencyKey: stored.id,
+    });
+    const sends = this.#byConversation.get(conversation.key);
+    if (sends === undefined) this.#byConversation.set(conversation.key, [sent]);
+    else sends.push(sent);
+    this.#running.add(sent);
+    void sent.finally(() => {
+      this.#running.delete(sent);
+      this.#settled?.();
+    });
+  }
+
+  /** How many sends are not settled. */
+  get count(): number {
+    return this.#running.size;
+  }
+
+  /** Resolves once every send begun before the call is over. */
+  async settledAll(): Promise<void> {
+    if (this.#running.size > 0) await Promise.all(Array.from(this.#running));
+  }
+
+  /** The outcome of the conversation `key` from its sends, forgotten once asked; `undefined` when it had none. */
+  outcomeOf(key: string, conversationId: string): Promise<ConversationOutcome> | undefined {
+    const sends = this.#byConversation.get(key);
+    if (sends === undefined) return undefined;
+    this.#byConversation.delete(key);
+    return Promise.all(sends).then((outcomes) => summarize(conversationId, outcomes));
+  }
+}
+
+/** One outcome for a conversation sent an interaction at a time: the first failure, else delivered. */
+function summarize(conversationId: string, outcomes: readonly ConversationOutcome[]): ConversationOutcome {
+  const failed = outcomes.find((outcome) => outcome.status === 'failed' || outcome.status === 'dropped');
+  if (failed !== undefined) return { ...failed, conversationId };
+  return outcomes.length === 0 ? { status: 'empty', conversationId } : { status: 'delivered', conversationId };
+}
