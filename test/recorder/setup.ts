@@ -62,12 +62,15 @@ export function oneTurn(recorder: Recorder, input = 'q'): Promise<ConversationOu
 }
 
 /**
- * Lets the recorder's background work run until `condition` holds (at most 2,000 turns of
- * the event loop): for tests that wait for requests to reach the transport, however many
- * slices the work takes on a busy machine.
+ * Lets the recorder's background work run until `condition` holds (at least 2,000 turns
+ * of the event loop, and up to 10 s of real time): for tests that wait for requests to
+ * reach the transport, however many slices the work takes on a busy machine, and however
+ * long a module the recorder loads on first use (zod, to describe an invalid interaction)
+ * takes to load in a cold test run. The fake clock leaves `performance` alone.
  */
 export async function until(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 2_000 && !condition(); turn += 1) {
+  const started = performance.now();
+  for (let turn = 0; (turn < 2_000 || performance.now() - started < 10_000) && !condition(); turn += 1) {
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (!condition()) throw new Error('the condition never held');
