@@ -24,4 +24,28 @@ describe('memoryStore', () => {
     expect(store.sent('c', '1', 0)).toBeUndefined();
     expect(store.sent('c', '3', 0)).toBeDefined();
   });
+
+  it('keeps a sent interaction sent again as the newest, and forgets past the bound however many are sent', () => {
+    const store = memoryStore({ maxSentInteractions: 3 });
+    const send = (conversation: string, ids: string[]) => {
+      store.append(conversation, 'u', ids.map((id) => stored(id)), 0);
+      const claim = store.claim(conversation, 0, 1_000) as Exclude<ReturnType<typeof store.claim>, Promise<unknown>>;
+      store.complete(claim!, 1e12);
+    };
+    send('a', ['1', '2']);
+    send('b', ['3']);
+    // '1' again: now the newest, so '2' is the oldest when one more comes.
+    send('a', ['1']);
+    send('c', ['4']);
+    expect(store.sent('a', '2', 0)).toBeUndefined();
+    expect(store.sent('a', '1', 0)).toBeDefined();
+    expect(store.sent('b', '3', 0)).toBeDefined();
+    expect(store.sent('c', '4', 0)).toBeDefined();
+    // Thousands more: still only the newest three.
+    for (let n = 0; n < 5_000; n += 1) send(`many-${n}`, [`m${n}`]);
+    expect(store.sent('many-4999', 'm4999', 0)).toBeDefined();
+    expect(store.sent('many-4997', 'm4997', 0)).toBeDefined();
+    expect(store.sent('many-4996', 'm4996', 0)).toBeUndefined();
+    expect(store.sent('c', '4', 0)).toBeUndefined();
+  });
 });

@@ -31,6 +31,8 @@ interface Claimed extends ConversationClaim {
 interface Kept {
   readonly sent: SentInteraction;
   readonly until: number;
+  /** Its place in the order kept (see `#sentOrder`). */
+  readonly number: number;
 }
 
 const keyOf = (conversationId: string, interactionId: string) => `${conversationId}\u0000${interactionId}`;
@@ -59,6 +61,15 @@ class MemoryStore implements ConversationStore {
   /** By generation, in order of claim. */
   readonly #claimed = new Map<string, Claimed>();
   readonly #sent = new Map<string, Kept>();
+  /**
+   * The sent interactions in the order they were kept, oldest first from `#sentHead`, to
+   * forget the oldest past `maxSent` without iterating the map (whose deleted entries an
+   * iteration skips one by one: thousands, once it is full). A key kept again is queued
+   * again; its older place is skipped, by its `number`.
+   */
+  #sentOrder: { key: string; number: number }[] = [];
+  #sentHead = 0;
+  #sentCount = 0;
 
   constructor(maxSent: number) {
     this.#maxSent = maxSent;
@@ -127,15 +138,26 @@ class MemoryStore implements ConversationStore {
     this.#claimed.delete(claim.generation);
     for (const { id, interaction } of claimed.interactions) {
       const key = keyOf(claim.conversationId, id);
-      this.#sent.delete(key);
+      const number = (this.#sentCount += 1);
       this.#sent.set(key, {
         sent: { endUser: claimed.endUser, input: interaction.input, output: interaction.output, timeEnd: interaction.time_end },
         until: retainUntil,
+        number,
       });
+      this.#sentOrder.push({ key, number });
     }
-    for (const [key] of this.#sent) {
-      if (this.#sent.size <= this.#maxSent) break;
-      this.#sent.delete(key);
+    while (this.#sent.size > this.#maxSent && this.#sentHead < this.#sentOrder.length) {
+      const { key, number } = this.#sentOrder[this.#sentHead] as { key: string; number: number };
+      this.#sentHead += 1;
+      if (this.#sent.get(key)?.number === number) this.#sent.delete(key);
+    }
+    // Places of keys forgotten or kept again go once they are half the queue (lookups
+    // forget expired ones too): O(1) a key, amortized, and the queue stays within twice
+    // what the map holds.
+    const queued = this.#sentOrder.length - this.#sentHead;
+    if (queued > 1_024 && queued > 2 * this.#sent.size) {
+      this.#sentOrder = this.#sentOrder.slice(this.#sentHead).filter(({ key, number }) => this.#sent.get(key)?.number === number);
+      this.#sentHead = 0;
     }
   }
 
