@@ -35,6 +35,8 @@ export class BoundedJobs<T> {
   #startScheduled = false;
   readonly #settled = new Progress();
   readonly #handedOver = new Progress();
+  /** Who waits for a free place ({@link BoundedJobs.whenRoom}), first come first served. */
+  #roomWaits: (() => void)[] = [];
 
   constructor(options: BoundedJobsOptions<T>) {
     this.#options = options;
@@ -53,6 +55,21 @@ export class BoundedJobs<T> {
   /** How many jobs were added and have not settled. */
   get count(): number {
     return this.#settled.count;
+  }
+
+  /**
+   * Resolves, once a place is free (no job waiting, fewer than `max` running), with how
+   * many are: for work that must start soon after it is taken, such as a conversation
+   * claimed under a lease.
+   */
+  whenRoom(): Promise<number> {
+    const free = this.#free();
+    if (free > 0 && this.#roomWaits.length === 0) return Promise.resolve(free);
+    return new Promise((resolve) => this.#roomWaits.push(() => resolve(this.#free())));
+  }
+
+  #free(): number {
+    return this.#options.max - this.#running - (this.#waiting.length - this.#head);
   }
 
   /** Resolves once every job added before the call has settled. */
@@ -88,6 +105,8 @@ export class BoundedJobs<T> {
       this.#running -= 1;
       this.#handedOver.finish(number);
       this.#start();
+      // One at a time: the one woken takes the room it is told of.
+      if (this.#roomWaits.length > 0 && this.#free() > 0) (this.#roomWaits.shift() as () => void)();
     };
     // The job's item is not kept while it runs: it may hold what the job no longer needs
     // (a conversation's records, once its body is built).

@@ -82,12 +82,15 @@ export class Sender {
     return this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id);
   }
 
-  /** Claims at most `limit` conversations idle since `idleBefore` (or abandoned by a sender) and sends them; resolves with how many. */
+  /** Claims at most `limit` conversations idle since `idleBefore` (or abandoned by a sender), and no more than can be built at once, and sends them; resolves with how many. */
   async sweep(idleBefore: number, limit: number): Promise<number> {
     const { store, now, leaseMs, report } = this.#options;
+    // Claimed only as many as can be built at once: a claim waiting its turn would let
+    // its lease run out, and another sweeper send it too.
+    const room = await this.#jobs.whenRoom();
     let claims: ConversationClaim[];
     try {
-      claims = await store.claimIdle(idleBefore, now(), leaseMs, limit);
+      claims = await store.claimIdle(idleBefore, now(), leaseMs, Math.min(limit, room));
     } catch (cause) {
       report(new NebulyError(`The conversation store could not be swept: ${describe(cause)}`, { cause }));
       return 0;

@@ -40,7 +40,8 @@ export class Sweeper {
     const { now, idleTimeoutMs, sender, flush } = this.#options;
     if (idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs)) {
       const idleBefore = now() - idleTimeoutMs;
-      while ((await sender.sweep(idleBefore, SWEEP_BATCH)) === SWEEP_BATCH) await paced(LANE.end);
+      // Until a claim finds nothing: each claims no more than can be built at once.
+      while ((await sender.sweep(idleBefore, SWEEP_BATCH)) > 0) await paced(LANE.end);
     }
     return flush();
   }
