@@ -48,4 +48,26 @@ describe('memoryStore', () => {
     expect(store.sent('many-4996', 'm4996', 0)).toBeUndefined();
     expect(store.sent('c', '4', 0)).toBeUndefined();
   });
+
+  it('forgets the oldest sent interactions past maxSentBytes too: large ones are not kept by the thousand', () => {
+    // Each 100,000-character input counts 200 kB (2 bytes a character): two fit in 500 kB.
+    const store = memoryStore({ maxSentInteractions: 10_000, maxSentBytes: 500_000 });
+    const big = 'x'.repeat(100_000);
+    for (const id of ['1', '2', '3']) {
+      store.append(`c${id}`, 'u', [stored(id, big)], 0);
+      const claim = store.claim(`c${id}`, 0, 1_000) as Exclude<ReturnType<typeof store.claim>, Promise<unknown>>;
+      store.complete(claim!, 1e12);
+    }
+    expect(store.sent('c1', '1', 0)).toBeUndefined();
+    expect(store.sent('c2', '2', 0)?.input).toBe(big);
+    expect(store.sent('c3', '3', 0)?.input).toBe(big);
+    // Small ones still fill up to the count bound.
+    for (let n = 0; n < 100; n += 1) {
+      store.append(`s${n}`, 'u', [stored(`s${n}`)], 0);
+      const claim = store.claim(`s${n}`, 0, 1_000) as Exclude<ReturnType<typeof store.claim>, Promise<unknown>>;
+      store.complete(claim!, 1e12);
+    }
+    expect(store.sent('s0', 's0', 0)).toBeDefined();
+    expect(store.sent('s99', 's99', 0)).toBeDefined();
+  });
 });

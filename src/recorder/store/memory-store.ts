@@ -11,7 +11,17 @@ export interface MemoryStoreOptions {
    * @default 10_000
    */
   maxSentInteractions?: number | undefined;
+  /**
+   * The most memory those kept interactions may take, in bytes, counted as 2 a character
+   * of their input and output (the most V8 takes) plus their end user: large interactions
+   * are forgotten sooner, so that 10,000 of 1 MB each are never held.
+   * @default 32 MiB
+   */
+  maxSentBytes?: number | undefined;
 }
+
+/** What a kept sent interaction costs besides its strings: the entry, its key, its place in the order. */
+const SENT_ENTRY_OVERHEAD_BYTES = 256;
 
 /** An open conversation: a node of the list that keeps them in order of last activity. */
 interface Open {
@@ -31,6 +41,8 @@ interface Claimed extends ConversationClaim {
 interface Kept {
   readonly sent: SentInteraction;
   readonly until: number;
+  /** What it counts against `maxSentBytes`. */
+  readonly bytes: number;
   /** Its place in the order kept (see `#sentOrder`). */
   readonly number: number;
 }
@@ -49,12 +61,15 @@ const keyOf = (conversationId: string, interactionId: string) => `${conversation
  * ```
  */
 export function memoryStore(options: MemoryStoreOptions = {}): ConversationStore {
-  return new MemoryStore(options.maxSentInteractions ?? 10_000);
+  return new MemoryStore(options.maxSentInteractions ?? 10_000, options.maxSentBytes ?? 32 * 1024 * 1024);
 }
 
 class MemoryStore implements ConversationStore {
   readonly shared = false;
   readonly #maxSent: number;
+  readonly #maxSentBytes: number;
+  /** What the kept sent interactions take, as `maxSentBytes` counts it. */
+  #sentBytes = 0;
   readonly #open = new Map<string, Open>();
   /** Least recently active first. */
   readonly #order = new LinkedList<Open>();
@@ -71,8 +86,9 @@ class MemoryStore implements ConversationStore {
   #sentHead = 0;
   #sentCount = 0;
 
-  constructor(maxSent: number) {
+  constructor(maxSent: number, maxSentBytes: number) {
     this.#maxSent = maxSent;
+    this.#maxSentBytes = maxSentBytes;
   }
 
   openCount(): number {
@@ -139,17 +155,20 @@ class MemoryStore implements ConversationStore {
     for (const { id, interaction } of claimed.interactions) {
       const key = keyOf(claim.conversationId, id);
       const number = (this.#sentCount += 1);
-      this.#sent.set(key, {
-        sent: { endUser: claimed.endUser, input: interaction.input, output: interaction.output, timeEnd: interaction.time_end },
-        until: retainUntil,
-        number,
-      });
+      const sent = { endUser: claimed.endUser, input: interaction.input, output: interaction.output, timeEnd: interaction.time_end };
+      const bytes = 2 * (sent.input.length + sent.output.length + sent.endUser.length) + SENT_ENTRY_OVERHEAD_BYTES;
+      this.#forget(key);
+      this.#sent.set(key, { sent, until: retainUntil, bytes, number });
+      this.#sentBytes += bytes;
       this.#sentOrder.push({ key, number });
     }
-    while (this.#sent.size > this.#maxSent && this.#sentHead < this.#sentOrder.length) {
+    while (
+      (this.#sent.size > this.#maxSent || this.#sentBytes > this.#maxSentBytes) &&
+      this.#sentHead < this.#sentOrder.length
+    ) {
       const { key, number } = this.#sentOrder[this.#sentHead] as { key: string; number: number };
       this.#sentHead += 1;
-      if (this.#sent.get(key)?.number === number) this.#sent.delete(key);
+      if (this.#sent.get(key)?.number === number) this.#forget(key);
     }
     // Places of keys forgotten or kept again go once they are half the queue (lookups
     // forget expired ones too): O(1) a key, amortized, and the queue stays within twice
@@ -171,8 +190,16 @@ class MemoryStore implements ConversationStore {
     const kept = this.#sent.get(key);
     if (kept === undefined) return undefined;
     if (kept.until > now) return kept.sent;
-    this.#sent.delete(key);
+    this.#forget(key);
     return undefined;
+  }
+
+  /** Forgets the sent interaction `key`, if kept. */
+  #forget(key: string): void {
+    const kept = this.#sent.get(key);
+    if (kept === undefined) return;
+    this.#sent.delete(key);
+    this.#sentBytes -= kept.bytes;
   }
 
   #claimOpen(open: Open, now: number, leaseMs: number): ConversationClaim {
