@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../src/recorder/store/memory-store.js';
+import type { SentInteraction } from '../../src/types/store.js';
 import { describeStoreContract, stored } from './store-contract.js';
 
 describeStoreContract({ name: 'memoryStore', make: async () => memoryStore() });
@@ -59,8 +60,9 @@ describe('memoryStore', () => {
       store.complete(claim!, 1e12);
     }
     expect(store.sent('c1', '1', 0)).toBeUndefined();
-    expect(store.sent('c2', '2', 0)?.input).toBe(big);
-    expect(store.sent('c3', '3', 0)?.input).toBe(big);
+    const inputOf = (conversation: string, id: string) => (store.sent(conversation, id, 0) as SentInteraction | undefined)?.input;
+    expect(inputOf('c2', '2')).toBe(big);
+    expect(inputOf('c3', '3')).toBe(big);
     // Small ones still fill up to the count bound.
     for (let n = 0; n < 100; n += 1) {
       store.append(`s${n}`, 'u', [stored(`s${n}`)], 0);
