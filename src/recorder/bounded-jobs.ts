@@ -1,3 +1,4 @@
+import { Fifo } from './fifo.js';
 import { Progress } from './progress.js';
 
 /** What {@link BoundedJobs} runs, and what it calls after. */
@@ -29,8 +30,7 @@ export interface BoundedJobsOptions<T> {
  */
 export class BoundedJobs<T> {
   readonly #options: BoundedJobsOptions<T>;
-  #waiting: { item: T; number: number }[] = [];
-  #head = 0;
+  readonly #waiting = new Fifo<{ item: T; number: number }>();
   #running = 0;
   #startScheduled = false;
   readonly #settled = new Progress();
@@ -69,7 +69,7 @@ export class BoundedJobs<T> {
   }
 
   #free(): number {
-    return this.#options.max - this.#running - (this.#waiting.length - this.#head);
+    return this.#options.max - this.#running - this.#waiting.length;
   }
 
   /** Resolves once every job added before the call has settled. */
@@ -84,13 +84,8 @@ export class BoundedJobs<T> {
 
   readonly #start = (): void => {
     this.#startScheduled = false;
-    while (this.#running < this.#options.max && this.#head < this.#waiting.length) {
-      const next = this.#waiting[this.#head] as { item: T; number: number };
-      this.#head += 1;
-      if (this.#head === this.#waiting.length) {
-        this.#waiting = [];
-        this.#head = 0;
-      }
+    while (this.#running < this.#options.max && this.#waiting.length > 0) {
+      const next = this.#waiting.shift() as { item: T; number: number };
       this.#running += 1;
       this.#run(next.item, next.number);
     }

@@ -1,3 +1,5 @@
+import { Fifo } from './fifo.js';
+
 /** The bounds of a {@link BoundedQueue}. */
 export interface QueueLimits {
   /** The most items held at once. */
@@ -29,10 +31,7 @@ const ADDED: AddResult = Object.freeze({ added: true });
  */
 export class BoundedQueue<T extends { readonly bytes: number }> {
   readonly #limits: QueueLimits;
-  // A head index instead of Array#shift: taking from the front stays O(1) however long
-  // the queue grows.
-  #items: T[] = [];
-  #head = 0;
+  readonly #items = new Fifo<T>();
   #bytes = 0;
 
   constructor(limits: QueueLimits) {
@@ -41,7 +40,7 @@ export class BoundedQueue<T extends { readonly bytes: number }> {
 
   /** How many items are queued (taken ones not counted). */
   get size(): number {
-    return this.#items.length - this.#head;
+    return this.#items.length;
   }
 
   /** How many bytes are held: queued, or taken and not released. */
@@ -60,25 +59,12 @@ export class BoundedQueue<T extends { readonly bytes: number }> {
 
   /** Removes and returns the oldest item, or `undefined` when empty; its bytes stay counted until released. */
   take(): T | undefined {
-    if (this.#head >= this.#items.length) return undefined;
-    const item = this.#items[this.#head] as T;
-    this.#head += 1;
-    if (this.#head === this.#items.length) {
-      this.#items = [];
-      this.#head = 0;
-    } else if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#head = 0;
-    }
-    return item;
+    return this.#items.shift();
   }
 
   /** Removes and returns every queued item, oldest first; their bytes stay counted until released. */
   takeAll(): T[] {
-    const items = this.#items.slice(this.#head);
-    this.#items = [];
-    this.#head = 0;
-    return items;
+    return this.#items.shiftAll();
   }
 
   /** A taken item is gone (sent, or given up): its bytes no longer count. Once per taken item. */

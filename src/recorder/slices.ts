@@ -1,3 +1,5 @@
+import { Fifo } from './fifo.js';
+
 /** How long the recorder's background work may run before it yields to the host. */
 export const SLICE_MS = 4;
 
@@ -39,33 +41,23 @@ export type Lane = (typeof LANE)[keyof typeof LANE];
 /** The current slice: when it began, and how many units it ran; `undefined` between slices. */
 let slice: { start: number; units: number } | undefined;
 /** Work that waits for the next slice, a queue per lane, each first come first served. */
-let waiting: Queue[] = newLanes();
-/** How many wait, in every lane. */
-let waitingCount = 0;
+let waiting: Fifo<() => void>[] = newLanes();
 let resuming = false;
 
-/** A queue that takes from its front in O(1): an array and the index of its head. */
-interface Queue {
-  items: (() => void)[];
-  head: number;
+function newLanes(): Fifo<() => void>[] {
+  return Object.values(LANE).map(() => new Fifo<() => void>());
 }
 
-function newLanes(): Queue[] {
-  return Object.values(LANE).map(() => ({ items: [], head: 0 }));
+/** Whether any work waits, in any lane. */
+function anyWaiting(): boolean {
+  return waiting.some((lane) => lane.length > 0);
 }
 
 /** The first waiting work of the nearest lane that has any, taken off its queue. */
 function takeNext(): (() => void) | undefined {
-  for (const queue of waiting) {
-    if (queue.head === queue.items.length) continue;
-    const next = queue.items[queue.head] as () => void;
-    queue.head += 1;
-    if (queue.head === queue.items.length) {
-      queue.items = [];
-      queue.head = 0;
-    }
-    waitingCount -= 1;
-    return next;
+  for (const lane of waiting) {
+    const next = lane.shift();
+    if (next !== undefined) return next;
   }
   return undefined;
 }
@@ -97,7 +89,7 @@ function resumeWaiting(): void {
     resolve();
     // After the resumed work's own continuation, which was queued first.
     queueMicrotask(() => {
-      if (waitingCount === 0) return;
+      if (!anyWaiting()) return;
       if (slice === current && !sliceOver(current)) next();
       else scheduleResume();
     });
@@ -136,10 +128,9 @@ function scheduleResume(): void {
 export function pace(lane: Lane): Promise<void> | undefined {
   const current = slice ?? beginSlice();
   current.units += 1;
-  if (!sliceOver(current) && waitingCount === 0) return undefined;
+  if (!sliceOver(current) && !anyWaiting()) return undefined;
   return new Promise((resolve) => {
-    (waiting[lane] as Queue).items.push(resolve);
-    waitingCount += 1;
+    (waiting[lane] as Fifo<() => void>).push(resolve);
     scheduleResume();
   });
 }
@@ -166,6 +157,5 @@ const RESOLVED = Promise.resolve();
 export function resetSlices(): void {
   slice = undefined;
   waiting = newLanes();
-  waitingCount = 0;
   resuming = false;
 }

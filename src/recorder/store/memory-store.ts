@@ -1,5 +1,6 @@
 import type { ConversationFeedbackAction } from '../../schemas/index.js';
 import { newId } from '../ids.js';
+import { Fifo } from '../fifo.js';
 import { LinkedList } from '../linked-list.js';
 import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../../types/store.js';
 
@@ -77,13 +78,12 @@ class MemoryStore implements ConversationStore {
   readonly #claimed = new Map<string, Claimed>();
   readonly #sent = new Map<string, Kept>();
   /**
-   * The sent interactions in the order they were kept, oldest first from `#sentHead`, to
+   * The sent interactions in the order they were kept, oldest first, to
    * forget the oldest past `maxSent` without iterating the map (whose deleted entries an
    * iteration skips one by one: thousands, once it is full). A key kept again is queued
    * again; its older place is skipped, by its `number`.
    */
-  #sentOrder: { key: string; number: number }[] = [];
-  #sentHead = 0;
+  readonly #sentOrder = new Fifo<{ key: string; number: number }>();
   #sentCount = 0;
 
   constructor(maxSent: number, maxSentBytes: number) {
@@ -162,22 +162,15 @@ class MemoryStore implements ConversationStore {
       this.#sentBytes += bytes;
       this.#sentOrder.push({ key, number });
     }
-    while (
-      (this.#sent.size > this.#maxSent || this.#sentBytes > this.#maxSentBytes) &&
-      this.#sentHead < this.#sentOrder.length
-    ) {
-      const { key, number } = this.#sentOrder[this.#sentHead] as { key: string; number: number };
-      this.#sentHead += 1;
+    while ((this.#sent.size > this.#maxSent || this.#sentBytes > this.#maxSentBytes) && this.#sentOrder.length > 0) {
+      const { key, number } = this.#sentOrder.shift() as { key: string; number: number };
       if (this.#sent.get(key)?.number === number) this.#forget(key);
     }
     // Places of keys forgotten or kept again go once they are half the queue (lookups
     // forget expired ones too): O(1) a key, amortized, and the queue stays within twice
     // what the map holds.
-    const queued = this.#sentOrder.length - this.#sentHead;
-    if (queued > 1_024 && queued > 2 * this.#sent.size) {
-      this.#sentOrder = this.#sentOrder.slice(this.#sentHead).filter(({ key, number }) => this.#sent.get(key)?.number === number);
-      this.#sentHead = 0;
-    }
+    const queued = this.#sentOrder.length;
+    if (queued > 1_024 && queued > 2 * this.#sent.size) this.#sentOrder.retain(({ key, number }) => this.#sent.get(key)?.number === number);
   }
 
   release(claim: ConversationClaim): void {
