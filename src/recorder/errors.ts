@@ -150,3 +150,15 @@ function describeIds(conversations: readonly UndeliveredConversation[]): string 
   const more = conversations.length - shown.length;
   return shown.join(', ') + (more > 0 ? `, and ${more} more` : '');
 }
+
+/**
+ * What a caught value says, for an error message: its `message` if it is an `Error`.
+ *
+ * @example
+ * ```ts
+ * report(new NebulyError(`the store failed: ${messageOf(cause)}`, { cause }));
+ * ```
+ */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -5,7 +5,7 @@ import type { ConversationFeedbackAction, SendFeedbackBody } from '../schemas/in
 import { checkFeedbackAction, Found } from '../schemas/plain-checks.js';
 import type { ConversationStore } from '../types/store.js';
 import type { Issue } from '../utils/issues.js';
-import { RecordingError } from './errors.js';
+import { messageOf, RecordingError } from './errors.js';
 import { fieldsOf } from './fields.js';
 import { newId } from './ids.js';
 import type { Publisher } from './publisher.js';
@@ -96,7 +96,7 @@ export class FeedbackSender {
   /** Attaches or sends `action` for the interaction; never rejects. */
   send(key: string, conversationId: string, interactionId: string, action: ConversationFeedbackAction): Promise<void> {
     const job = this.#send(key, conversationId, interactionId, action).catch((cause: unknown) => {
-      this.#options.report(new NebulyError(`Feedback on interaction ${interactionId} could not be recorded: ${describe(cause)}`, { cause }));
+      this.#options.report(new NebulyError(`Feedback on interaction ${interactionId} could not be recorded: ${messageOf(cause)}`, { cause }));
     });
     this.#pending.add(job);
     void job.finally(() => this.#pending.delete(job));
@@ -148,8 +148,4 @@ export class FeedbackSender {
       counted: false,
     });
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 import { AbortError, ConnectionError, NebulyError } from '../core/errors.js';
 import type { AcceptedResponse } from '../core/http.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
-import { DeliveryError, QueueFullError } from './errors.js';
+import { DeliveryError, QueueFullError, messageOf } from './errors.js';
 import type { ConversationOutcome } from './outcome.js';
 import { type Publication, QUEUED_ENTRY_OVERHEAD_BYTES, type Transport } from './publication.js';
 import { RefusalBurst } from './burst.js';
@@ -43,7 +43,7 @@ function undelivered({ conversationId, body }: Publication): { conversationId: s
 
 function toNebulyError(error: unknown): NebulyError {
   if (error instanceof NebulyError) return error;
-  return new ConnectionError(error instanceof Error ? error.message : String(error), { cause: error });
+  return new ConnectionError(messageOf(error), { cause: error });
 }
 
 /**

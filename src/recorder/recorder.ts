@@ -75,7 +75,7 @@ export class Recorder {
       transport: init.http,
       report: this.#report,
       mask: init.mask,
-      changed: () => this.#updateExitWatch(),
+      changed: () => this.#exitGuard.update(),
     });
     ({ store: this.#store, storing: this.#storing, sender: this.#sender, feedback: this.#feedback, publisher: this.#publisher } = stages);
     this.#sampled = init.sampled ?? (() => true);
@@ -155,7 +155,7 @@ export class Recorder {
       if (idlest !== undefined) this.#letGo(idlest, 'evicted');
     }
     this.#open.add(conversation);
-    this.#updateExitWatch();
+    this.#exitGuard.update();
     return conversation;
   }
 
@@ -174,7 +174,7 @@ export class Recorder {
     } else {
       void control.finish(reason);
     }
-    this.#updateExitWatch();
+    this.#exitGuard.update();
   }
 
   /** A conversation ended: it is no longer open; what the store holds of it is sent. */
@@ -182,7 +182,7 @@ export class Recorder {
     this.#open.delete(conversation);
     this.#storing.release(conversation);
     const outcome = this.#sender.end(conversation, reason, errors);
-    this.#updateExitWatch();
+    this.#exitGuard.update();
     return outcome;
   }
 
@@ -270,12 +270,8 @@ export class Recorder {
       },
       timeoutMs,
     );
-    this.#updateExitWatch();
-    return delivery;
-  }
-
-  #updateExitWatch(): void {
     this.#exitGuard.update();
+    return delivery;
   }
 
   /**

@@ -2,7 +2,7 @@ import { AbortError, NebulyError } from '../core/errors.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { ConversationClaim, ConversationStore, StoredInteraction } from '../types/store.js';
 import type { EndReason } from './conversation.js';
-import { RecordingError } from './errors.js';
+import { messageOf, RecordingError } from './errors.js';
 import { type FittedBody, fitConversation } from './fit.js';
 import { BoundedJobs } from './bounded-jobs.js';
 import { InteractionSends } from './interaction-sends.js';
@@ -92,7 +92,7 @@ export class Sender {
     try {
       claims = await store.claimIdle(idleBefore, now(), leaseMs, Math.min(limit, room));
     } catch (cause) {
-      report(new NebulyError(`The conversation store could not be swept: ${describe(cause)}`, { cause }));
+      report(new NebulyError(`The conversation store could not be swept: ${messageOf(cause)}`, { cause }));
       return 0;
     }
     for (const claim of claims) {
@@ -140,7 +140,7 @@ export class Sender {
   #build({ run, conversationId, resolve }: Job, published: () => void): Promise<void> {
     return run(published).then(resolve, (cause: unknown) => {
       // A bug: reported, never thrown into the caller's `end()`.
-      const error = new NebulyError(`Conversation ${conversationId} could not be sent: ${describe(cause)}`, { cause });
+      const error = new NebulyError(`Conversation ${conversationId} could not be sent: ${messageOf(cause)}`, { cause });
       this.#options.report(error);
       resolve({ status: 'failed', conversationId, error });
     });
@@ -168,7 +168,7 @@ export class Sender {
       claim = await store.claim(key, now(), leaseMs);
     } catch (cause) {
       // Still in the store: a sweep (of this instance or another) sends it later.
-      const error = new NebulyError(`The conversation store could not be read to end conversation ${id}: ${describe(cause)}`, {
+      const error = new NebulyError(`The conversation store could not be read to end conversation ${id}: ${messageOf(cause)}`, {
         cause,
       });
       for (const found of errors) report(found);
@@ -273,10 +273,6 @@ async function settleClaim(call: () => unknown, report: (error: NebulyError) => 
   try {
     await call();
   } catch (cause) {
-    report(new NebulyError(`The conversation store could not record a sent conversation: ${describe(cause)}`, { cause }));
+    report(new NebulyError(`The conversation store could not record a sent conversation: ${messageOf(cause)}`, { cause }));
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

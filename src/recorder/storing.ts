@@ -2,7 +2,7 @@ import { NebulyError, ValidationError } from '../core/errors.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ConversationInteraction } from '../schemas/index.js';
 import type { ConversationStore, StoredInteraction } from '../types/store.js';
-import { DeliveryError, RecordingError } from './errors.js';
+import { DeliveryError, messageOf, RecordingError } from './errors.js';
 import { checkInteraction, type ConversationTags } from './payload.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { LANE, paced } from './slices.js';
@@ -109,7 +109,7 @@ export class Storing {
       await this.#store(conversation, record);
     } catch (cause) {
       // A bug: reported, never thrown, and the stage goes on.
-      this.#options.report(new NebulyError(`Interaction ${record.id} could not be stored: ${describe(cause)}`, { cause }));
+      this.#options.report(new NebulyError(`Interaction ${record.id} could not be stored: ${messageOf(cause)}`, { cause }));
     }
     this.#end(conversation.key);
   }
@@ -203,7 +203,7 @@ export class Storing {
       stored = { id: record.id, interaction, order: record.order, origin: origin() };
     } catch (cause) {
       // A value JSON cannot hold, or a bug: reported, never thrown into the caller.
-      report(new NebulyError(`Interaction ${record.id} of conversation ${conversation.id} could not be recorded: ${describe(cause)}`, { cause }));
+      report(new NebulyError(`Interaction ${record.id} of conversation ${conversation.id} could not be recorded: ${messageOf(cause)}`, { cause }));
       return;
     }
     if (deliver !== undefined) {
@@ -216,7 +216,7 @@ export class Storing {
       // Nothing dropped without a report: the interaction goes to onError as a body that
       // can be sent on its own (`nebuly replay`, `conversations.send`).
       const payload = JSON.stringify({ conversation: { end_user: conversation.endUser, interactions: [stored.interaction] } });
-      const error = new NebulyError(`the conversation store did not take interaction ${record.id}: ${describe(cause)}`, { cause });
+      const error = new NebulyError(`the conversation store did not take interaction ${record.id}: ${messageOf(cause)}`, { cause });
       report(new DeliveryError({ conversationId: conversation.id, payload }, error));
     }
   }
@@ -239,8 +239,4 @@ async function maskInteraction(
   const { body, error } = applyMask(mask, 'conversation', { conversation: { end_user: endUser, interactions: [interaction] } });
   if (error !== undefined) report(error);
   return body?.conversation.interactions[0];
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
