@@ -61,7 +61,11 @@ describe('chat.completions.create, not streamed', () => {
     const raw = await observed.chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES }).asResponse();
     expect(await raw.json()).toMatchObject({ id: 'chatcmpl-fake' });
     await nebuly.flush();
-    expect(sent().map((conversation) => conversation.interactions[0])).toMatchObject([
+    // Two conversations, sent concurrently: they may reach the server in either order.
+    const firsts = sent()
+      .map((conversation) => conversation.interactions[0])
+      .sort((a, b) => String(b?.output ?? '').localeCompare(String(a?.output ?? '')));
+    expect(firsts).toMatchObject([
       { output: 'Order 7 shipped.', trace: [{ output: 'Order 7 shipped.' }] },
       { input: 'Where is order 7?', output: '', trace: [] },
     ]);
