@@ -10,7 +10,6 @@ const TURNS = 5;
 const CONCURRENCY = 4;
 const ROUNDS = 5;
 const API_KEY = 'bench-key';
-const PROJECT = 'bench';
 const PATH = '/event-ingestion/api/v2/events/trace_conversation';
 
 export interface DeliveryResult {
@@ -34,6 +33,11 @@ export interface DeliveryResult {
    */
   kyCpuVsFetch: number;
   kyCpuUs: number[];
+  /**
+   * The sink's CPU per request in each SDK and fetch round, µs: a sink near a whole core
+   * (its CPU per request close to the round's wall time per request) limits both sides alike.
+   */
+  sinkCpuUs: { sdk: number[]; fetch: number[] };
   conversations: number;
   interactionsPerConversation: number;
   concurrency: number;
@@ -44,9 +48,9 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** The sink: the reference server of the build under test, in a child process. */
+/** The sink (bench/sink.ts), in a child process. */
 async function startSink(): Promise<{ url: string; call: <T>(message: string) => Promise<T>; child: ChildProcess }> {
-  const child = fork(fileURLToPath(new URL('sink.ts', import.meta.url)), [DIST.href, API_KEY, PROJECT, PATH], {
+  const child = fork(fileURLToPath(new URL('sink.ts', import.meta.url)), [API_KEY, PATH], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -61,6 +65,27 @@ async function startSink(): Promise<{ url: string; call: <T>(message: string) =>
       return answer;
     },
   };
+}
+
+/** One round: its wall time, and the CPU per conversation of this process and of the sink, µs. */
+interface Round {
+  ms: number;
+  cpuUs: number;
+  sinkCpuUs: number;
+}
+
+/**
+ * The bodies the SDK sent are what the service accepts: each parses as JSON and passes
+ * the wire schema of the build under test (its `nebuly-client/schemas`), with every
+ * interaction. The sink does not check them, so that checking costs the timed rounds nothing.
+ */
+async function checkBodies(bodies: readonly string[]): Promise<void> {
+  const { sendConversationParamsSchema } = (await import(new URL('schemas.js', DIST).href)) as typeof import('../src/schemas/public.js');
+  for (const body of bodies) {
+    const parsed = sendConversationParamsSchema.safeParse(JSON.parse(body));
+    if (!parsed.success) throw new Error(`the SDK sent a body the service refuses: ${parsed.error.message}`);
+    if (parsed.data.conversation.interactions.length !== TURNS) throw new Error(`the SDK sent ${parsed.data.conversation.interactions.length} of ${TURNS} interactions`);
+  }
 }
 
 /** CPU time of this process since `from`, µs. */
@@ -88,7 +113,7 @@ export async function benchDelivery(sdk: Sdk): Promise<DeliveryResult> {
   });
   const data = Array.from({ length: CONVERSATIONS * TURNS }, (_, n) => interactionData(n));
 
-  async function sdkRound(): Promise<{ ms: number; cpuUs: number }> {
+  async function sdkRound(): Promise<Round> {
     await sink.call('clear');
     const cpu = process.cpuUsage();
     const started = performance.now();
@@ -106,9 +131,10 @@ export async function benchDelivery(sdk: Sdk): Promise<DeliveryResult> {
     await nebuly.flush();
     const ms = performance.now() - started;
     const cpuUs = cpuSince(cpu) / CONVERSATIONS;
+    const sinkCpuUs = (await sink.call<{ cpuUs: number }>('cpu')).cpuUs / CONVERSATIONS;
     const delivered = (await Promise.all(outcomes)).filter((outcome) => outcome.status === 'delivered').length;
     if (delivered !== CONVERSATIONS) throw new Error(`the SDK delivered ${delivered} of ${CONVERSATIONS}`);
-    return { ms, cpuUs };
+    return { ms, cpuUs, sinkCpuUs };
   }
 
   const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', accept: 'application/json' };
@@ -126,7 +152,7 @@ export async function benchDelivery(sdk: Sdk): Promise<DeliveryResult> {
       }),
   };
 
-  async function fetchRound(bodies: readonly string[], via: keyof typeof post): Promise<{ ms: number; cpuUs: number }> {
+  async function fetchRound(bodies: readonly string[], via: keyof typeof post): Promise<Round> {
     await sink.call('clear');
     const url = sink.url + PATH;
     let next = 0;
@@ -142,18 +168,21 @@ export async function benchDelivery(sdk: Sdk): Promise<DeliveryResult> {
         }
       }),
     );
-    return { ms: performance.now() - started, cpuUs: cpuSince(cpu) / bodies.length };
+    const ms = performance.now() - started;
+    const cpuUs = cpuSince(cpu) / bodies.length;
+    return { ms, cpuUs, sinkCpuUs: (await sink.call<{ cpuUs: number }>('cpu')).cpuUs / bodies.length };
   }
 
   try {
     await sdkRound(); // warm-up, and the bodies fetch will post
     const { bodies } = await sink.call<{ bodies: string[] }>('bodies');
     if (bodies.length !== CONVERSATIONS) throw new Error(`the sink logged ${bodies.length} of ${CONVERSATIONS} bodies`);
+    await checkBodies(bodies);
     await fetchRound(bodies, 'fetch');
     await fetchRound(bodies, 'ky');
-    const sdk: { ms: number; cpuUs: number }[] = [];
-    const plain: { ms: number; cpuUs: number }[] = [];
-    const viaKy: { ms: number; cpuUs: number }[] = [];
+    const sdk: Round[] = [];
+    const plain: Round[] = [];
+    const viaKy: Round[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       plain.push(await fetchRound(bodies, 'fetch'));
       sdk.push(await sdkRound());
@@ -161,6 +190,7 @@ export async function benchDelivery(sdk: Sdk): Promise<DeliveryResult> {
     }
     if (errors.length > 0) throw new Error(`the recorder reported: ${errors[0]?.message}`);
     const cpu = (rounds: typeof sdk) => rounds.map((round) => Math.round(round.cpuUs));
+    const sinkCpu = (rounds: typeof sdk) => rounds.map((round) => Math.round(round.sinkCpuUs));
     const ms = (rounds: typeof sdk) => rounds.map((round) => Math.round(round.ms));
     return {
       deliveryRatioVsFetch: median(ms(plain)) / median(ms(sdk)),
@@ -171,6 +201,7 @@ export async function benchDelivery(sdk: Sdk): Promise<DeliveryResult> {
       sdkCpuUs: cpu(sdk),
       fetchCpuUs: cpu(plain),
       kyCpuUs: cpu(viaKy),
+      sinkCpuUs: { sdk: sinkCpu(sdk), fetch: sinkCpu(plain) },
       conversations: CONVERSATIONS,
       interactionsPerConversation: TURNS,
       concurrency: CONCURRENCY,

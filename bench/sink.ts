@@ -1,28 +1,59 @@
 /**
  * The delivery benchmark's server, in a process of its own so that its CPU is not the
- * client's: the reference server of the build under test, on loopback. Driven over IPC:
- * it answers `{ url }` once listening, then `bodies` (the accepted conversation bodies
- * since the last `clear`) and `clear`.
+ * client's: a bare keep-alive `node:http` server on loopback that checks the key and the
+ * path, keeps each body and answers 202 `{"status":"accepted"}` as the service does.
+ *
+ * Bare on purpose: the benchmark measures the client, and the reference server (which
+ * validates and stores every conversation through web `Request`s) takes about as much CPU
+ * per request as a `fetch` client does, so on two cores it set the pace of both sides
+ * alike. The bodies are checked against the wire schema by bench/delivery.ts instead,
+ * outside the timed rounds.
+ *
+ * Driven over IPC: it answers `{ url }` once listening, then `bodies` (the bodies accepted
+ * since the last `clear`), `cpu` (its CPU time since then, µs), `clear` and `close`.
  */
-import type { ReferenceServerModule } from './sdk.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
-const [dist, apiKey = 'bench-key', project = 'bench', path = ''] = process.argv.slice(2);
-if (dist === undefined || process.send === undefined) throw new Error('run by bench/delivery.ts with an IPC channel');
+const [apiKey = 'bench-key', path = ''] = process.argv.slice(2);
+if (process.send === undefined) throw new Error('run by bench/delivery.ts with an IPC channel');
 const send = process.send.bind(process);
 
-const reference = (await import(new URL('reference-server.js', dist).href)) as ReferenceServerModule;
-const server = await reference.createReferenceServer({ apiKeys: { [apiKey]: project }, maxRecordedRequests: 10_000 });
+const ACCEPTED = JSON.stringify({ status: 'accepted' });
+let bodies: string[] = [];
+let cpu = process.cpuUsage();
 
-process.on('message', (message: 'bodies' | 'clear' | 'close') => {
+const server = createServer({ keepAliveTimeout: 60_000 }, (request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const answer = (status: number, body: string) => {
+      response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      response.end(body);
+    };
+    if (request.headers.authorization !== `Bearer ${apiKey}`) return answer(401, '{"detail":"Invalid API key"}');
+    if (request.method !== 'POST' || request.url !== path) return answer(404, '{"detail":"Not Found"}');
+    bodies.push(Buffer.concat(chunks).toString('utf8'));
+    answer(202, ACCEPTED);
+  });
+});
+
+process.on('message', (message: 'bodies' | 'clear' | 'cpu' | 'close') => {
   if (message === 'bodies') {
-    const accepted = server.requests.all().filter((request) => request.path === path && request.status === 202);
-    send({ bodies: accepted.map((request) => request.body) });
+    send({ bodies });
   } else if (message === 'clear') {
-    server.store.clear();
-    server.requests.clear();
+    bodies = [];
+    cpu = process.cpuUsage();
     send({ cleared: true });
+  } else if (message === 'cpu') {
+    const { user, system } = process.cpuUsage(cpu);
+    send({ cpuUs: user + system });
   } else {
-    void server.close().then(() => process.exit(0));
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
   }
 });
-send({ url: server.url });
+
+server.listen(0, '127.0.0.1', () => {
+  send({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+});
