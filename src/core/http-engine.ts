@@ -1,4 +1,4 @@
-import { ATTEMPT_TIMED_OUT, withinTimeout } from './attempt.js';
+import { ATTEMPT_TIMED_OUT } from './attempt.js';
 import type { HttpMethod } from './endpoint-paths.js';
 import { AbortError, ConnectionError, countAttempts, type NebulyError, TimeoutError } from './errors.js';
 import { plainHeaders } from './headers.js';
@@ -80,7 +80,7 @@ export class HttpEngine {
     const headers = { ...this.baseHeaders, 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: idempotencyKey };
     const transport = this.transport;
     const exchange: Exchange = { method: 'POST', path, signal, timeoutMs: request.timeoutMs, maxRetries: request.maxRetries };
-    const response = await this.exchange(exchange, (attemptSignal) => transport.send({ url, method: 'POST', headers, body, signal: attemptSignal }));
+    const response = await this.exchange(exchange, (timeoutMs) => transport.send({ url, method: 'POST', headers, body, timeoutMs, signal }));
     return { status: response.status, body: parseBody(response.text) };
   }
 
@@ -89,12 +89,19 @@ export class HttpEngine {
    * last attempt. Each response is redacted before anything reads it. Logs each attempt at
    * debug and each retry at info.
    *
+   * `send` makes one attempt, within the time-out it is given, and honours the request's
+   * `signal`: rejecting with `ATTEMPT_TIMED_OUT` (core/attempt.ts) past the time-out, with
+   * the signal's reason once it aborts. A transport's `send` does both its own way;
+   * anything else wraps itself in `withinTimeout`.
+   *
    * @example
    * ```ts
-   * const response = await engine.exchange({ method: 'GET', path }, (signal) => send(signal));
+   * const response = await engine.exchange({ method: 'GET', path, signal }, (timeoutMs) =>
+   *   withinTimeout((attemptSignal) => send(attemptSignal), timeoutMs, signal),
+   * );
    * ```
    */
-  async exchange(request: Exchange, send: (signal: AbortSignal) => Promise<WireResponse>): Promise<WireResponse & { attempt: number }> {
+  async exchange(request: Exchange, send: (timeoutMs: number) => Promise<WireResponse>): Promise<WireResponse & { attempt: number }> {
     const { method, path, signal } = request;
     const policy = { maxRetries: request.maxRetries ?? this.options.maxRetries, retryDelayMs: this.options.retryDelayMs };
     const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
@@ -104,7 +111,7 @@ export class HttpEngine {
       let failure: unknown;
       const started = this.#log.enabled('debug') ? Date.now() : 0;
       try {
-        response = redactResponse(await withinTimeout(send, timeoutMs, signal), this.options.apiKey);
+        response = redactResponse(await send(timeoutMs), this.options.apiKey);
       } catch (error) {
         failure = error;
       }

@@ -7,6 +7,7 @@ import { type Endpoint, ENDPOINTS } from './endpoints.js';
 import { UnexpectedResponseError } from './errors.js';
 import type { HttpEngine } from './http-engine.js';
 import type { EndpointArgs, EndpointResult } from './http-types.js';
+import { withinTimeout } from './attempt.js';
 import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency.js';
 import { loadKy } from './ky.js';
 import { checkRequestOptions } from './request-options.js';
@@ -68,8 +69,12 @@ export async function typedCall<N extends EndpointName>(
     ...(key === undefined ? {} : { [IDEMPOTENCY_HEADER]: key }),
   };
   const ky = await kyFor(engine);
-  const response = await engine.exchange({ ...overrides, method, path }, async (signal) =>
-    wireResponseOf(await ky(path.slice(1), { method, headers, body: body ?? null, signal })),
+  const response = await engine.exchange({ ...overrides, method, path }, (timeoutMs) =>
+    withinTimeout(
+      async (signal) => wireResponseOf(await ky(path.slice(1), { method, headers, body: body ?? null, signal })),
+      timeoutMs,
+      overrides.signal,
+    ),
   );
   if (responseSchema === undefined) return { status: response.status, body: parseBody(response.text) } as Result;
   const parsed = parseBody(response.text);

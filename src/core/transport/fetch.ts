@@ -1,3 +1,4 @@
+import { withinTimeout } from '../attempt.js';
 import type { Transport, WireResponse } from './types.js';
 
 /**
@@ -34,9 +35,15 @@ export function fetchTransport(fetchImpl: typeof globalThis.fetch, name: 'fetch'
   return {
     name,
     fetch: fetchImpl,
-    async send({ url, method, headers, body, signal }) {
-      const init: RequestInit = { method, headers, body: (body ?? null) as BodyInit | null, signal, redirect: 'manual' };
-      return wireResponseOf(await fetchImpl(url, init));
+    send({ url, method, headers, body, timeoutMs, signal }) {
+      return withinTimeout(
+        async (attemptSignal) => {
+          const init: RequestInit = { method, headers, body: (body ?? null) as BodyInit | null, signal: attemptSignal, redirect: 'manual' };
+          return wireResponseOf(await fetchImpl(url, init));
+        },
+        timeoutMs,
+        signal,
+      );
     },
   };
 }

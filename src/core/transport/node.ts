@@ -2,6 +2,7 @@ import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import type * as Tls from 'node:tls';
 import type { Buffer as NodeBuffer } from 'node:buffer';
+import { ATTEMPT_TIMED_OUT } from '../attempt.js';
 import { readEnv } from '../env.js';
 import { proxyAuthorization, proxyFor, type EnvReader } from './proxy.js';
 import { tunnelAgent } from './tunnel.js';
@@ -86,7 +87,7 @@ function flatten(headers: Http.IncomingHttpHeaders): Record<string, string> {
  * @example
  * ```ts
  * const transport = nodeTransport(nodeModules()!);
- * const response = await transport.send({ url, method: 'POST', headers, body, signal });
+ * const response = await transport.send({ url, method: 'POST', headers, body, timeoutMs: 30_000 });
  * ```
  */
 export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): Transport {
@@ -127,9 +128,25 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
     return route;
   }
 
-  function send({ url, method, headers, body, signal }: WireRequest): Promise<WireResponse> {
+  // The attempt's time-out and the caller's signal are a timer and a listener on the
+  // request itself: no AbortController, race or abort listener of Node's per attempt.
+  function send({ url, method, headers, body, timeoutMs, signal }: WireRequest): Promise<WireResponse> {
     return new Promise((resolve, reject) => {
+      if (signal?.aborted === true) {
+        reject(signal.reason);
+        return;
+      }
       const { route, path } = targetOf(url);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let onAbort: (() => void) | undefined;
+      const settle = () => {
+        if (timer !== undefined) clearTimeout(timer);
+        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+      };
+      const fail = (error: unknown) => {
+        settle();
+        reject(error);
+      };
       const request = route.module.request(
         {
           host: route.host.replace(/^\[|\]$/g, ''),
@@ -138,7 +155,6 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
           method,
           headers: body === undefined ? { ...headers, ...route.headers } : { ...headers, ...route.headers, 'content-length': lengthOf(body) },
           agent: route.agent,
-          signal,
         },
         (response) => {
           let text = '';
@@ -146,11 +162,24 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
           response.on('data', (chunk: string) => {
             text += chunk;
           });
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: flatten(response.headers), text, redirected: false }));
-          response.on('error', reject);
+          response.on('end', () => {
+            settle();
+            resolve({ status: response.statusCode ?? 0, headers: flatten(response.headers), text, redirected: false });
+          });
+          response.on('error', fail);
         },
       );
-      request.on('error', reject);
+      // Rejected first, so that the error the destroyed request emits next finds it settled.
+      const stop = (reason: unknown) => {
+        fail(reason);
+        request.destroy();
+      };
+      if (timeoutMs > 0) timer = setTimeout(() => stop(ATTEMPT_TIMED_OUT), timeoutMs);
+      if (signal !== undefined) {
+        onAbort = () => stop(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      request.on('error', fail);
       request.end(body);
     });
   }
@@ -166,7 +195,8 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
       request.headers.forEach((value, name) => {
         headers[name] = value;
       });
-      const response = await send({ url: request.url, method: request.method as WireRequest['method'], headers, body, signal: request.signal });
+      // ky's attempt is timed by the attempt loop around it (withinTimeout): only its signal here.
+      const response = await send({ url: request.url, method: request.method as WireRequest['method'], headers, body, timeoutMs: 0, signal: request.signal });
       const empty = response.status === 204 || response.status === 205 || response.status === 304;
       return new Response(empty ? null : response.text, { status: response.status, headers: response.headers });
     },

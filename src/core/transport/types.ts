@@ -5,11 +5,11 @@ import type { HttpMethod } from '../endpoints.js';
 
 /**
  * One attempt as a transport sends it: everything already decided (URL, headers as a
- * plain object of lower-case names, the body's bytes or text).
+ * plain object of lower-case names, the body's bytes or text), and how long it may take.
  *
  * @example
  * ```ts
- * const request: WireRequest = { url, method: 'POST', headers: { 'content-type': 'application/json' }, body, signal };
+ * const request: WireRequest = { url, method: 'POST', headers: { 'content-type': 'application/json' }, body, timeoutMs: 30_000 };
  * ```
  */
 export interface WireRequest {
@@ -17,8 +17,13 @@ export interface WireRequest {
   method: HttpMethod;
   headers: Readonly<Record<string, string>>;
   body?: string | Uint8Array | undefined;
-  /** Aborts the attempt: the time-out's, or the caller's. */
-  signal: AbortSignal;
+  /**
+   * The attempt's time-out, headers and body (`0`: none): past it the attempt rejects
+   * with `ATTEMPT_TIMED_OUT` (core/attempt.ts) and its request is cut off.
+   */
+  timeoutMs: number;
+  /** The caller's signal: aborting it rejects the attempt with its reason and cuts the request off. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -40,12 +45,13 @@ export interface WireResponse {
 
 /**
  * How the SDK reaches the network: `send` for the recorder's deliveries (no `Request`
- * built), `fetch` for ky, which the typed client sends through. A redirect is never
- * followed by the SDK's own transports.
+ * built; one attempt, its time-out and the caller's signal enforced by the transport
+ * in the way cheapest for it), `fetch` for ky, which the typed client sends through. A
+ * redirect is never followed by the SDK's own transports.
  *
  * @example
  * ```ts
- * const response = await transport.send({ url, method: 'GET', headers, signal });
+ * const response = await transport.send({ url, method: 'GET', headers, timeoutMs: 30_000, signal });
  * ```
  */
 export interface Transport {
