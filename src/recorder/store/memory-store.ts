@@ -40,6 +40,7 @@ interface Claimed extends ConversationClaim {
 }
 
 interface Kept {
+  readonly conversationId: string;
   readonly sent: SentInteraction;
   readonly until: number;
   /** What it counts against `maxSentBytes`. */
@@ -48,7 +49,6 @@ interface Kept {
   readonly number: number;
 }
 
-const keyOf = (conversationId: string, interactionId: string) => `${conversationId}\u0000${interactionId}`;
 
 /**
  * The store of one process: open conversations in its memory, lost with it. The default
@@ -76,6 +76,11 @@ class MemoryStore implements ConversationStore {
   readonly #order = new LinkedList<Open>();
   /** By generation, in order of claim. */
   readonly #claimed = new Map<string, Claimed>();
+  /**
+   * By interaction id alone, its conversation checked at lookup: ids are random UUIDs,
+   * and a key joined from both ids cost a string built, flattened and hashed twice an
+   * interaction. An id sent again in another conversation replaces the entry.
+   */
   readonly #sent = new Map<string, Kept>();
   /**
    * The sent interactions in the order they were kept, oldest first, to
@@ -153,14 +158,13 @@ class MemoryStore implements ConversationStore {
     if (claimed === undefined || claimed.token !== claim.token) return;
     this.#claimed.delete(claim.generation);
     for (const { id, interaction } of claimed.interactions) {
-      const key = keyOf(claim.conversationId, id);
       const number = (this.#sentCount += 1);
       const sent = { endUser: claimed.endUser, input: interaction.input, output: interaction.output, timeEnd: interaction.time_end };
       const bytes = 2 * (sent.input.length + sent.output.length + sent.endUser.length) + SENT_ENTRY_OVERHEAD_BYTES;
-      this.#forget(key);
-      this.#sent.set(key, { sent, until: retainUntil, bytes, number });
+      this.#forget(id);
+      this.#sent.set(id, { conversationId: claim.conversationId, sent, until: retainUntil, bytes, number });
       this.#sentBytes += bytes;
-      this.#sentOrder.push({ key, number });
+      this.#sentOrder.push({ key: id, number });
     }
     while ((this.#sent.size > this.#maxSent || this.#sentBytes > this.#maxSentBytes) && this.#sentOrder.length > 0) {
       const { key, number } = this.#sentOrder.shift() as { key: string; number: number };
@@ -179,11 +183,10 @@ class MemoryStore implements ConversationStore {
   }
 
   sent(conversationId: string, interactionId: string, now: number): SentInteraction | undefined {
-    const key = keyOf(conversationId, interactionId);
-    const kept = this.#sent.get(key);
-    if (kept === undefined) return undefined;
+    const kept = this.#sent.get(interactionId);
+    if (kept === undefined || kept.conversationId !== conversationId) return undefined;
     if (kept.until > now) return kept.sent;
-    this.#forget(key);
+    this.#forget(interactionId);
     return undefined;
   }
 
