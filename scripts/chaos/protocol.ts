@@ -7,6 +7,8 @@
 
 /** The settings a worker makes its client with. */
 export interface WorkerConfig {
+  /** Sent with each of its requests as `x-chaos-sender`, so that the check knows who sent what. */
+  readonly name: string;
   readonly baseUrl: string;
   readonly redisUrl: string;
   readonly prefix: string;

@@ -57,7 +57,10 @@ class Worker {
   #next = 0;
   alive = true;
 
+  readonly name: string;
+
   constructor(config: WorkerConfig, onError: (message: string) => void) {
+    this.name = config.name;
     this.#child = fork(fileURLToPath(new URL('worker.ts', import.meta.url)), [JSON.stringify(config)], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -128,12 +131,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   };
   const base = { baseUrl: sink.url, redisUrl: redis.url, prefix: `chaos:${process.pid}:${Date.now()}:`, idleTimeoutMs: options.idleTimeoutMs, leaseMs: options.leaseMs };
   const onError = () => void (errorsReported += 1);
-  const recorders = Array.from({ length: options.recorders }, () => new Worker({ ...base, sweepIntervalMs: 0 }, onError));
-  const sweepers = Array.from({ length: options.sweepers }, () => new Worker({ ...base, sweepIntervalMs: 0 }, onError));
+  const recorders = Array.from({ length: options.recorders }, (_, n) => new Worker({ ...base, name: `recorder-${n}`, sweepIntervalMs: 0 }, onError));
+  const sweepers = Array.from({ length: options.sweepers }, (_, n) => new Worker({ ...base, name: `sweeper-${n}`, sweepIntervalMs: 0 }, onError));
   const everyone = [...recorders, ...sweepers];
   try {
     await Promise.all(everyone.map((worker) => worker.ready()));
-    const ledger: Ledger = { conversations: new Map(), feedback: new Set(), killedAt: Number.POSITIVE_INFINITY };
+    const ledger: Ledger = { conversations: new Map(), feedback: new Set(), killed: undefined };
     const interactionIds = new Map<string, string>();
     const total = options.conversations * options.turns;
     let recorded = 0;
@@ -173,7 +176,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         killedMidSend = conversationId;
       }
       killedWithCommandsInHand = victim.inFlight;
-      ledger.killedAt = Date.now();
+      ledger.killed = victim.name;
       victim.kill();
     }
 
@@ -195,7 +198,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         recorded += 1;
         if (recorded >= total * options.killAfter && !killing) {
           killing = true;
-          ledger.killedAt = Date.now();
           await kill();
         }
         // Feedback on every third turn, from the next process over.

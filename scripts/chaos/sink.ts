@@ -12,6 +12,8 @@ import { API_KEY, PROJECT } from './protocol.js';
 export interface Received {
   readonly path: string;
   readonly idempotencyKey: string | undefined;
+  /** The worker that sent it (its `x-chaos-sender` header). */
+  readonly sender: string | undefined;
   readonly body: unknown;
   readonly status: number;
   /** When it arrived, ms since the epoch. */
@@ -74,7 +76,15 @@ export async function startSink(options: { holdMs: readonly [number, number] }):
           // Kept as text: the check reports it.
         }
         const key = request.headers['idempotency-key'];
-        received.push({ path: request.url ?? '', idempotencyKey: typeof key === 'string' ? key : undefined, body: parsed, status: answer.status, at });
+        const sender = request.headers['x-chaos-sender'];
+        received.push({
+          path: request.url ?? '',
+          idempotencyKey: typeof key === 'string' ? key : undefined,
+          sender: typeof sender === 'string' ? sender : undefined,
+          body: parsed,
+          status: answer.status,
+          at,
+        });
       }
       response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
       response.end(text);

@@ -18,6 +18,7 @@ const nebuly = new NebulyClient({
   apiKey: API_KEY,
   baseUrl: config.baseUrl,
   maxRetries: 5,
+  headers: { 'x-chaos-sender': config.name },
   onError: (error) => send({ kind: 'error', message: `${error.name}: ${error.message}` }),
   recorder: {
     store: redisStore(redis, { prefix: config.prefix }),
