@@ -167,18 +167,15 @@ export class Storing {
     }
   }
 
-  async #masked(conversation: ConversationRef, interaction: ConversationInteraction): Promise<ConversationInteraction | undefined> {
-    const { mask, report } = this.#options;
-    return mask === undefined ? interaction : maskInteraction(mask, conversation.endUser, interaction, report);
-  }
-
   async #store(conversation: ConversationRef, record: InteractionRecord): Promise<void> {
     const { report, store, now, deliver } = this.#options;
     // Not on the caller's path: `turn.end()` has returned before this runs.
     await paced(LANE.store);
     let stored: StoredInteraction;
     try {
-      const checked = await checkInteraction(record, conversation.tags);
+      // Most interactions are valid, checked at once; awaiting a value would still cost a turn.
+      const checking = checkInteraction(record, conversation.tags);
+      const checked = checking instanceof Promise ? await checking : checking;
       if (checked.issues.length > 0) {
         const invalid = new ValidationError(
           checked.issues,
@@ -198,7 +195,8 @@ export class Storing {
         );
       }
       if (checked.interaction === undefined) return;
-      const interaction = await this.#masked(conversation, checked.interaction);
+      const { mask } = this.#options;
+      const interaction = mask === undefined ? checked.interaction : await maskInteraction(mask, conversation.endUser, checked.interaction, report);
       if (interaction === undefined) return;
       stored = { id: record.id, interaction, order: record.order, origin: origin() };
     } catch (cause) {
@@ -211,7 +209,9 @@ export class Storing {
       return;
     }
     try {
-      await store.append(conversation.key, conversation.endUser, [stored], now());
+      // A store in memory answers at once; a thenable of any kind is awaited.
+      const appended: unknown = store.append(conversation.key, conversation.endUser, [stored], now());
+      if (typeof (appended as { then?: unknown } | undefined)?.then === 'function') await appended;
     } catch (cause) {
       // Nothing dropped without a report: the interaction goes to onError as a body that
       // can be sent on its own (`nebuly replay`, `conversations.send`).
