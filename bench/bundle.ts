@@ -84,19 +84,26 @@ function origin(input: string): string {
   return folder?.[1] ?? input;
 }
 
-interface Built {
+export interface Built {
   minified: number;
   gzip: number;
   /** Minified bytes of each input in what was counted. */
   inputs: Record<string, number>;
+  /** The text of what was counted, its files one after the other. */
+  text: string;
 }
 
 /**
  * A user's module bundled as their bundler would for a browser or a worker: esm, minified,
  * tree-shaken. With `splitting`, only what loads eagerly is counted: the entry and the
  * closure of its static imports.
+ *
+ * @example
+ * ```ts
+ * const { gzip, text } = await bundle(`import { NebulyClient } from '/abs/dist/index.js';\n${SCENARIOS.recorderOnly.code}`, true);
+ * ```
  */
-async function bundle(contents: string, splitting: boolean): Promise<Built> {
+export async function bundle(contents: string, splitting: boolean): Promise<Built> {
   const dir = await mkdtemp(join(tmpdir(), 'nebuly-bundle-'));
   try {
     const entry = join(dir, 'user-entry.js');
@@ -128,16 +135,18 @@ async function bundle(contents: string, splitting: boolean): Promise<Built> {
     }
     let minified = 0;
     let gzip = 0;
+    let text = '';
     const inputs: Record<string, number> = {};
     for (const output of eager) {
       const contents = files.get(absolute(output)) ?? new Uint8Array();
+      text += new TextDecoder().decode(contents);
       minified += contents.length;
       gzip += gzipSync(contents).length;
       for (const [input, { bytesInOutput }] of Object.entries(outputs[output]?.inputs ?? {})) {
         inputs[input] = (inputs[input] ?? 0) + bytesInOutput;
       }
     }
-    return { minified, gzip, inputs };
+    return { minified, gzip, inputs, text };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
