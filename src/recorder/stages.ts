@@ -5,7 +5,7 @@ import type { ConversationStore } from '../types/store.js';
 import { FeedbackSender } from './feedback.js';
 import { Publisher, type Transport } from './publisher.js';
 import { Sender } from './sending.js';
-import { memoryStore } from './store/memory-store.js';
+import { MemoryStore } from './store/memory-store-class.js';
 import { Storing } from './storing.js';
 
 /** The recorder's background stages, connected: what an ended turn and conversation go through. */
@@ -41,7 +41,7 @@ export interface StagesInit {
  * ```
  */
 export function connectStages({ options, transport, report, mask, changed }: StagesInit): Stages {
-  const store = options.store ?? memoryStore();
+  const store = options.store ?? new MemoryStore();
   const publisher = new Publisher({
     transport,
     report,
