@@ -57,10 +57,10 @@ export interface ScenarioResult {
   eagerMinifiedBytesBy: Record<string, number>;
   /**
    * Gzipped bytes of the eager part when `NebulyClient` is imported from `src/client.ts`
-   * instead of the package root: without the root's other exports (the deprecated
-   * schemas, the builders, `maskPII`), which build zod schemas at import. esbuild puts a
-   * module that an entry reaches statically, used or not, and a lazy chunk uses, in a
-   * chunk the entry loads: this is what the SDK's own laziness achieves without them.
+   * instead of the package root: without the root's other exports. esbuild loads with the
+   * entry a module a lazy chunk shares with it when the entry re-exports a name it
+   * declares, used or not (docs/decisions/0004-pay-for-what-you-use.md): the difference
+   * from the root's figure is what such exports still cost.
    */
   clientModuleEagerGzipBytes: number;
 }
@@ -208,7 +208,7 @@ export function describeBundle(result: BundleResult): string[] {
     lines.push(
       `bundle ${name}: eager ${kB(scenario.eagerGzipBytes)} min+gz (${kB(scenario.eagerMinifiedBytes)} min; ${target}); ` +
         `as one file ${kB(scenario.singleFileGzipBytes)} min+gz (${kB(scenario.singleFileMinifiedBytes)} min); ` +
-        `eager without the root's zod-built exports (NebulyClient from src/client.ts) ${kB(scenario.clientModuleEagerGzipBytes)}; ` +
+        `eager without the root's other exports (NebulyClient from src/client.ts) ${kB(scenario.clientModuleEagerGzipBytes)}; ` +
         `eager, minified, by origin: ${parts}`,
     );
   }
