@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { tsupEntries } from './package-entries.js';
 import { eagerLocalImportsPlugin } from './scripts/eager-local-imports.js';
+import { namedImportsOnly } from './scripts/named-imports-only.js';
 import { FRAMEWORK_SPECIFIER, optionalFrameworks } from './scripts/optional-frameworks.js';
 
 /** The package's entry points (package-entries.ts): dist name → source. */
@@ -52,6 +53,9 @@ export default defineConfig([
     splitting: true,
     dts: { entry },
     clean: true,
+    // Entry files without their bare imports of chunks, which made a user's bundler load
+    // zod with the entry (scripts/named-imports-only.ts).
+    plugins: [namedImportsOnly()],
     esbuildOptions(options) {
       options.chunkNames = 'lib/chunks/[name]-[hash]';
     },

@@ -57,10 +57,10 @@ export interface ScenarioResult {
   eagerMinifiedBytesBy: Record<string, number>;
   /**
    * Gzipped bytes of the eager part when `NebulyClient` is imported from `src/client.ts`
-   * instead of the package root: without the root's other exports (the deprecated
-   * schemas, the builders, `maskPII`), which build zod schemas at import. esbuild puts a
-   * module that an entry reaches statically, used or not, and a lazy chunk uses, in a
-   * chunk the entry loads: this is what the SDK's own laziness achieves without them.
+   * instead of the package root: without the root's other exports. esbuild loads with the
+   * entry a module a lazy chunk shares with it when the entry re-exports a name it
+   * declares, used or not (docs/decisions/0004-pay-for-what-you-use.md): the difference
+   * from the root's figure is what such exports still cost.
    */
   clientModuleEagerGzipBytes: number;
 }
@@ -84,19 +84,26 @@ function origin(input: string): string {
   return folder?.[1] ?? input;
 }
 
-interface Built {
+export interface Built {
   minified: number;
   gzip: number;
   /** Minified bytes of each input in what was counted. */
   inputs: Record<string, number>;
+  /** The text of what was counted, its files one after the other. */
+  text: string;
 }
 
 /**
  * A user's module bundled as their bundler would for a browser or a worker: esm, minified,
  * tree-shaken. With `splitting`, only what loads eagerly is counted: the entry and the
  * closure of its static imports.
+ *
+ * @example
+ * ```ts
+ * const { gzip, text } = await bundle(`import { NebulyClient } from '/abs/dist/index.js';\n${SCENARIOS.recorderOnly.code}`, true);
+ * ```
  */
-async function bundle(contents: string, splitting: boolean): Promise<Built> {
+export async function bundle(contents: string, splitting: boolean): Promise<Built> {
   const dir = await mkdtemp(join(tmpdir(), 'nebuly-bundle-'));
   try {
     const entry = join(dir, 'user-entry.js');
@@ -128,16 +135,18 @@ async function bundle(contents: string, splitting: boolean): Promise<Built> {
     }
     let minified = 0;
     let gzip = 0;
+    let text = '';
     const inputs: Record<string, number> = {};
     for (const output of eager) {
       const contents = files.get(absolute(output)) ?? new Uint8Array();
+      text += new TextDecoder().decode(contents);
       minified += contents.length;
       gzip += gzipSync(contents).length;
       for (const [input, { bytesInOutput }] of Object.entries(outputs[output]?.inputs ?? {})) {
         inputs[input] = (inputs[input] ?? 0) + bytesInOutput;
       }
     }
-    return { minified, gzip, inputs };
+    return { minified, gzip, inputs, text };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -199,7 +208,7 @@ export function describeBundle(result: BundleResult): string[] {
     lines.push(
       `bundle ${name}: eager ${kB(scenario.eagerGzipBytes)} min+gz (${kB(scenario.eagerMinifiedBytes)} min; ${target}); ` +
         `as one file ${kB(scenario.singleFileGzipBytes)} min+gz (${kB(scenario.singleFileMinifiedBytes)} min); ` +
-        `eager without the root's zod-built exports (NebulyClient from src/client.ts) ${kB(scenario.clientModuleEagerGzipBytes)}; ` +
+        `eager without the root's other exports (NebulyClient from src/client.ts) ${kB(scenario.clientModuleEagerGzipBytes)}; ` +
         `eager, minified, by origin: ${parts}`,
     );
   }

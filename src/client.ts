@@ -8,7 +8,7 @@ import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
 import { ambientContext, checkConversationTarget, type ConversationTarget } from './recorder/conversation-target.js';
 import type { DeliveryReport } from './recorder/delivery-report.js';
-import type { FeedbackParams } from './recorder/feedback.js';
+import type { FeedbackParams } from './recorder/feedback-params.js';
 import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';

@@ -90,7 +90,7 @@ export type { ConversationTarget } from './recorder/conversation-target.js';
 export type { DeliveryReport } from './recorder/delivery-report.js';
 export type { ConversationOutcome, ConversationStatus } from './recorder/outcome.js';
 export { memoryStore, type MemoryStoreOptions } from './recorder/store/memory-store.js';
-export type { FeedbackParams } from './recorder/feedback.js';
+export type { FeedbackParams } from './recorder/feedback-params.js';
 export type {
   ConversationClaim,
   ConversationStore,

@@ -2,8 +2,8 @@ import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { ENDPOINTS } from '../core/endpoints.js';
 import type { IngestPayloads, Mask } from '../core/privacy-options.js';
-import { applyMask, MASK_FAILED, maskedKindOf } from './apply-mask.js';
-import { MaskError } from './errors.js';
+import { applyMask, maskedKindOf } from './apply-mask.js';
+import { MASK_FAILED, MaskError } from './errors.js';
 
 const SECRET = 'my card is 4111 1111 1111 1111';
 

@@ -4,17 +4,7 @@ import type { IngestPayloads, Mask, PayloadKind } from '../core/privacy-options.
 import { toIssues } from '../schemas/issues.js';
 import type { Issue } from '../utils/issues.js';
 import { type ContentMap, mapContent } from './content.js';
-import { MaskError, type MaskErrorCode } from './errors.js';
-
-/**
- * What stands in for each content field of a body whose mask failed.
- *
- * @example
- * ```ts
- * outcome.body?.conversation.interactions[0]?.input === MASK_FAILED; // after a mask threw
- * ```
- */
-export const MASK_FAILED = '[MASK FAILED]';
+import { MASK_FAILED, MaskError, type MaskErrorCode } from './errors.js';
 
 const PLACEHOLDER: ContentMap = { text: () => MASK_FAILED, parts: () => MASK_FAILED };
 

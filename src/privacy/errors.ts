@@ -14,8 +14,20 @@ import { formatPath, type Issue, listBounded } from '../utils/issues.js';
 export type MaskErrorCode = 'mask_threw' | 'mask_invalid';
 
 /**
+ * What stands in for each content field of a body whose mask failed. Here, beside the
+ * error that names it, not in `apply-mask.ts`: the package root exports it, and
+ * `apply-mask.ts` imports zod, which a bundle that never masks should not load.
+ *
+ * @example
+ * ```ts
+ * outcome.body?.conversation.interactions[0]?.input === MASK_FAILED; // after a mask threw
+ * ```
+ */
+export const MASK_FAILED = '[MASK FAILED]';
+
+/**
  * What went out instead of the masked body: the body with every content field replaced
- * by `[MASK FAILED]`, or nothing (when even that was not a valid body: the mask changed
+ * by {@link MASK_FAILED}, or nothing (when even that was not a valid body: the mask changed
  * the body it was given before it failed).
  *
  * @example
@@ -27,7 +39,7 @@ export type MaskFallback = 'placeholder' | 'withheld';
 
 /**
  * The client's `mask` failed on a body, so nothing of it went out unmasked: its content
- * fields were sent as `[MASK FAILED]` ({@link MaskError.fallback} `'placeholder'`), or
+ * fields were sent as {@link MASK_FAILED} ({@link MaskError.fallback} `'placeholder'`), or
  * it was not sent (`'withheld'`). Reported to `onError`; a call of yours whose body was
  * withheld rejects with it. It never holds the body's content: not the mask's own error
  * either, whose message might quote it, only that error's name.
@@ -57,7 +69,7 @@ export class MaskError extends NebulyError {
     const listed = issues.length === 0 ? '' : `: ${listBounded(issues, (issue) => `${formatPath(issue.path)} ${issue.message}`)}`;
     const outcome =
       fallback === 'placeholder'
-        ? 'its content fields were sent as [MASK FAILED]'
+        ? `its content fields were sent as ${MASK_FAILED}`
         : 'it was not sent (the mask had changed it before failing)';
     super(`The mask ${what} on a ${kind} body, so ${outcome}${listed}`);
     this.code = code;

@@ -1,31 +1,11 @@
-import { NebulyError, ValidationError } from '../core/errors.js';
+import { NebulyError } from '../core/errors.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ConversationFeedbackAction, SendFeedbackBody } from '../schemas/index.js';
-import { checkFeedbackAction, Found } from '../schemas/plain-checks.js';
 import type { ConversationStore } from '../types/store.js';
-import type { Issue } from '../utils/issues.js';
 import { messageOf, RecordingError } from './errors.js';
-import { fieldsOf } from './fields.js';
 import { newId } from './ids.js';
 import type { Publisher } from './publisher.js';
-
-/**
- * Parameters of `nebuly.feedback`: which interaction (its `turn.id`, in the conversation
- * of `nebuly.conversation({ conversation_id })`), and the action.
- *
- * @example
- * ```ts
- * const params: FeedbackParams = { conversation_id: chatId, interaction_id: turnId, slug: 'thumbs_up' };
- * ```
- */
-export interface FeedbackParams {
-  conversation_id: string;
-  interaction_id: string;
-  slug: ConversationFeedbackAction['slug'];
-  text?: string | undefined;
-  value?: number | undefined;
-}
 
 /** What {@link FeedbackSender} needs. */
 export interface FeedbackSenderOptions {
@@ -41,7 +21,6 @@ export interface FeedbackSenderOptions {
 }
 
 const encoder = /* @__PURE__ */ new TextEncoder();
-const FIELDS = ['conversation_id', 'interaction_id', 'slug', 'text', 'value'] as const;
 
 /**
  * Feedback that arrives after its interaction ended, from any instance: attached to the
@@ -67,30 +46,6 @@ export class FeedbackSender {
   /** Resolves once every feedback taken before the call was attached, sent, or reported. */
   async drained(): Promise<void> {
     if (this.#pending.size > 0) await Promise.all(Array.from(this.#pending));
-  }
-
-  /**
-   * Checks `nebuly.feedback()`'s params: the ids and the action, or `undefined` after
-   * reporting what is wrong (named by field).
-   */
-  check(params: unknown): { conversationId: string; interactionId: string; action: ConversationFeedbackAction } | undefined {
-    const fields = fieldsOf(params as FeedbackParams, FIELDS);
-    const issues: Issue[] = [];
-    for (const name of ['conversation_id', 'interaction_id'] as const) {
-      const value = fields[name];
-      if (typeof value !== 'string' || value.trim() === '') {
-        issues.push({ path: [name], message: 'must be a non-empty string', code: 'invalid_type' });
-      }
-    }
-    const read = { slug: fields.slug, text: fields.text, value: fields.value };
-    const found = new Found(read);
-    const action = checkFeedbackAction(read, [], found);
-    issues.push(...found.issues);
-    if (issues.length > 0 || action === undefined) {
-      this.#options.report(new ValidationError(issues, 'nebuly.feedback() params (nothing recorded)'));
-      return undefined;
-    }
-    return { conversationId: fields.conversation_id as string, interactionId: fields.interaction_id as string, action };
   }
 
   /** Attaches or sends `action` for the interaction; never rejects. */

@@ -1,22 +1,20 @@
 import type { NebulyError } from '../core/errors.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
 import type { Mask } from '../core/privacy-options.js';
-import type { ConversationStore } from '../types/store.js';
 import { Conversation, type ConversationHooks, type ConversationInit, conversationControl, type EndReason } from './conversation.js';
-import type { DeliveryReport } from './delivery-report.js';
+import { type DeliveryReport, Tally } from './delivery-report.js';
 import { type BeginCall, conversationInit } from './beginning.js';
 import { closeAll, ExitGuard, type ShutdownOptions } from './closing.js';
-import type { FeedbackParams, FeedbackSender } from './feedback.js';
+import { type CheckedFeedback, checkFeedback, type FeedbackParams } from './feedback-params.js';
 import { fieldsOf } from './fields.js';
 import { sharedKey } from './keys.js';
+import { LazyStages } from './lazy-stages.js';
 import { OpenConversations } from './open-conversations.js';
 import type { ConversationOutcome } from './outcome.js';
-import type { Publisher, Transport } from './publisher.js';
-import type { Sender } from './sending.js';
-import { connectStages, safeReporter } from './stages.js';
+import type { Transport } from './publication.js';
+import { safeReporter } from './safe-reporter.js';
 import { Sweeper } from './sweeping.js';
 import type { StartConversationParams } from './start.js';
-import type { Storing } from './storing.js';
 
 export type { ShutdownOptions };
 
@@ -52,14 +50,13 @@ export interface RecorderInit {
 export class Recorder {
   readonly #options: ResolvedRecorderOptions;
   readonly #report: (error: NebulyError) => void;
-  readonly #store: ConversationStore;
-  readonly #publisher: Publisher;
-  readonly #storing: Storing;
-  readonly #sender: Sender;
+  /** Storing, sending, the publisher and late feedback: loaded when first needed. */
+  readonly #stages: LazyStages;
+  /** Whether the store is shared with other instances (a memory store, the default, is not). */
+  readonly #shared: boolean;
   readonly #open: OpenConversations<Conversation>;
   readonly #hooks: ConversationHooks<Conversation>;
   readonly #sampled: (endUser: string) => boolean;
-  readonly #feedback: FeedbackSender;
   readonly #sweeper: Sweeper;
   #lastFlush: Promise<unknown> = Promise.resolve();
   #shutdown: Promise<DeliveryReport> | undefined;
@@ -70,14 +67,14 @@ export class Recorder {
     const options = resolveRecorderOptions(init.options);
     this.#options = options;
     this.#report = safeReporter(init.onError);
-    const stages = connectStages({
+    this.#stages = new LazyStages({
       options,
       transport: init.http,
       report: this.#report,
       mask: init.mask,
       changed: () => this.#exitGuard.update(),
     });
-    ({ store: this.#store, storing: this.#storing, sender: this.#sender, feedback: this.#feedback, publisher: this.#publisher } = stages);
+    this.#shared = options.store?.shared ?? false;
     this.#sampled = init.sampled ?? (() => true);
     this.#open = new OpenConversations<Conversation>({
       idleTimeoutMs: options.idleTimeoutMs,
@@ -85,28 +82,35 @@ export class Recorder {
       onIdle: (conversation) => this.#letGo(conversation, 'idle'),
     });
     this.#hooks = {
-      turnEnded: (conversation, record) => this.#storing.take(conversation, record),
-      stepSettled: (_conversation, record) => this.#storing.settled(record),
+      turnEnded: (conversation, record) => this.#stages.run(({ storing }) => storing.take(conversation, record)),
+      stepSettled: (_conversation, record) => this.#stages.run(({ storing }) => storing.settled(record)),
       lateFeedback: (conversation, record, action) => {
-        const checked = this.#feedback.check({ ...action, conversation_id: conversation.id, interaction_id: record.id });
-        if (checked !== undefined) void this.#feedback.send(conversation.key, conversation.id, record.id, checked.action);
+        const checked = checkFeedback({ ...action, conversation_id: conversation.id, interaction_id: record.id }, this.#report);
+        if (checked !== undefined) void this.#sendFeedback(conversation.key, checked);
       },
       ended: (conversation, reason, errors) => this.#ended(conversation, reason, errors),
     };
     this.#exitGuard = new ExitGuard({
-      counts: () => ({ open: this.#open.size, unsent: Math.max(this.#publisher.pendingCount, this.#sender.runningCount) }),
-      shared: this.#store.shared,
+      counts: () => ({ open: this.#open.size, unsent: this.#unsent() }),
+      shared: this.#shared,
       beforeExit: () => this.#beforeExit(),
       report: this.#report,
     });
     this.#sweeper = new Sweeper({
-      sender: this.#sender,
+      sender: { sweep: (idleBefore, limit) => this.#stages.use(({ sender }) => sender.sweep(idleBefore, limit), () => 0) },
       now: options.now,
       idleTimeoutMs: options.idleTimeoutMs,
       sweepIntervalMs: options.sweepIntervalMs,
       flush: () => this.flush(),
     });
-    if (this.#store.shared) this.#sweeper.start();
+    if (this.#shared) this.#sweeper.start();
+  }
+
+  /** Conversations ended and not settled; before the stages load, those waiting for them. */
+  #unsent(): number {
+    const ready = this.#stages.ready;
+    if (ready === undefined) return this.#stages.sendsWaiting;
+    return Math.max(ready.publisher.pendingCount, ready.sender.runningCount);
   }
 
   /**
@@ -147,7 +151,7 @@ export class Recorder {
     if ('sampledOut' in init) return conversation;
     if ('refusal' in init) {
       // Dropped from its start, its error already reported: counted, never sent.
-      void this.#publisher.drop(init.conversationId, init.refusal, []);
+      this.#stages.run(({ publisher }) => void publisher.drop(init.conversationId, init.refusal, []));
       return conversation;
     }
     if (this.#open.size >= this.#options.maxOpenConversations) {
@@ -168,9 +172,9 @@ export class Recorder {
   #letGo(conversation: Conversation, reason: EndReason): void {
     this.#open.delete(conversation);
     const control = conversationControl(conversation);
-    if (this.#store.shared && reason !== 'end') {
+    if (this.#shared && reason !== 'end') {
       if (reason !== 'evicted') control.closeTurns(reason);
-      this.#storing.release(conversation);
+      this.#stages.run(({ storing }) => storing.release(conversation));
     } else {
       void control.finish(reason);
     }
@@ -180,8 +184,14 @@ export class Recorder {
   /** A conversation ended: it is no longer open; what the store holds of it is sent. */
   #ended(conversation: Conversation, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome> {
     this.#open.delete(conversation);
-    this.#storing.release(conversation);
-    const outcome = this.#sender.end(conversation, reason, errors);
+    const outcome = this.#stages.use(
+      ({ storing, sender }) => {
+        storing.release(conversation);
+        return sender.end(conversation, reason, errors);
+      },
+      (error): ConversationOutcome => ({ status: 'failed', conversationId: conversation.id, error }),
+      true,
+    );
     this.#exitGuard.update();
     return outcome;
   }
@@ -193,13 +203,20 @@ export class Recorder {
    * rejects; what cannot be recorded is reported.
    */
   feedback(params: FeedbackParams): Promise<void> {
-    const checked = this.#feedback.check(params);
+    const checked = checkFeedback(params, this.#report);
     if (checked === undefined) return Promise.resolve();
-    const { conversationId, interactionId, action } = checked;
-    const key = sharedKey(conversationId);
+    const key = sharedKey(checked.conversationId);
     const open = this.#open.get(key);
-    if (open !== undefined && conversationControl(open).feedbackOnOpenTurn(interactionId, { ...action })) return Promise.resolve();
-    return this.#feedback.send(key, conversationId, interactionId, action);
+    if (open !== undefined && conversationControl(open).feedbackOnOpenTurn(checked.interactionId, { ...checked.action })) return Promise.resolve();
+    return this.#sendFeedback(key, checked);
+  }
+
+  /** Feedback on an interaction no open turn here holds: attached in the store, or sent. */
+  #sendFeedback(key: string, { conversationId, interactionId, action }: CheckedFeedback): Promise<void> {
+    return this.#stages.use(
+      ({ feedback }) => feedback.send(key, conversationId, interactionId, action),
+      () => undefined,
+    );
   }
 
   /**
@@ -212,9 +229,14 @@ export class Recorder {
     // still resolves. Flushes resolve in the order they were called.
     // With `delivery: 'interaction'`, storing an interaction is sending it: what the
     // stored ones started is waited for too.
-    const stored = this.#storing.drained().then(() => this.#sender.sendsSettled());
-    const waited = Promise.all([stored, this.#sender.settled(), this.#feedback.drained(), this.#lastFlush]);
-    const flushed = waited.then(() => this.#publisher.report());
+    const last = this.#lastFlush;
+    const flushed = this.#stages.use(
+      ({ storing, sender, feedback, publisher }) => {
+        const stored = storing.drained().then(() => sender.sendsSettled());
+        return Promise.all([stored, sender.settled(), feedback.drained(), last]).then(() => publisher.report());
+      },
+      () => new Tally().report(),
+    );
     this.#lastFlush = flushed;
     return flushed;
   }
@@ -264,9 +286,21 @@ export class Recorder {
           return open;
         },
         letGo: (conversation) => this.#letGo(conversation, reason),
-        handedOver: () => Promise.all([this.#storing.drained(), this.#sender.published(), this.#feedback.drained()]),
-        closePublisher: (timeLeftMs, timeoutMs) => this.#publisher.close(timeLeftMs, timeoutMs),
-        settled: () => this.#sender.settled(),
+        handedOver: () =>
+          this.#stages.use(
+            ({ storing, sender, feedback }) => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
+            () => undefined,
+          ),
+        closePublisher: (timeLeftMs, timeoutMs) =>
+          this.#stages.use(
+            ({ publisher }) => publisher.close(timeLeftMs, timeoutMs),
+            () => new Tally().report(),
+          ),
+        settled: () =>
+          this.#stages.use(
+            ({ sender }) => sender.settled(),
+            () => undefined,
+          ),
       },
       timeoutMs,
     );

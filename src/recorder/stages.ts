@@ -5,7 +5,7 @@ import type { ConversationStore } from '../types/store.js';
 import { FeedbackSender } from './feedback.js';
 import { Publisher, type Transport } from './publisher.js';
 import { Sender } from './sending.js';
-import { memoryStore } from './store/memory-store.js';
+import { MemoryStore } from './store/memory-store-class.js';
 import { Storing } from './storing.js';
 
 /** The recorder's background stages, connected: what an ended turn and conversation go through. */
@@ -41,7 +41,7 @@ export interface StagesInit {
  * ```
  */
 export function connectStages({ options, transport, report, mask, changed }: StagesInit): Stages {
-  const store = options.store ?? memoryStore();
+  const store = options.store ?? new MemoryStore();
   const publisher = new Publisher({
     transport,
     report,
@@ -75,24 +75,4 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
     sending: () => sender.settled(),
   });
   return { store, storing, sender, feedback, publisher };
-}
-
-/**
- * Wraps `onError` so that it can never break the recorder: a handler that throws, or
- * returns a rejected promise, is the user's bug, and there is nowhere left to report it.
- *
- * @example
- * ```ts
- * const report = safeReporter(init.onError);
- * ```
- */
-export function safeReporter(onError: (error: NebulyError) => void): (error: NebulyError) => void {
-  return (error) => {
-    try {
-      const returned: unknown = onError(error);
-      if (returned instanceof Promise) returned.catch(() => undefined);
-    } catch {
-      // See above.
-    }
-  };
 }

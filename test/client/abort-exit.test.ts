@@ -22,9 +22,11 @@ describe('a custom fetch that ignores abort', () => {
   });
 
   it('leaves no timer of the SDK behind after the shutdown deadline, during an attempt or a wait', async () => {
-    // ky is loaded on the first request, by a real import that fake time does not wait for.
+    // ky is loaded on the first request, and the recorder's stages at their first use (a
+    // flush), by real imports that fake time does not wait for.
     const warm = new NebulyClient({ apiKey: 'k', fetch: async () => Response.json({ users: [] }) });
     await warm.eligibleUsers.list();
+    await warm.flush();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const errors: NebulyError[] = [];
     let calls = 0;

@@ -5,6 +5,7 @@ import { build as bundle } from 'esbuild';
 import { build, type Options } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import configs from '../../tsup.config.js';
+import { bundle as eagerBundle, SCENARIOS } from '../../bench/bundle.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Inside the repo's node_modules, so that the build's `zod/mini` resolves as it does for users.
@@ -73,4 +74,18 @@ describe('tree-shaking of the package root (ESM build)', () => {
     expect(text).not.toMatch(/(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']node:/);
     expect(text).toContain('getBuiltinModule');
   });
+
+  // esbuild, splitting a user's bundle, puts in the part that loads first every module the
+  // entry reaches, used or not, that the SDK's lazy modules share: through a re-export from
+  // a module loaded with `import()` (`MASK_FAILED` was exported from the zod-checked
+  // `apply-mask.ts`), or a bare import of a chunk (scripts/named-imports-only.ts).
+  it.each(['recorderOnly', 'clientAndRecorder'] as const)(
+    'loads no zod before the first use that needs it, with code splitting (%s, the bundle bench\'s user module)',
+    async (scenario) => {
+      const { text } = await eagerBundle(`import { NebulyClient } from ${JSON.stringify(join(OUT, 'index.js'))};\n${SCENARIOS[scenario].code}`, true);
+      expect(text).toContain('no API key'); // the client is there: its check of the key runs at construction
+      // A boolean: the failure would otherwise print the whole bundle.
+      expect(ZOD_MARK.test(text), 'zod in the part of the bundle that loads first').toBe(false);
+    },
+  );
 });

@@ -4,6 +4,11 @@ import type { RecorderOptions } from '../../src/core/recorder-options.js';
 import type { ConversationOutcome } from '../../src/recorder/outcome.js';
 import { Recorder } from '../../src/recorder/recorder.js';
 import { FakeTransport } from './fake-transport.js';
+// The recorder loads its stages with `import()` at their first use (lazy-stages.ts). Loaded
+// here, that import resolves within a few microtasks, as in the Node build, where it is
+// static: a test's `settle()` does not have to outwait a cold module transform.
+// src/recorder/lazy-stages.test.ts covers what happens before they are loaded.
+import '../../src/recorder/stages.js';
 
 /** The start of the test clock: 2026-05-01T10:00:00.000Z. */
 export const T0 = Date.parse('2026-05-01T10:00:00.000Z');

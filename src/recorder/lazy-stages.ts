@@ -1,0 +1,115 @@
+import { NebulyError } from '../core/errors.js';
+import { messageOf } from './errors.js';
+import type { Stages, StagesInit } from './stages.js';
+
+/** A use of the stages waiting for them: given the stages, or the error that kept them from loading. */
+type Waiter = (stages: Stages | undefined, error: NebulyError) => void;
+
+/**
+ * The recorder's background stages (`stages.ts`: storing, sending, the publisher, late
+ * feedback, and through them fitting, cropping, the queue and the memory store), loaded
+ * and connected the first time the recorder needs them: its first ended turn, feedback,
+ * flush, sweep or shutdown. A recorder that records nothing never loads them; a bundle
+ * (docs/decisions/0004-pay-for-what-you-use.md) fetches them then, and on Node, whose
+ * builds import them statically (`scripts/eager-local-imports.ts`), they are ready a
+ * microtask later.
+ *
+ * What is asked of them before they are ready waits in the order it was asked, and runs
+ * before anything asked later: a flush waits for what ended before it, as when they are
+ * ready. If they cannot be loaded (a chunk a browser could not fetch), that is reported
+ * once, and each use gives its `failed` result: nothing throws into the caller.
+ *
+ * @example
+ * ```ts
+ * const stages = new LazyStages({ options, transport, report, mask, changed });
+ * stages.run((ready) => ready.storing.take(conversation, record));
+ * const report = await stages.use((ready) => ready.publisher.flush(), () => new Tally().report());
+ * ```
+ */
+export class LazyStages {
+  readonly #init: StagesInit;
+  #ready: Stages | undefined;
+  #failure: NebulyError | undefined;
+  /** What waits for them, in the order it was asked; `undefined` when nothing does. */
+  #waiting: Waiter[] | undefined;
+  #sendsWaiting = 0;
+
+  constructor(init: StagesInit) {
+    this.#init = init;
+  }
+
+  /** The stages, once loaded (`undefined` before). */
+  get ready(): Stages | undefined {
+    return this.#ready;
+  }
+
+  /** How many conversations ended wait for the stages to load, to be sent (see `sends` of {@link LazyStages.use}). */
+  get sendsWaiting(): number {
+    return this.#sendsWaiting;
+  }
+
+  /** Runs `use` with the stages: at once when they are ready, else once they are (nothing when they cannot load). */
+  run(use: (stages: Stages) => void): void {
+    if (this.#ready !== undefined) {
+      use(this.#ready);
+      return;
+    }
+    if (this.#failure !== undefined) return;
+    this.#wait((stages) => {
+      if (stages !== undefined) use(stages);
+    });
+  }
+
+  /**
+   * Like {@link LazyStages.run}, with a result: `use`'s, or `failed`'s when the stages
+   * cannot load. Never rejects. `sends`: `use` sends a conversation (counted in
+   * {@link LazyStages.sendsWaiting} while it waits, as unsent at exit).
+   */
+  use<T>(use: (stages: Stages) => T | PromiseLike<T>, failed: (error: NebulyError) => T, sends = false): Promise<T> {
+    if (this.#ready !== undefined) return Promise.resolve(use(this.#ready));
+    if (this.#failure !== undefined) return Promise.resolve(failed(this.#failure));
+    if (sends) this.#sendsWaiting += 1;
+    return new Promise<T>((resolve) => {
+      this.#wait((stages, error) => {
+        if (sends) this.#sendsWaiting -= 1;
+        resolve(stages === undefined ? failed(error) : use(stages));
+      });
+    });
+  }
+
+  #wait(then: Waiter): void {
+    if (this.#waiting !== undefined) {
+      this.#waiting.push(then);
+      return;
+    }
+    this.#waiting = [then];
+    import('./stages.js')
+      .then(({ connectStages }) => connectStages(this.#init))
+      .then(
+        (stages) => this.#settle(stages, undefined),
+        (cause: unknown) => {
+          const error = new NebulyError(`The recorder could not load its background stages; nothing will be sent: ${messageOf(cause)}`, { cause });
+          this.#init.report(error);
+          this.#settle(undefined, error);
+        },
+      );
+  }
+
+  /** Runs what waited, in order (what it asks meanwhile joins the end), then lets later uses run at once. */
+  #settle(stages: Stages | undefined, failure: NebulyError | undefined): void {
+    const waiting = this.#waiting as Waiter[];
+    const error = failure as NebulyError;
+    for (const then of waiting) {
+      try {
+        then(stages, error);
+      } catch (cause) {
+        // A bug: reported, and what waits after it still runs.
+        this.#init.report(new NebulyError(`The recorder's background work failed: ${messageOf(cause)}`, { cause }));
+      }
+    }
+    this.#waiting = undefined;
+    this.#ready = stages;
+    this.#failure = failure;
+    this.#init.changed();
+  }
+}

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { resolveRecorderOptions } from '../../src/core/recorder-options.js';
+import type { NebulyError } from '../../src/core/errors.js';
+import { FakeTransport } from './fake-transport.js';
+
+// Not through setup.ts, which loads the stages ahead: here they load at their first use,
+// by a real `import()`, as in a user's bundle.
+
+afterEach(() => {
+  vi.doUnmock('../../src/recorder/stages.js');
+  vi.resetModules();
+});
+
+function init(errors: NebulyError[]) {
+  return { options: resolveRecorderOptions({}), transport: new FakeTransport(), report: (error: NebulyError) => errors.push(error), mask: undefined, changed: () => undefined };
+}
+
+describe('the recorder before its stages are loaded', () => {
+  it('loads nothing at construction, and the stages at their first use', async () => {
+    const { LazyStages } = await import('../../src/recorder/lazy-stages.js');
+    const stages = new LazyStages(init([]));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(stages.ready).toBeUndefined();
+    const store = await stages.use(({ store }) => store, () => undefined);
+    expect(store?.shared).toBe(false);
+    expect(stages.ready).toBeDefined();
+  });
+
+  it('runs what was asked before they loaded in the order it was asked: a flush waits for the turns and the end before it', async () => {
+    const { Recorder } = await import('../../src/recorder/recorder.js');
+    const transport = new FakeTransport();
+    const errors: NebulyError[] = [];
+    const recorder = new Recorder({ http: transport, onError: (error) => errors.push(error) });
+    const conversation = recorder.startConversation({ end_user: 'u' });
+    conversation.interaction({ input: 'q1' }).end({ output: 'a1' });
+    conversation.interaction({ input: 'q2' }).end({ output: 'a2' });
+    const outcome = conversation.end();
+    await expect(recorder.flush()).resolves.toEqual({ delivered: 1, failed: 0, dropped: 0 });
+    await expect(outcome).resolves.toMatchObject({ status: 'delivered' });
+    expect(transport.bodies).toMatchObject([{ conversation: { interactions: [{ input: 'q1' }, { input: 'q2' }] } }]);
+    expect(errors).toEqual([]);
+    await recorder.shutdown();
+  });
+
+  it('reports once when they cannot be loaded, and never throws or rejects', async () => {
+    vi.doMock('../../src/recorder/stages.js', () => {
+      throw new Error('chunk not found');
+    });
+    const { Recorder } = await import('../../src/recorder/recorder.js');
+    const errors: NebulyError[] = [];
+    const recorder = new Recorder({ http: new FakeTransport(), onError: (error) => errors.push(error) });
+    const conversation = recorder.startConversation({ end_user: 'u' });
+    conversation.interaction({ input: 'q' }).end({ output: 'a' });
+    await expect(conversation.end()).resolves.toMatchObject({ status: 'failed' });
+    await expect(recorder.flush()).resolves.toEqual({ delivered: 0, failed: 0, dropped: 0 });
+    await expect(recorder.feedback({ conversation_id: 'c', interaction_id: 'i', slug: 'thumbs_up' })).resolves.toBeUndefined();
+    await expect(recorder.shutdown({ timeoutMs: 100 })).resolves.toEqual({ delivered: 0, failed: 0, dropped: 0 });
+    expect(errors.map((error) => error.message)).toEqual([expect.stringMatching(/^The recorder could not load its background stages; nothing will be sent: /)]);
+  });
+});
