@@ -1,9 +1,8 @@
 import { RecordingError } from './errors.js';
 import { copyPlainObject, fieldsOf } from './fields.js';
-import { newId } from './ids.js';
 import type { ConversationContext, ConversationControl, ConversationHooks, ConversationInit, EndReason } from './conversation-hooks.js';
 import type { ConversationOutcome } from './outcome.js';
-import type { InteractionRecord } from './record.js';
+import { type InteractionRecord, newRecord } from './record.js';
 import { ConversationState } from './state.js';
 import { Turn } from './turn.js';
 
@@ -151,21 +150,9 @@ export class Conversation {
     const state = this.state;
     const now = state.now();
     const { input, tags } = fieldsOf(params, ['input', 'tags'] as const);
-    const record: InteractionRecord = {
-      id: newId(),
-      order: nextOrder(),
-      input,
-      output: undefined,
-      timeStart: now,
-      timeEnd: Number.NaN,
-      ended: false,
-      taken: false,
-      // A copy, for the same reason arrays are copied: the caller's object may change.
-      // Anything else is kept as it is, to be reported when it is checked.
-      tags: copyPlainObject(tags),
-      trace: [],
-      feedback: undefined,
-    };
+    // The tags are copied, for the same reason arrays are: the caller's object may change.
+    // Anything else is kept as it is, to be reported when it is checked.
+    const record = newRecord(nextOrder(), input, copyPlainObject(tags), now);
     if (state.open) {
       this.#openTurns.add(record);
       state.lastActivityAt = now;

@@ -152,17 +152,20 @@ export function turnParts(turn: Turn): TurnParts {
 export class Turn {
   readonly #state: ConversationState;
   readonly #record: InteractionRecord;
-  /**
-   * The interaction's id: stable, unique, generated when the turn starts. Keep it with the
-   * message it answered to send feedback later, from any instance, with `nebuly.feedback()`.
-   */
-  readonly id: string;
 
   /** @internal Turns come from `conversation.interaction()`. */
   constructor(state: ConversationState, record: InteractionRecord) {
     this.#state = state;
     this.#record = record;
-    this.id = record.id;
+  }
+
+  /**
+   * The interaction's id: a random UUID, stable and unique (made when first read, or when
+   * the turn is stored, then kept). Keep it with the message it answered to send feedback
+   * later, from any instance, with `nebuly.feedback()`.
+   */
+  get id(): string {
+    return this.#record.id;
   }
 
   /** Whether `end()` was called, or the conversation ended while the turn was open. */

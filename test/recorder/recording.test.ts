@@ -196,4 +196,17 @@ describe('turn.id', () => {
     expect(id.length).toBeGreaterThanOrEqual(16);
     expect(second.id).not.toBe(id);
   });
+
+  it('is the id the interaction is stored and sent with, whether read before it is stored or only after', async () => {
+    const { recorder, transport } = setup({ delivery: 'interaction' });
+    const conversation = recorder.startConversation({ end_user: 'user-1' });
+    const readFirst = conversation.interaction({ input: 'a' });
+    const readBefore = readFirst.id;
+    readFirst.end({ output: 'A' });
+    const readLater = conversation.interaction({ input: 'b' }).end({ output: 'B' });
+    await recorder.flush();
+    expect(transport.requests.map((request) => request.idempotencyKey)).toEqual([readBefore, readLater.id]);
+    expect(readLater.id).toBe(readLater.id);
+    expect(new Set([readBefore, readLater.id]).size).toBe(2);
+  });
 });
