@@ -1,5 +1,5 @@
 import { RecordingError } from './errors.js';
-import { copyPlainObject, fieldsOf } from './fields.js';
+import { interactionFields } from './call-fields.js';
 import type { ConversationContext, ConversationControl, ConversationHooks, ConversationInit, EndReason } from './conversation-hooks.js';
 import type { ConversationOutcome } from './outcome.js';
 import { type InteractionRecord, newRecord } from './record.js';
@@ -149,10 +149,9 @@ export class Conversation {
   interaction(params: InteractionParams): Turn {
     const state = this.state;
     const now = state.now();
-    const { input, tags } = fieldsOf(params, ['input', 'tags'] as const);
     // The tags are copied, for the same reason arrays are: the caller's object may change.
-    // Anything else is kept as it is, to be reported when it is checked.
-    const record = newRecord(nextOrder(), input, copyPlainObject(tags), now);
+    const { input, tags } = interactionFields(params);
+    const record = newRecord(nextOrder(), input, tags, now);
     if (state.open) {
       this.#openTurns.add(record);
       state.lastActivityAt = now;
