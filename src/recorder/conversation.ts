@@ -2,7 +2,8 @@ import { RecordingError } from './errors.js';
 import { interactionFields } from './call-fields.js';
 import type { ConversationContext, ConversationControl, ConversationHooks, ConversationInit, EndReason } from './conversation-hooks.js';
 import type { ConversationOutcome } from './outcome.js';
-import { type InteractionRecord, newRecord } from './record.js';
+import { LinkedList } from './linked-list.js';
+import { newRecord, type OpenRecord } from './record.js';
 import { ConversationState } from './state.js';
 import { Turn } from './turn.js';
 
@@ -79,7 +80,7 @@ export class Conversation {
 
   readonly #hooks: ConversationHooks<Conversation>;
   /** Turns started and not ended, in the order started. */
-  readonly #openTurns = new Set<InteractionRecord>();
+  readonly #openTurns = new LinkedList<OpenRecord>();
   #outcome: Promise<ConversationOutcome> | undefined;
 
   /**
@@ -97,7 +98,7 @@ export class Conversation {
       report: context.report,
       events: {
         ended: (record) => {
-          this.#openTurns.delete(record);
+          this.#openTurns.unlink(record);
           hooks.turnEnded(this, record);
         },
         settled: (record) => hooks.stepSettled(this, record),
@@ -126,7 +127,7 @@ export class Conversation {
         if (error !== undefined) conversation.state.report(error);
       },
       feedbackOnOpenTurn: (interactionId, action) => {
-        for (const record of conversation.#openTurns) {
+        for (let record = conversation.#openTurns.head; record !== undefined; record = record.next) {
           if (record.id !== interactionId) continue;
           (record.feedback ??= []).push(action);
           return true;
@@ -153,7 +154,7 @@ export class Conversation {
     const { input, tags } = interactionFields(params);
     const record = newRecord(nextOrder(), input, tags, now);
     if (state.open) {
-      this.#openTurns.add(record);
+      this.#openTurns.append(record);
       state.lastActivityAt = now;
     } else if (!state.refused) {
       state.report(
@@ -203,10 +204,12 @@ export class Conversation {
 
   /** Ends the open turns with output `''` and `time_end` now; the error that says so, if any were open. */
   #closeTurns(reason: EndReason): RecordingError | undefined {
-    const count = this.#openTurns.size;
-    if (count === 0) return undefined;
-    const endedAt = this.state.now();
-    for (const record of Array.from(this.#openTurns)) {
+    if (this.#openTurns.head === undefined) return undefined;
+    // Listed first: ending a turn takes it out of the list.
+    const open: OpenRecord[] = [];
+    for (let record: OpenRecord | undefined = this.#openTurns.head; record !== undefined; record = record.next) open.push(record);
+        const endedAt = this.state.now();
+    for (const record of open) {
       record.output ??= '';
       record.timeEnd = endedAt;
       record.ended = true;
@@ -214,7 +217,7 @@ export class Conversation {
     }
     return new RecordingError(
       'interaction_open',
-      `${count} interaction(s) of conversation ${this.id} had not ended ${OPEN_INTERACTIONS_ENDED[reason]}: sent with output '' and time_end set to the conversation's end`,
+      `${open.length} interaction(s) of conversation ${this.id} had not ended ${OPEN_INTERACTIONS_ENDED[reason]}: sent with output '' and time_end set to the conversation's end`,
       this.id,
     );
   }

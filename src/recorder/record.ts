@@ -1,4 +1,5 @@
 import { newId } from './ids.js';
+import type { ListNode } from './linked-list.js';
 
 /**
  * What the recording API keeps while a conversation is open: the caller's values as
@@ -35,13 +36,22 @@ export interface InteractionRecord {
 }
 
 /**
+ * A record as its conversation keeps it while the turn may be open: linked among the
+ * conversation's open turns, in the order they started (`linked-list.ts`: taken out when
+ * the turn ends with a few field writes, where a `Set` hashed the record twice a turn).
+ */
+export interface OpenRecord extends InteractionRecord, ListNode<OpenRecord> {}
+
+/**
  * A record as `conversation.interaction()` makes it. Its id is made the first time it is
  * read (by the caller through `turn.id`, or by the store, off the caller's path) and then
  * kept: a random UUID costs about as much as the rest of recording an interaction, and
  * nobody can tell when it was made.
  */
-class Recorded implements InteractionRecord {
+class Recorded implements OpenRecord {
   #id: string | undefined = undefined;
+  previous: OpenRecord | undefined = undefined;
+  next: OpenRecord | undefined = undefined;
   input: unknown;
   output: unknown = undefined;
   timeStart: number;
@@ -76,7 +86,7 @@ class Recorded implements InteractionRecord {
  * record.id; // made now, the same ever after
  * ```
  */
-export function newRecord(order: number, input: unknown, tags: unknown, timeStart: number): InteractionRecord {
+export function newRecord(order: number, input: unknown, tags: unknown, timeStart: number): OpenRecord {
   return new Recorded(order, input, tags, timeStart);
 }
 

@@ -8,7 +8,7 @@ import { EMBEDDING_STEP_FIELDS, FEEDBACK_ACTION_FIELDS, RETRIEVAL_STEP_FIELDS } 
 import { endOutput, llmFields } from './call-fields.js';
 import { RecordingError } from './errors.js';
 import { fieldReaderOf, readSafely } from './fields.js';
-import type { InteractionRecord } from './record.js';
+import type { InteractionRecord, OpenRecord } from './record.js';
 import type { ConversationState } from './state.js';
 
 /** Parameters of `turn.end`. */
@@ -114,10 +114,10 @@ export function turnParts(turn: Turn): TurnParts {
  */
 export class Turn {
   readonly #state: ConversationState;
-  readonly #record: InteractionRecord;
+  readonly #record: OpenRecord;
 
   /** @internal Turns come from `conversation.interaction()`. */
-  constructor(state: ConversationState, record: InteractionRecord) {
+  constructor(state: ConversationState, record: OpenRecord) {
     this.#state = state;
     this.#record = record;
   }
