@@ -208,7 +208,7 @@ export class Conversation {
     // Listed first: ending a turn takes it out of the list.
     const open: OpenRecord[] = [];
     for (let record: OpenRecord | undefined = this.#openTurns.head; record !== undefined; record = record.next) open.push(record);
-        const endedAt = this.state.now();
+    const endedAt = this.state.now();
     for (const record of open) {
       record.output ??= '';
       record.timeEnd = endedAt;
