@@ -39,6 +39,12 @@ export interface InteractionRecord {
  * A record as its conversation keeps it while the turn may be open: linked among the
  * conversation's open turns, in the order they started (`linked-list.ts`: taken out when
  * the turn ends with a few field writes, where a `Set` hashed the record twice a turn).
+ *
+ * @example
+ * ```ts
+ * const openTurns = new LinkedList<OpenRecord>();
+ * openTurns.append(newRecord(order, 'Hi', undefined, now));
+ * ```
  */
 export interface OpenRecord extends InteractionRecord, ListNode<OpenRecord> {}
 
