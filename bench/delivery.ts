@@ -88,16 +88,6 @@ async function checkBodies(bodies: readonly string[]): Promise<void> {
   }
 }
 
-/**
- * A round starts on an empty log and a collected heap (`npm run bench` runs Node with
- * `--expose-gc`): otherwise the garbage one round leaves is collected, and counted, in
- * the next, whichever side that is.
- */
-async function startRound(sink: { call: (message: string) => Promise<unknown> }): Promise<void> {
-  await sink.call('clear');
-  (globalThis as { gc?: () => void }).gc?.();
-}
-
 /** CPU time of this process since `from`, µs. */
 function cpuSince(from: NodeJS.CpuUsage): number {
   const { user, system } = process.cpuUsage(from);
@@ -124,7 +114,7 @@ export async function benchDelivery(sdk: Sdk): Promise<DeliveryResult> {
   const data = Array.from({ length: CONVERSATIONS * TURNS }, (_, n) => interactionData(n));
 
   async function sdkRound(): Promise<Round> {
-    await startRound(sink);
+    await sink.call('clear');
     const cpu = process.cpuUsage();
     const started = performance.now();
     const outcomes = [];
@@ -193,9 +183,16 @@ export async function benchDelivery(sdk: Sdk): Promise<DeliveryResult> {
     const sdk: Round[] = [];
     const plain: Round[] = [];
     const viaKy: Round[] = [];
+    // Each measured round follows an unmeasured one of the same side, so that each side
+    // is measured in its own steady state: the garbage a round leaves is collected, and
+    // counted, in the next one, and a round after the other side's ran slower on what
+    // that side had left in the caches and the heap (±30 % on fetch alone).
     for (let round = 0; round < ROUNDS; round += 1) {
+      await fetchRound(bodies, 'fetch');
       plain.push(await fetchRound(bodies, 'fetch'));
+      await sdkRound();
       sdk.push(await sdkRound());
+      await fetchRound(bodies, 'ky');
       viaKy.push(await fetchRound(bodies, 'ky'));
     }
     if (errors.length > 0) throw new Error(`the recorder reported: ${errors[0]?.message}`);

@@ -1,9 +1,9 @@
 import { RecordingError } from './errors.js';
-import { copyPlainObject, fieldsOf } from './fields.js';
-import { newId } from './ids.js';
+import { interactionFields } from './call-fields.js';
 import type { ConversationContext, ConversationControl, ConversationHooks, ConversationInit, EndReason } from './conversation-hooks.js';
 import type { ConversationOutcome } from './outcome.js';
-import type { InteractionRecord } from './record.js';
+import { LinkedList } from './linked-list.js';
+import { newRecord, type OpenRecord } from './record.js';
 import { ConversationState } from './state.js';
 import { Turn } from './turn.js';
 
@@ -80,7 +80,7 @@ export class Conversation {
 
   readonly #hooks: ConversationHooks<Conversation>;
   /** Turns started and not ended, in the order started. */
-  readonly #openTurns = new Set<InteractionRecord>();
+  readonly #openTurns = new LinkedList<OpenRecord>();
   #outcome: Promise<ConversationOutcome> | undefined;
 
   /**
@@ -98,7 +98,7 @@ export class Conversation {
       report: context.report,
       events: {
         ended: (record) => {
-          this.#openTurns.delete(record);
+          this.#openTurns.unlink(record);
           hooks.turnEnded(this, record);
         },
         settled: (record) => hooks.stepSettled(this, record),
@@ -127,7 +127,7 @@ export class Conversation {
         if (error !== undefined) conversation.state.report(error);
       },
       feedbackOnOpenTurn: (interactionId, action) => {
-        for (const record of conversation.#openTurns) {
+        for (let record = conversation.#openTurns.head; record !== undefined; record = record.next) {
           if (record.id !== interactionId) continue;
           (record.feedback ??= []).push(action);
           return true;
@@ -150,24 +150,11 @@ export class Conversation {
   interaction(params: InteractionParams): Turn {
     const state = this.state;
     const now = state.now();
-    const { input, tags } = fieldsOf(params, ['input', 'tags'] as const);
-    const record: InteractionRecord = {
-      id: newId(),
-      order: nextOrder(),
-      input,
-      output: undefined,
-      timeStart: now,
-      timeEnd: Number.NaN,
-      ended: false,
-      taken: false,
-      // A copy, for the same reason arrays are copied: the caller's object may change.
-      // Anything else is kept as it is, to be reported when it is checked.
-      tags: copyPlainObject(tags),
-      trace: [],
-      feedback: undefined,
-    };
+    // The tags are copied, for the same reason arrays are: the caller's object may change.
+    const { input, tags } = interactionFields(params);
+    const record = newRecord(nextOrder(), input, tags, now);
     if (state.open) {
-      this.#openTurns.add(record);
+      this.#openTurns.append(record);
       state.lastActivityAt = now;
     } else if (!state.refused) {
       state.report(
@@ -217,10 +204,12 @@ export class Conversation {
 
   /** Ends the open turns with output `''` and `time_end` now; the error that says so, if any were open. */
   #closeTurns(reason: EndReason): RecordingError | undefined {
-    const count = this.#openTurns.size;
-    if (count === 0) return undefined;
+    if (this.#openTurns.head === undefined) return undefined;
+    // Listed first: ending a turn takes it out of the list.
+    const open: OpenRecord[] = [];
+    for (let record: OpenRecord | undefined = this.#openTurns.head; record !== undefined; record = record.next) open.push(record);
     const endedAt = this.state.now();
-    for (const record of Array.from(this.#openTurns)) {
+    for (const record of open) {
       record.output ??= '';
       record.timeEnd = endedAt;
       record.ended = true;
@@ -228,7 +217,7 @@ export class Conversation {
     }
     return new RecordingError(
       'interaction_open',
-      `${count} interaction(s) of conversation ${this.id} had not ended ${OPEN_INTERACTIONS_ENDED[reason]}: sent with output '' and time_end set to the conversation's end`,
+      `${open.length} interaction(s) of conversation ${this.id} had not ended ${OPEN_INTERACTIONS_ENDED[reason]}: sent with output '' and time_end set to the conversation's end`,
       this.id,
     );
   }

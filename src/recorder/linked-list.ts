@@ -10,7 +10,8 @@ export interface ListNode<N> {
 /**
  * A doubly linked list of nodes that carry their own links: append at the end and take
  * out anywhere in O(1). The recorder keeps conversations in order of last activity with
- * it (the open ones of a process, and the memory store's), so that the idlest is the first.
+ * it (the open ones of a process, and the memory store's), so that the idlest is the first;
+ * a conversation keeps its open turns' records in it, in the order they started.
  *
  * @example
  * ```ts

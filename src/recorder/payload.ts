@@ -28,7 +28,8 @@ function withoutUnfinishedSteps(record: InteractionRecord): { record: Interactio
     trace.push(step);
     positions.push(position);
   });
-  return { record: { ...record, trace }, positions };
+  // `id` by name: a recorded interaction's id is a getter (record.ts), which a spread leaves out.
+  return { record: { ...record, id: record.id, trace }, positions };
 }
 
 /** Issues found in an interaction without its unfinished steps, at the steps' recorded positions. */

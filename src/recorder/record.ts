@@ -1,3 +1,6 @@
+import { newId } from './ids.js';
+import type { ListNode } from './linked-list.js';
+
 /**
  * What the recording API keeps while a conversation is open: the caller's values as
  * given, copied shallowly (messages one level deeper) but neither validated nor
@@ -7,7 +10,7 @@
 
 /** One interaction (turn) as recorded. */
 export interface InteractionRecord {
-  /** The interaction's id ({@link Turn.id}): stable, for feedback sent later. */
+  /** The interaction's id ({@link Turn.id}): stable, for feedback sent later; see {@link newRecord}. */
   readonly id: string;
   input: unknown;
   /** `undefined` until the turn ends. */
@@ -32,6 +35,66 @@ export interface InteractionRecord {
   feedback: Record<string, unknown>[] | undefined;
 }
 
+/**
+ * A record as its conversation keeps it while the turn may be open: linked among the
+ * conversation's open turns, in the order they started (`linked-list.ts`: taken out when
+ * the turn ends with a few field writes, where a `Set` hashed the record twice a turn).
+ *
+ * @example
+ * ```ts
+ * const openTurns = new LinkedList<OpenRecord>();
+ * openTurns.append(newRecord(order, 'Hi', undefined, now));
+ * ```
+ */
+export interface OpenRecord extends InteractionRecord, ListNode<OpenRecord> {}
+
+/**
+ * A record as `conversation.interaction()` makes it. Its id is made the first time it is
+ * read (by the caller through `turn.id`, or by the store, off the caller's path) and then
+ * kept: a random UUID costs about as much as the rest of recording an interaction, and
+ * nobody can tell when it was made.
+ */
+class Recorded implements OpenRecord {
+  #id: string | undefined = undefined;
+  previous: OpenRecord | undefined = undefined;
+  next: OpenRecord | undefined = undefined;
+  input: unknown;
+  output: unknown = undefined;
+  timeStart: number;
+  readonly order: number;
+  timeEnd = Number.NaN;
+  ended = false;
+  taken = false;
+  tags: unknown;
+  trace: Record<string, unknown>[] = [];
+  feedback: Record<string, unknown>[] | undefined = undefined;
+
+  constructor(order: number, input: unknown, tags: unknown, timeStart: number) {
+    this.order = order;
+    this.input = input;
+    this.tags = tags;
+    this.timeStart = timeStart;
+  }
+
+  get id(): string {
+    this.#id ??= newId();
+    return this.#id;
+  }
+}
+
+/**
+ * A new record of an interaction that starts now: open, with no step, its id made when
+ * first read.
+ *
+ * @example
+ * ```ts
+ * const record = newRecord(order, 'Hi', { plan: 'pro' }, Date.now());
+ * record.id; // made now, the same ever after
+ * ```
+ */
+export function newRecord(order: number, input: unknown, tags: unknown, timeStart: number): OpenRecord {
+  return new Recorded(order, input, tags, timeStart);
+}
 
 /**
  * Marks a trace entry kept for a step known only later (an integration's reserved place

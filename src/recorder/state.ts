@@ -1,5 +1,5 @@
 import type { NebulyError } from '../core/errors.js';
-import type { InteractionRecord } from './record.js';
+import type { InteractionRecord, OpenRecord } from './record.js';
 
 /**
  * What a conversation's turns tell it, and through it the recorder: a turn ended (its
@@ -7,7 +7,7 @@ import type { InteractionRecord } from './record.js';
  * feedback came for a turn whose record was already taken.
  */
 export interface TurnEvents {
-  ended(record: InteractionRecord): void;
+  ended(record: OpenRecord): void;
   settled(record: InteractionRecord): void;
   feedback(record: InteractionRecord, action: Record<string, unknown>): void;
 }

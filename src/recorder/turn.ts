@@ -4,18 +4,11 @@ import type {
   LLMStepInput,
   RetrievalStepInput,
 } from '../schemas/index.js';
-import {
-  EMBEDDING_STEP_FIELDS,
-  FEEDBACK_ACTION_FIELDS,
-  LLM_STEP_FIELDS,
-  MESSAGE_FIELDS,
-  RETRIEVAL_STEP_FIELDS,
-  wireFieldNames,
-} from '../schemas/wire-fields.js';
-import { UNREADABLE } from '../utils/issues.js';
+import { EMBEDDING_STEP_FIELDS, FEEDBACK_ACTION_FIELDS, RETRIEVAL_STEP_FIELDS } from '../schemas/wire-fields.js';
+import { endOutput, llmFields } from './call-fields.js';
 import { RecordingError } from './errors.js';
-import { fieldsOf, readSafely, fieldReaderOf } from './fields.js';
-import type { InteractionRecord } from './record.js';
+import { fieldReaderOf, readSafely } from './fields.js';
+import type { InteractionRecord, OpenRecord } from './record.js';
 import type { ConversationState } from './state.js';
 
 /** Parameters of `turn.end`. */
@@ -24,44 +17,14 @@ export interface EndInteractionParams {
   output: string;
 }
 
-const END_FIELDS = ['output'] as const;
-const MESSAGE_NAMES = /* @__PURE__ */ wireFieldNames(MESSAGE_FIELDS);
-
 // The caller may keep pushing to the array they passed (a chat history usually grows in
 // place); a shallow copy records it as it was at the call.
 function copyArray(value: unknown): unknown {
   return readSafely(() => (Array.isArray(value) ? value.slice() : value));
 }
 
-// Messages are copied one level deeper: a caller who streams into a message's `content`,
-// or reuses the object, must not change what was recorded. Only the message schema's
-// fields are sent, so only they are copied; an entry that is no object is kept as given, for
-// validation to report. A plain loop: this runs on every LLM step.
-function copyMessages(value: unknown): unknown {
-  const isArray = readSafely(() => Array.isArray(value));
-  if (isArray !== true) return isArray === false ? value : isArray;
-  const messages = value as unknown[];
-  const length = readSafely(() => messages.length);
-  if (typeof length !== 'number') return length;
-  const copy: unknown[] = new Array(length);
-  // Resumed past an entry that throws, like fieldsOf: one try for the whole loop.
-  let index = 0;
-  while (index < length) {
-    try {
-      for (; index < length; index += 1) {
-        const message: unknown = messages[index];
-        copy[index] = typeof message === 'object' && message !== null ? fieldsOf(message, MESSAGE_NAMES) : message;
-      }
-    } catch {
-      copy[index] = UNREADABLE;
-      index += 1;
-    }
-  }
-  return copy;
-}
-
-// What each call records: the fields of its wire schema (see fieldReaderOf).
-const recordLlm = /* @__PURE__ */ fieldReaderOf(LLM_STEP_FIELDS, { messages: copyMessages });
+// What each call records: the fields of its wire schema (see fieldReaderOf; the LLM
+// step's, on every interaction's path, written out in call-fields.ts).
 const recordRetrieval = /* @__PURE__ */ fieldReaderOf(RETRIEVAL_STEP_FIELDS, { outputs: copyArray });
 const recordEmbedding = /* @__PURE__ */ fieldReaderOf(EMBEDDING_STEP_FIELDS);
 const recordFeedback = /* @__PURE__ */ fieldReaderOf(FEEDBACK_ACTION_FIELDS);
@@ -75,7 +38,7 @@ const recordFeedback = /* @__PURE__ */ fieldReaderOf(FEEDBACK_ACTION_FIELDS);
  * ```
  */
 export function llmRecord(step: LLMStepInput): Record<string, unknown> {
-  return recordLlm(step);
+  return llmFields(step);
 }
 
 /**
@@ -151,18 +114,21 @@ export function turnParts(turn: Turn): TurnParts {
  */
 export class Turn {
   readonly #state: ConversationState;
-  readonly #record: InteractionRecord;
-  /**
-   * The interaction's id: stable, unique, generated when the turn starts. Keep it with the
-   * message it answered to send feedback later, from any instance, with `nebuly.feedback()`.
-   */
-  readonly id: string;
+  readonly #record: OpenRecord;
 
   /** @internal Turns come from `conversation.interaction()`. */
-  constructor(state: ConversationState, record: InteractionRecord) {
+  constructor(state: ConversationState, record: OpenRecord) {
     this.#state = state;
     this.#record = record;
-    this.id = record.id;
+  }
+
+  /**
+   * The interaction's id: a random UUID, stable and unique (made when first read, or when
+   * the turn is stored, then kept). Keep it with the message it answered to send feedback
+   * later, from any instance, with `nebuly.feedback()`.
+   */
+  get id(): string {
+    return this.#record.id;
   }
 
   /** Whether `end()` was called, or the conversation ended while the turn was open. */
@@ -207,7 +173,7 @@ export class Turn {
     if (this.#refuses('end', true)) return this;
     const record = this.#record;
     const now = this.#state.now();
-    record.output = fieldsOf(params, END_FIELDS).output;
+    record.output = endOutput(params);
     record.timeEnd = now;
     record.ended = true;
     this.#state.lastActivityAt = now;

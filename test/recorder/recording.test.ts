@@ -161,6 +161,31 @@ describe('recording a conversation', () => {
     expect(errors[0]).toMatchObject({ code: 'interaction_open', conversationId: 'c-open' });
   });
 
+  it('closes only the turns still open, in the order they started, whichever ended between them', async () => {
+    const { transport, errors, recorder } = setup();
+    const conversation = recorder.conversation({ end_user: 'u', conversation_id: 'c-some' });
+    const first = conversation.interaction({ input: 'first' });
+    conversation.interaction({ input: 'second' }).end({ output: 'answered' });
+    const third = conversation.interaction({ input: 'third' });
+    conversation.interaction({ input: 'fourth' }).end({ output: 'answered too' });
+    first.feedback({ slug: 'thumbs_up' });
+    // By id, as from another request: found among the open turns.
+    await recorder.feedback({ conversation_id: 'c-some', interaction_id: third.id, slug: 'thumbs_down' });
+    await conversation.end();
+    const sent = (transport.bodies[0] as { conversation: { interactions: { input: string; output: string; feedback_actions?: unknown }[] } })
+      .conversation.interactions;
+    expect(sent.map(({ input, output }) => [input, output])).toEqual([
+      ['first', ''],
+      ['second', 'answered'],
+      ['third', ''],
+      ['fourth', 'answered too'],
+    ]);
+    expect(sent.map((interaction) => interaction.feedback_actions)).toEqual([[{ slug: 'thumbs_up' }], [], [{ slug: 'thumbs_down' }], []]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toContain('2 interaction(s) of conversation c-some had not ended');
+    expect(first.ended && third.ended).toBe(true);
+  });
+
   it('sends nothing for a conversation without interactions', async () => {
     const { transport, errors, recorder } = setup();
     const conversation = recorder.startConversation({ end_user: 'u' });
@@ -195,5 +220,18 @@ describe('turn.id', () => {
     expect(typeof id).toBe('string');
     expect(id.length).toBeGreaterThanOrEqual(16);
     expect(second.id).not.toBe(id);
+  });
+
+  it('is the id the interaction is stored and sent with, whether read before it is stored or only after', async () => {
+    const { recorder, transport } = setup({ delivery: 'interaction' });
+    const conversation = recorder.startConversation({ end_user: 'user-1' });
+    const readFirst = conversation.interaction({ input: 'a' });
+    const readBefore = readFirst.id;
+    readFirst.end({ output: 'A' });
+    const readLater = conversation.interaction({ input: 'b' }).end({ output: 'B' });
+    await recorder.flush();
+    expect(transport.requests.map((request) => request.idempotencyKey)).toEqual([readBefore, readLater.id]);
+    expect(readLater.id).toBe(readLater.id);
+    expect(new Set([readBefore, readLater.id]).size).toBe(2);
   });
 });
