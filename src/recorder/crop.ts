@@ -43,6 +43,24 @@ export function cropMarker(removedChars: number): string {
   return `… [cropped ${removedChars} chars]`;
 }
 
+/** What {@link cropMarker} adds around the number. */
+const MARKER_FRAME_LENGTH = cropMarker(0).length - 1;
+
+/**
+ * `cropMarker(removedChars).length`, without making the string: fitting asks it of every
+ * string of a conversation at once (a whole integer ≥ 0).
+ *
+ * @example
+ * ```ts
+ * cropMarkerLength(1234) === cropMarker(1234).length; // true
+ * ```
+ */
+export function cropMarkerLength(removedChars: number): number {
+  let digits = 1;
+  for (let rest = removedChars; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
+  return MARKER_FRAME_LENGTH + digits;
+}
+
 /** Printable ASCII that JSON does not escape: one byte each on the wire. */
 const NEEDS_COUNTING = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cropMarker, jsonStringBytes } from './crop.js';
+import { cropMarker, cropMarkerLength, jsonStringBytes } from './crop.js';
 import { fitConversation, MIN_CROP_LEVEL } from './fit.js';
 import { utf8ByteLength } from './utf8.js';
 
@@ -246,4 +246,12 @@ describe('jsonStringBytes', () => {
       expect(jsonStringBytes(text)).toBe(new TextEncoder().encode(JSON.stringify(text)).length - 2);
     },
   );
+});
+
+describe('cropMarkerLength', () => {
+  it('is the length of the marker, at every count of digits', () => {
+    for (const removed of [0, 1, 9, 10, 11, 99, 100, 999, 1_000, 123_456, 9_999_999, 10_000_000, 2 ** 31, 2 ** 53 - 1]) {
+      expect(cropMarkerLength(removed)).toBe(cropMarker(removed).length);
+    }
+  });
 });

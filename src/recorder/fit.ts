@@ -1,5 +1,5 @@
 import type { ConversationInteraction } from '../schemas/index.js';
-import { cropMarker, cropString, jsonStringBytes, keptKeys } from './crop.js';
+import { cropMarkerLength, cropString, jsonStringBytes, keptKeys } from './crop.js';
 import { LANE, paced } from './slices.js';
 import { utf8ByteLength } from './utf8.js';
 
@@ -74,7 +74,11 @@ export async function fitConversation(
   }
   const whole = wholeBody(head, measured, tail, maxBytes);
   if (whole !== undefined) return whole;
-  for (const entry of measured) if (entry.json !== undefined) entry.bytes = utf8ByteLength(entry.json);
+  for (const entry of measured) {
+    if (entry.json === undefined) continue;
+    entry.bytes = utf8ByteLength(entry.json);
+    await paced(LANE.send);
+  }
   let croppedStrings = 0;
   let total = frame + sizeOf(measured);
   // Most conversations fit: their strings are measured only when one does not.
@@ -218,7 +222,7 @@ function cropped(value: unknown, key: string | undefined, level: number, counter
  */
 async function cropLevel(lengths: readonly number[], excess: number): Promise<number> {
   // Each string's marker, measured once: the bisection reads it many times.
-  const markers = lengths.map((length) => cropMarker(length).length);
+  const markers = lengths.map(cropMarkerLength);
   const savedAt = (level: number): number => {
     let saved = 0;
     for (let index = 0; index < lengths.length; index += 1) {
