@@ -6,6 +6,7 @@ import type { ConversationOutcome } from './outcome.js';
 import { type Publication, QUEUED_ENTRY_OVERHEAD_BYTES, type Transport } from './publication.js';
 import { RefusalBurst } from './burst.js';
 import { BoundedQueue } from './queue.js';
+import { LANE, pace } from './slices.js';
 import { startTimer } from './timers.js';
 
 export type { DeliveryRequest, Publication, Transport } from './publication.js';
@@ -256,7 +257,11 @@ export class Publisher {
       )
       .finally(() => {
         this.#inFlight.delete(delivery);
-        this.#pump();
+        // A fetch that answers at once (a test double, MSW) settles every send in
+        // microtasks: the next ones wait for a later slice once this one is over.
+        const wait = pace(LANE.send);
+        if (wait === undefined) this.#pump();
+        else void wait.then(() => this.#pump());
       });
   }
 
