@@ -10,6 +10,28 @@
 export const ATTEMPT_TIMED_OUT = Symbol('attempt timed out');
 
 /**
+ * Watches one attempt: calls `stop` with {@link ATTEMPT_TIMED_OUT} once `timeoutMs` has
+ * passed (`0`: never), or with the signal's reason once it aborts; returns what ends the
+ * watch (the timer cleared, the listener removed), to call when the attempt settles.
+ * Transports that can cut a request off themselves use it directly; anything else goes
+ * through {@link withinTimeout}.
+ *
+ * @example
+ * ```ts
+ * const unwatch = watchAttempt(30_000, signal, (reason) => request.destroy(reason as Error));
+ * ```
+ */
+export function watchAttempt(timeoutMs: number, signal: AbortSignal | undefined, stop: (reason: unknown) => void): () => void {
+  const timer = timeoutMs > 0 ? setTimeout(() => stop(ATTEMPT_TIMED_OUT), timeoutMs) : undefined;
+  const onAbort = signal === undefined ? undefined : () => stop(signal.reason);
+  if (onAbort !== undefined) signal?.addEventListener('abort', onAbort, { once: true });
+  return () => {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  };
+}
+
+/**
  * Runs one attempt, headers and body, within `timeoutMs` (`0`: no limit): one timer,
  * cleared when the attempt settles. The time-out and the caller's signal abort the
  * attempt's own signal, given to `send`, and also end the attempt at once, so that a
@@ -28,24 +50,17 @@ export async function withinTimeout<T>(
 ): Promise<T> {
   signal?.throwIfAborted();
   const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
+  let unwatch!: () => void;
   const stopped = new Promise<never>((_resolve, reject) => {
-    const stop = (reason: unknown) => {
+    unwatch = watchAttempt(timeoutMs, signal, (reason) => {
       reject(reason);
       controller.abort(reason);
-    };
-    if (timeoutMs > 0) timer = setTimeout(() => stop(ATTEMPT_TIMED_OUT), timeoutMs);
-    if (signal !== undefined) {
-      onAbort = () => stop(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
+    });
   });
   stopped.catch(() => undefined);
   try {
     return await Promise.race([send(controller.signal), stopped]);
   } finally {
-    clearTimeout(timer);
-    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    unwatch();
   }
 }

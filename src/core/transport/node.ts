@@ -2,7 +2,7 @@ import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import type * as Tls from 'node:tls';
 import type { Buffer as NodeBuffer } from 'node:buffer';
-import { ATTEMPT_TIMED_OUT } from '../attempt.js';
+import { watchAttempt } from '../attempt.js';
 import { readEnv } from '../env.js';
 import { proxyAuthorization, proxyFor, type EnvReader } from './proxy.js';
 import { tunnelAgent } from './tunnel.js';
@@ -128,8 +128,8 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
     return route;
   }
 
-  // The attempt's time-out and the caller's signal are a timer and a listener on the
-  // request itself: no AbortController, race or abort listener of Node's per attempt.
+  // The attempt's time-out and the caller's signal are watched on the request itself
+  // (watchAttempt): no AbortController, race or abort listener of Node's per attempt.
   function send({ url, method, headers, body, timeoutMs, signal }: WireRequest): Promise<WireResponse> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted === true) {
@@ -137,16 +137,6 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
         return;
       }
       const { route, path } = targetOf(url);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let onAbort: (() => void) | undefined;
-      const settle = () => {
-        if (timer !== undefined) clearTimeout(timer);
-        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
-      };
-      const fail = (error: unknown) => {
-        settle();
-        reject(error);
-      };
       const request = route.module.request(
         {
           host: route.host.replace(/^\[|\]$/g, ''),
@@ -163,22 +153,21 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
             text += chunk;
           });
           response.on('end', () => {
-            settle();
+            unwatch();
             resolve({ status: response.statusCode ?? 0, headers: flatten(response.headers), text, redirected: false });
           });
           response.on('error', fail);
         },
       );
+      const fail = (error: unknown) => {
+        unwatch();
+        reject(error);
+      };
       // Rejected first, so that the error the destroyed request emits next finds it settled.
-      const stop = (reason: unknown) => {
+      const unwatch = watchAttempt(timeoutMs, signal, (reason) => {
         fail(reason);
         request.destroy();
-      };
-      if (timeoutMs > 0) timer = setTimeout(() => stop(ATTEMPT_TIMED_OUT), timeoutMs);
-      if (signal !== undefined) {
-        onAbort = () => stop(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-      }
+      });
       request.on('error', fail);
       request.end(body);
     });
