@@ -115,8 +115,7 @@ export async function fitConversation(
     kept -= 1;
     total -= (measured[kept] as Measured).bytes + (kept > 0 ? 1 : 0);
   }
-  const json = head + measured.slice(0, kept).map((entry) => entry.json as string).join(',') + tail;
-  return { body: encoder.encode(json), croppedStrings, droppedInteractions: measured.length - kept, chars: json.length };
+  return { ...bodyOf(head, measured.slice(0, kept), tail), croppedStrings, droppedInteractions: measured.length - kept };
 }
 
 /** The bytes of the interactions joined by commas. */
@@ -150,9 +149,14 @@ function wholeBody(head: string, measured: readonly Measured[], tail: string, ma
     chars += entry.json.length;
   }
   if (chars > maxBytes) return undefined;
-  const json = head + measured.map((entry) => entry.json as string).join(',') + tail;
-  const body = encoder.encode(json);
-  return body.byteLength <= maxBytes ? { body, croppedStrings: 0, droppedInteractions: 0, chars } : undefined;
+  const whole = bodyOf(head, measured, tail);
+  return whole.body.byteLength <= maxBytes ? { ...whole, croppedStrings: 0, droppedInteractions: 0 } : undefined;
+}
+
+/** The bulk body of the serialized interactions `entries`, encoded, and its length in characters. */
+function bodyOf(head: string, entries: readonly Measured[], tail: string): { body: Uint8Array; chars: number } {
+  const json = head + entries.map((entry) => entry.json as string).join(',') + tail;
+  return { body: encoder.encode(json), chars: json.length };
 }
 
 /** Whether the strings of `value` hold more than `limit` characters; stops counting there. */
