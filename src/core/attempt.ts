@@ -1,3 +1,5 @@
+import { watchAbort } from './abort-watch.js';
+
 /**
  * What an attempt's time-out rejects with; the attempt loop tells it from a network
  * failure by identity.
@@ -23,11 +25,10 @@ export const ATTEMPT_TIMED_OUT = Symbol('attempt timed out');
  */
 export function watchAttempt(timeoutMs: number, signal: AbortSignal | undefined, stop: (reason: unknown) => void): () => void {
   const timer = timeoutMs > 0 ? setTimeout(() => stop(ATTEMPT_TIMED_OUT), timeoutMs) : undefined;
-  const onAbort = signal === undefined ? undefined : () => stop(signal.reason);
-  if (onAbort !== undefined) signal?.addEventListener('abort', onAbort, { once: true });
+  const unwatch = signal === undefined ? undefined : watchAbort(signal, stop);
   return () => {
     clearTimeout(timer);
-    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    unwatch?.();
   };
 }
 

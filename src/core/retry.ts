@@ -3,6 +3,7 @@
  * deliveries alike: which responses are retried, how long to wait, and the attempt loop's
  * decision after each attempt. Pure, apart from the jitter's randomness and {@link wait}.
  */
+import { watchAbort } from './abort-watch.js';
 
 /**
  * The statuses the SDK retries: the response may differ next time. Any other is final at
@@ -181,14 +182,16 @@ export function nextAttempt(outcome: AttemptOutcome, attempt: number, policy: Re
  */
 export function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      unwatch?.();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const unwatch =
+      signal === undefined
+        ? undefined
+        : watchAbort(signal, (reason) => {
+            clearTimeout(timer);
+            reject(reason);
+          });
   });
 }
