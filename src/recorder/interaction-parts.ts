@@ -29,19 +29,6 @@ export interface CheckedPart {
 }
 
 /**
- * `ms` as ISO 8601 UTC; `undefined` for a clock that gave NaN or a time out of Date's range.
- *
- * @example
- * ```ts
- * isoTime(0); // '1970-01-01T00:00:00.000Z'
- * ```
- */
-export function isoTime(ms: number): string | undefined {
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
-
-/**
  * `{ ...base, ...over }` by assignment into a fresh literal: objects made by spreading
  * each got a hidden class of their own (~300 heap bytes an interaction kept in the store,
  * `npm run bench`'s heapBytesPerJsonByte); assigned ones share theirs.

@@ -8,7 +8,8 @@ import { safeParseInput } from '../core/validate.js';
 import { conversationInteractionSchema } from '../schemas/conversations.js';
 import type { ConversationInteraction } from '../schemas/index.js';
 import type { Issue } from '../utils/issues.js';
-import { type ConversationTags, isoTime, wireOf } from './interaction-parts.js';
+import { type ConversationTags, wireOf } from './interaction-parts.js';
+import { isoTime } from './iso-time.js';
 import { isPlainObject } from './plain-object.js';
 import type { InteractionRecord } from './record.js';
 

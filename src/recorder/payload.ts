@@ -4,7 +4,8 @@
  * without zod; any other loads `payload-issues.ts` (zod and the schema) to find what is
  * wrong and leave out the least.
  */
-import { type CheckedInteraction, type ConversationTags, isoTime, wireOf } from './interaction-parts.js';
+import { type CheckedInteraction, type ConversationTags, wireOf } from './interaction-parts.js';
+import { isoTime } from './iso-time.js';
 import { plainPart } from './plain-interaction.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import type { Issue } from '../utils/issues.js';
