@@ -5,7 +5,7 @@ import type { ConversationStore, StoredInteraction } from '../types/store.js';
 import { DeliveryError, messageOf, RecordingError } from './errors.js';
 import { checkInteraction, type ConversationTags } from './payload.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
-import { LANE, paced } from './slices.js';
+import { LANE, pace } from './slices.js';
 import { newId } from './ids.js';
 import { BoundedJobs } from './bounded-jobs.js';
 
@@ -170,7 +170,8 @@ export class Storing {
   async #store(conversation: ConversationRef, record: InteractionRecord): Promise<void> {
     const { report, store, now, deliver } = this.#options;
     // Not on the caller's path: `turn.end()` has returned before this runs.
-    await paced(LANE.store);
+    const wait = pace(LANE.store);
+    if (wait !== undefined) await wait;
     let stored: StoredInteraction;
     try {
       // Most interactions are valid, checked at once; awaiting a value would still cost a turn.
