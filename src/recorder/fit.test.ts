@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cropMarker, cropMarkerLength, jsonStringBytes } from './crop.js';
 import { fitConversation, MIN_CROP_LEVEL } from './fit.js';
@@ -42,6 +43,21 @@ describe('fitConversation', () => {
       droppedInteractions: 0,
       fits: true,
     });
+  });
+
+  it('sends exactly the JSON of the conversation when it fits, small (serialized in one go) or not', async () => {
+    // Up to 300 interactions and strings of up to 1,000 characters of any script: both
+    // sides of the one-go limits (128 interactions, 64 Ki characters of strings).
+    const text = fc.string({ unit: 'binary', maxLength: 1_000 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { maxLength: 300 }), text, async (inputs, output) => {
+        const value = conversation(inputs, output);
+        const result = await cropToFit(value, 2_000_000);
+        expect(result.json).toBe(JSON.stringify(value));
+        expect(result).toMatchObject({ croppedStrings: 0, droppedInteractions: 0, fits: true });
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('crops the longest strings first, with a visible marker, until it fits', async () => {
