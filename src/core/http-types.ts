@@ -1,24 +1,6 @@
 import type * as z from 'zod/mini';
-import type { Endpoint, HttpMethod } from './endpoints.js';
-import type { CallOverrides, RequestOptions } from './request-options.js';
-
-/**
- * One request to the service.
- *
- * @example
- * ```ts
- * const request: HttpRequest = { method: 'POST', path: ENDPOINT_PATHS.sendConversation.path, body: json, signal };
- * ```
- */
-export interface HttpRequest extends CallOverrides {
-  method: HttpMethod;
-  /** The path below the base URL, with its leading slash. */
-  path: string;
-  /** The JSON body, already serialized. */
-  body?: string | undefined;
-  /** Aborts the request and its retries. */
-  signal?: AbortSignal | undefined;
-}
+import type { Endpoint } from './endpoints.js';
+import type { RequestOptions } from './request-options.js';
 
 /**
  * What an ingestion endpoint responded: any 2xx is success, whatever its body.

@@ -3,13 +3,12 @@ import type { EndpointName } from './endpoint-paths.js';
 import type { ENDPOINTS } from './endpoints.js';
 import { plainHeaders } from './headers.js';
 import type { HttpEngine } from './http-engine.js';
-import type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult, HttpRequest } from './http-types.js';
-import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency.js';
+import type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult } from './http-types.js';
 import type { ResolvedClientOptions } from './options.js';
 import type { CallOverrides } from './request-options.js';
 import type { TransportChoice } from './transport/select.js';
 
-export type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult, HttpRequest } from './http-types.js';
+export type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult } from './http-types.js';
 
 /**
  * The one HTTP engine of the SDK, as the client holds it: nothing of the engine is loaded
@@ -88,20 +87,5 @@ export class HttpCore {
    */
   async deliver(request: DeliverRequest & Pick<CallOverrides, 'timeoutMs' | 'maxRetries'>): Promise<AcceptedResponse> {
     return (await this.#engineOf()).deliver(request);
-  }
-
-  /**
-   * The recorder's former way in: {@link HttpCore.deliver} with the request's
-   * `idempotency-key` header, else a new key kept for this call's retries.
-   *
-   * @example
-   * ```ts
-   * await http.accepted({ method: 'POST', path: ENDPOINT_PATHS.sendConversation.path, body: json });
-   * ```
-   */
-  accepted(request: HttpRequest): Promise<AcceptedResponse> {
-    const { path, body = '', signal, timeoutMs, maxRetries, headers } = request;
-    const idempotencyKey = headers?.[IDEMPOTENCY_HEADER] ?? request.idempotencyKey ?? newIdempotencyKey();
-    return this.deliver({ path, body, idempotencyKey, signal, timeoutMs, maxRetries });
   }
 }
