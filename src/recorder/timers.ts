@@ -1,6 +1,4 @@
-import { MAX_TIMER_DELAY_MS } from '../core/option-kinds.js';
-
-export { MAX_TIMER_DELAY_MS };
+import { MAX_TIMER_DELAY_MS } from '../utils/timer-limit.js';
 
 /** Options of {@link startTimer}. */
 export interface TimerOptions {
