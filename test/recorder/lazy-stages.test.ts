@@ -15,6 +15,15 @@ function init(errors: NebulyError[]) {
   return { options: resolveRecorderOptions({}), transport: new FakeTransport(), report: (error: NebulyError) => errors.push(error), mask: undefined, changed: () => undefined };
 }
 
+/** A recorder whose stages load at their first use, over a {@link FakeTransport}, with the errors it reported. */
+async function coldRecorder() {
+  const { Recorder } = await import('../../src/recorder/recorder.js');
+  const transport = new FakeTransport();
+  const errors: NebulyError[] = [];
+  const recorder = new Recorder({ http: transport, onError: (error) => errors.push(error) });
+  return { transport, errors, recorder };
+}
+
 describe('the recorder before its stages are loaded', () => {
   it('loads nothing at construction, and the stages at their first use', async () => {
     const { LazyStages } = await import('../../src/recorder/lazy-stages.js');
@@ -27,10 +36,7 @@ describe('the recorder before its stages are loaded', () => {
   });
 
   it('runs what was asked before they loaded in the order it was asked: a flush waits for the turns and the end before it', async () => {
-    const { Recorder } = await import('../../src/recorder/recorder.js');
-    const transport = new FakeTransport();
-    const errors: NebulyError[] = [];
-    const recorder = new Recorder({ http: transport, onError: (error) => errors.push(error) });
+    const { transport, errors, recorder } = await coldRecorder();
     const conversation = recorder.startConversation({ end_user: 'u' });
     conversation.interaction({ input: 'q1' }).end({ output: 'a1' });
     conversation.interaction({ input: 'q2' }).end({ output: 'a2' });
@@ -43,10 +49,7 @@ describe('the recorder before its stages are loaded', () => {
   });
 
   it('shutdown() closes the open conversations to recording at once, and sends them once the stages are loaded', async () => {
-    const { Recorder } = await import('../../src/recorder/recorder.js');
-    const transport = new FakeTransport();
-    const errors: NebulyError[] = [];
-    const recorder = new Recorder({ http: transport, onError: (error) => errors.push(error) });
+    const { transport, errors, recorder } = await coldRecorder();
     const conversation = recorder.startConversation({ end_user: 'u' });
     conversation.interaction({ input: 'q' }).end({ output: 'a' });
     const shutdown = recorder.shutdown();
