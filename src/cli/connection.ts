@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { NebulyClient } from '../client.js';
-import { MAX_TIMER_DELAY_MS } from '../core/option-kinds.js';
+import { MAX_TIMER_DELAY_MS } from '../utils/timer-limit.js';
 import { CLIENT_DEFAULTS, REGION_BASE_URLS, type ClientOptions, type Region } from '../core/options.js';
 import { CliError, EXIT, registerSecret } from './failure.js';
 

@@ -1,8 +1,6 @@
 import { formatPath, type Issue, listBounded } from '../utils/issues.js';
 import { describeBody } from './describe-body.js';
-import { RETRYABLE_STATUSES } from './retry.js';
-
-export { RETRYABLE_STATUSES };
+import { RETRYABLE_STATUSES } from './retryable-statuses.js';
 
 /** The longest request id a message repeats; a longer header is cut. */
 const MAX_REQUEST_ID_LENGTH = 128;

@@ -1,24 +1,5 @@
 import type * as z from 'zod/mini';
-import type { Endpoint, HttpMethod } from './endpoints.js';
-import type { CallOverrides, RequestOptions } from './request-options.js';
-
-/**
- * One request to the service.
- *
- * @example
- * ```ts
- * const request: HttpRequest = { method: 'POST', path: ENDPOINT_PATHS.sendConversation.path, body: json, signal };
- * ```
- */
-export interface HttpRequest extends CallOverrides {
-  method: HttpMethod;
-  /** The path below the base URL, with its leading slash. */
-  path: string;
-  /** The JSON body, already serialized. */
-  body?: string | undefined;
-  /** Aborts the request and its retries. */
-  signal?: AbortSignal | undefined;
-}
+import type { Endpoint } from './endpoints.js';
 
 /**
  * What an ingestion endpoint responded: any 2xx is success, whatever its body.
@@ -48,17 +29,14 @@ export type EndpointResult<E extends Endpoint> = E['response'] extends z.ZodMini
   : AcceptedResponse;
 
 /**
- * The arguments of an endpoint: its params as accepted (none when it takes no body), then
- * the call's request options.
+ * The params of an endpoint as accepted: `undefined` for one that takes no body (a GET).
  *
  * @example
  * ```ts
- * type Args = EndpointArgs<typeof ENDPOINTS.deleteEligibleUsers>; // [params: DeleteUsersParams, options?: RequestOptions]
+ * type Params = EndpointParams<typeof ENDPOINTS.deleteEligibleUsers>; // DeleteUsersParams
  * ```
  */
-export type EndpointArgs<E extends Endpoint> = E['params'] extends z.ZodMiniType
-  ? [params: z.input<E['params']>, options?: RequestOptions | undefined]
-  : [options?: RequestOptions | undefined];
+export type EndpointParams<E extends Endpoint> = E['params'] extends z.ZodMiniType ? z.input<E['params']> : undefined;
 
 /**
  * What the recorder hands {@link HttpCore.deliver}: a JSON body, already serialized, and

@@ -3,13 +3,12 @@ import type { EndpointName } from './endpoint-paths.js';
 import type { ENDPOINTS } from './endpoints.js';
 import { plainHeaders } from './headers.js';
 import type { HttpEngine } from './http-engine.js';
-import type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult, HttpRequest } from './http-types.js';
-import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency.js';
+import type { AcceptedResponse, DeliverRequest, EndpointParams, EndpointResult } from './http-types.js';
 import type { ResolvedClientOptions } from './options.js';
-import type { CallOverrides } from './request-options.js';
+import { type CallOverrides, checkRequestOptions, type RequestOptions } from './request-options.js';
 import type { TransportChoice } from './transport/select.js';
 
-export type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult, HttpRequest } from './http-types.js';
+export type { AcceptedResponse, DeliverRequest, EndpointParams, EndpointResult } from './http-types.js';
 
 /**
  * The one HTTP engine of the SDK, as the client holds it: nothing of the engine is loaded
@@ -22,7 +21,7 @@ export type { AcceptedResponse, DeliverRequest, EndpointArgs, EndpointResult, Ht
  * @example
  * ```ts
  * const http = new HttpCore(resolveClientOptions({ apiKey }));
- * const { users } = await http.call('listEligibleUsers');
+ * const { users } = await http.call('listEligibleUsers', undefined);
  * ```
  */
 export class HttpCore {
@@ -57,23 +56,30 @@ export class HttpCore {
   }
 
   /**
-   * Calls an endpoint of the service by its name: validates `params` with the endpoint's
-   * schema and the request options (rejecting with a `ValidationError`, nothing sent),
-   * sends the params as JSON through ky, and resolves with the body parsed by the endpoint's
-   * response schema, or for ingestion its status and body. The last argument, the call's
-   * request options, overrides the client's signal, time-out, retries and headers. A call
-   * to an endpoint that ingests data carries an `Idempotency-Key`, the same on each retry.
+   * Calls an endpoint of the service by its name: checks the request options (at once,
+   * before anything loads), then `params` with the endpoint's schema (`undefined` for one
+   * that takes no body, a GET), rejecting with a `ValidationError` with nothing sent;
+   * sends the params as JSON through ky, and resolves with the body parsed by the
+   * endpoint's response schema, or for ingestion its status and body. The request options
+   * override the client's signal, time-out, retries and headers. A call to an endpoint
+   * that ingests data carries an `Idempotency-Key`, the same on each retry.
    *
    * @example
    * ```ts
-   * const { users } = await http.call('listEligibleUsers', { timeoutMs: 5_000 });
+   * const { users } = await http.call('listEligibleUsers', undefined, { timeoutMs: 5_000 });
    * await http.call('deleteEligibleUsers', { users: ['u-1'] }, { maxRetries: 0 });
    * ```
    */
-  async call<N extends EndpointName>(name: N, ...args: EndpointArgs<(typeof ENDPOINTS)[N]>): Promise<EndpointResult<(typeof ENDPOINTS)[N]>> {
+  async call<N extends EndpointName>(
+    name: N,
+    params: EndpointParams<(typeof ENDPOINTS)[N]>,
+    options?: RequestOptions | undefined,
+  ): Promise<EndpointResult<(typeof ENDPOINTS)[N]>> {
+    // Plain checks, like the client's options: bad ones reject before anything loads.
+    const overrides = checkRequestOptions(options);
     if (this.#loadFilter !== undefined) this.#filter ??= this.#loadFilter();
     const [engine, { typedCall }, filter] = await Promise.all([this.#engineOf(), import('./typed-call.js'), this.#filter]);
-    return typedCall(engine, filter, name, args);
+    return typedCall(engine, filter, name, params, overrides);
   }
 
   /**
@@ -88,20 +94,5 @@ export class HttpCore {
    */
   async deliver(request: DeliverRequest & Pick<CallOverrides, 'timeoutMs' | 'maxRetries'>): Promise<AcceptedResponse> {
     return (await this.#engineOf()).deliver(request);
-  }
-
-  /**
-   * The recorder's former way in: {@link HttpCore.deliver} with the request's
-   * `idempotency-key` header, else a new key kept for this call's retries.
-   *
-   * @example
-   * ```ts
-   * await http.accepted({ method: 'POST', path: ENDPOINT_PATHS.sendConversation.path, body: json });
-   * ```
-   */
-  accepted(request: HttpRequest): Promise<AcceptedResponse> {
-    const { path, body = '', signal, timeoutMs, maxRetries, headers } = request;
-    const idempotencyKey = headers?.[IDEMPOTENCY_HEADER] ?? request.idempotencyKey ?? newIdempotencyKey();
-    return this.deliver({ path, body, idempotencyKey, signal, timeoutMs, maxRetries });
   }
 }

@@ -1,3 +1,4 @@
+import { MAX_TIMER_DELAY_MS } from '../utils/timer-limit.js';
 import { OptionSpec, problem, typeName } from './option-checks.js';
 
 // The kinds of value an option can take, each with the words of its message: every
@@ -64,16 +65,6 @@ function typed<T>(type: 'string' | 'function', what: string): OptionSpec<T> {
 export function oneOf<const V extends string>(values: readonly V[]): OptionSpec<V> {
   return valueOf<V>(values.map((value) => `'${value}'`).join(' or '), (value) => values.includes(value as V));
 }
-
-/**
- * The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days); a longer one fires at once in every runtime.
- *
- * @example
- * ```ts
- * setTimeout(callback, Math.min(delayMs, MAX_TIMER_DELAY_MS));
- * ```
- */
-export const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
 /**
  * The range and kind of a numeric option.

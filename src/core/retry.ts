@@ -5,17 +5,7 @@
  */
 import { watchAbort } from './abort-watch.js';
 
-/**
- * The statuses the SDK retries: the response may differ next time. Any other is final at
- * once (a 3xx included: redirects are never followed), so an `APIError` of another status
- * always comes from one attempt.
- *
- * @example
- * ```ts
- * RETRYABLE_STATUSES.has(503); // true
- * ```
- */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+import { RETRYABLE_STATUSES } from './retryable-statuses.js';
 
 /**
  * The longest `Retry-After` honoured; a longer one is waited for this long.

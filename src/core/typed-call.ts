@@ -6,11 +6,11 @@ import type { EndpointName } from './endpoint-paths.js';
 import { type Endpoint, ENDPOINTS } from './endpoints.js';
 import { UnexpectedResponseError } from './errors.js';
 import type { HttpEngine } from './http-engine.js';
-import type { EndpointArgs, EndpointResult } from './http-types.js';
+import type { EndpointParams, EndpointResult } from './http-types.js';
 import { withinTimeout } from './attempt.js';
 import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency.js';
 import { loadKy } from './ky.js';
-import { checkRequestOptions } from './request-options.js';
+import type { CallOverrides } from './request-options.js';
 import { parseBody } from './response.js';
 import { wireResponseOf } from './transport/fetch.js';
 import { parseOrThrow } from './validate.js';
@@ -37,28 +37,27 @@ async function kyFor(engine: HttpEngine): Promise<KyInstance> {
 
 /**
  * A typed call, loaded with zod and ky at the first one: validates `params` with the
- * endpoint's schema and the request options (rejecting with a `ValidationError`, nothing
- * sent), passes the body through `filter` (the client's mask), sends it as JSON through
+ * endpoint's schema (rejecting with a `ValidationError`, nothing sent), after `HttpCore`
+ * checked the request options into `overrides`, passes the body through `filter` (the client's mask), sends it as JSON through
  * ky within the engine's attempt loop, and resolves with the body parsed by the
  * endpoint's response schema, or for ingestion its status and body. A call to an endpoint that
  * ingests data carries an `Idempotency-Key`, the same on each retry.
  *
  * @example
  * ```ts
- * const { users } = await typedCall(engine, undefined, 'listEligibleUsers', [{ timeoutMs: 5_000 }]);
+ * const { users } = await typedCall(engine, undefined, 'listEligibleUsers', undefined, { timeoutMs: 5_000 });
  * ```
  */
 export async function typedCall<N extends EndpointName>(
   engine: HttpEngine,
   filter: BodyFilter | undefined,
   name: N,
-  args: EndpointArgs<(typeof ENDPOINTS)[N]>,
+  params: EndpointParams<(typeof ENDPOINTS)[N]>,
+  overrides: CallOverrides,
 ): Promise<EndpointResult<(typeof ENDPOINTS)[N]>> {
   type Result = EndpointResult<(typeof ENDPOINTS)[N]>;
   const endpoint = ENDPOINTS[name];
   const { method, path, params: paramsSchema, response: responseSchema } = endpoint;
-  const [params, options] = paramsSchema === undefined ? [undefined, args[0]] : args;
-  const overrides = checkRequestOptions(options);
   const valid = paramsSchema === undefined ? undefined : parseOrThrow(paramsSchema, params);
   const body = valid === undefined ? undefined : JSON.stringify(filter === undefined ? valid : filter(endpoint, valid));
   const key =

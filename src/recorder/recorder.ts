@@ -4,7 +4,8 @@ import type { Mask } from '../core/privacy-options.js';
 import { Conversation, type ConversationHooks, type ConversationInit, conversationControl, type EndReason } from './conversation.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
 import { type BeginCall, conversationInit } from './beginning.js';
-import { closeAll, ExitGuard, type ShutdownOptions } from './closing.js';
+import type { ShutdownOptions } from './closing.js';
+import { ExitGuard } from './exit-guard.js';
 import { type CheckedFeedback, checkFeedback, type FeedbackParams } from './feedback-params.js';
 import { fieldsOf } from './fields.js';
 import { sharedKey } from './keys.js';
@@ -13,8 +14,8 @@ import { OpenConversations } from './open-conversations.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Transport } from './publication.js';
 import { safeReporter } from './safe-reporter.js';
-import { Sweeper } from './sweeping.js';
 import type { StartConversationParams } from './start.js';
+import { Deadline, startInterval } from './timers.js';
 
 export type { ShutdownOptions };
 
@@ -57,7 +58,8 @@ export class Recorder {
   readonly #open: OpenConversations<Conversation>;
   readonly #hooks: ConversationHooks<Conversation>;
   readonly #sampled: (endUser: string) => boolean;
-  readonly #sweeper: Sweeper;
+  /** Stops the sweeps of a shared store every `sweepIntervalMs`. */
+  readonly #stopSweeping: () => void;
   #lastFlush: Promise<unknown> = Promise.resolve();
   #shutdown: Promise<DeliveryReport> | undefined;
   readonly #exitGuard: ExitGuard;
@@ -96,14 +98,7 @@ export class Recorder {
       beforeExit: () => this.#beforeExit(),
       report: this.#report,
     });
-    this.#sweeper = new Sweeper({
-      sender: { sweep: (idleBefore, limit) => this.#stages.use(({ sender }) => sender.sweep(idleBefore, limit), () => 0) },
-      now: options.now,
-      idleTimeoutMs: options.idleTimeoutMs,
-      sweepIntervalMs: options.sweepIntervalMs,
-      flush: () => this.flush(),
-    });
-    if (this.#shared) this.#sweeper.start();
+    this.#stopSweeping = this.#shared ? startInterval(() => this.sweep(), options.sweepIntervalMs) : () => undefined;
   }
 
   /** Conversations ended and not settled; before the stages load, those waiting for them. */
@@ -247,7 +242,14 @@ export class Recorder {
    * report of what it sent. Never rejects.
    */
   sweep(): Promise<DeliveryReport> {
-    return this.#sweeper.sweep();
+    const { now, idleTimeoutMs } = this.#options;
+    if (!(idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs))) return this.flush();
+    const idleBefore = now() - idleTimeoutMs;
+    const swept = this.#stages.use(
+      ({ sender, sweepIdle }) => sweepIdle(sender, idleBefore),
+      () => undefined,
+    );
+    return swept.then(() => this.flush());
   }
 
   /**
@@ -273,36 +275,38 @@ export class Recorder {
     return this.#shutdown;
   }
 
-  /** Lets go of what is open and closes the publisher, within `timeoutMs` from now; `shutdown()` resolves with this. */
+  /**
+   * Lets go of what is open and closes the publisher, within `timeoutMs` from now;
+   * `shutdown()` resolves with this. The open conversations are closed to recording at
+   * once; the rest runs with the stages (`closing.ts`), loaded first if they were not.
+   */
   async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<DeliveryReport> {
-    const delivery = await closeAll(
-      {
-        takeOpen: () => {
-          this.#open.stop();
-          this.#sweeper.stop();
-          const open = this.#open.handles();
-          // Closed at once: what is recorded on them from now on is reported, not recorded.
-          for (const conversation of open) conversation.state.open = false;
-          return open;
-        },
-        letGo: (conversation) => this.#letGo(conversation, reason),
-        handedOver: () =>
-          this.#stages.use(
-            ({ storing, sender, feedback }) => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
-            () => undefined,
-          ),
-        closePublisher: (timeLeftMs, timeoutMs) =>
-          this.#stages.use(
-            ({ publisher }) => publisher.close(timeLeftMs, timeoutMs),
-            () => new Tally().report(),
-          ),
-        settled: () =>
-          this.#stages.use(
-            ({ sender }) => sender.settled(),
-            () => undefined,
-          ),
+    // Set now, and holding the process until it passes, whenever the stages are ready.
+    const deadline = new Deadline(timeoutMs);
+    this.#open.stop();
+    this.#stopSweeping();
+    const open = this.#open.handles();
+    // Closed at once: what is recorded on them from now on is reported, not recorded.
+    for (const conversation of open) conversation.state.open = false;
+    const letGo = (conversation: Conversation) => this.#letGo(conversation, reason);
+    const delivery = await this.#stages.use(
+      ({ closeAll, storing, sender, feedback, publisher }) =>
+        closeAll(
+          {
+            open,
+            letGo,
+            handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
+            closePublisher: (timeLeftMs, timeoutMs) => publisher.close(timeLeftMs, timeoutMs),
+            settled: () => sender.settled(),
+          },
+          deadline,
+        ),
+      () => {
+        // Nothing can be sent: each still ends, its outcome `failed`.
+        for (const conversation of open) letGo(conversation);
+        deadline.clear();
+        return new Tally().report();
       },
-      timeoutMs,
     );
     this.#exitGuard.update();
     return delivery;

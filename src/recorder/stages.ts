@@ -2,11 +2,13 @@ import type { NebulyError } from '../core/errors.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ResolvedRecorderOptions } from '../core/recorder-options.js';
 import type { ConversationStore } from '../types/store.js';
+import { closeAll } from './closing.js';
 import { FeedbackSender } from './feedback.js';
 import { Publisher, type Transport } from './publisher.js';
 import { Sender } from './sending.js';
 import { MemoryStore } from './store/memory-store-class.js';
 import { Storing } from './storing.js';
+import { sweepIdle } from './sweeping.js';
 
 /** The recorder's background stages, connected: what an ended turn and conversation go through. */
 export interface Stages {
@@ -19,6 +21,10 @@ export interface Stages {
   feedback: FeedbackSender;
   /** Sends bodies: the queue, its bound, retries, the shutdown deadline. */
   publisher: Publisher;
+  /** What `shutdown()` runs once it has closed the open conversations to recording (`closing.ts`). */
+  closeAll: typeof closeAll;
+  /** What `sweep()` runs: idle conversations of a shared store claimed in batches (`sweeping.ts`). */
+  sweepIdle: typeof sweepIdle;
 }
 
 /** What {@link connectStages} needs. */
@@ -74,5 +80,5 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
     stored: (key) => storing.pending(key),
     sending: () => sender.settled(),
   });
-  return { store, storing, sender, feedback, publisher };
+  return { store, storing, sender, feedback, publisher, closeAll, sweepIdle };
 }

@@ -1,6 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Recorder } from './recorder.js';
-import { MAX_TIMER_DELAY_MS, startTimer } from './timers.js';
+import { MAX_TIMER_DELAY_MS } from '../utils/timer-limit.js';
+import { Deadline, startInterval, startTimer } from './timers.js';
+// Loaded ahead, as Node's build does (test/recorder/setup.ts): cold, their transform can
+// outlast the 50 ms shutdown deadline below on a busy machine, and nothing is then sent
+// before the deadline to be reported.
+import './stages.js';
 
 describe('startTimer', () => {
   it('does not keep the process alive, unless asked to', () => {
@@ -21,6 +26,55 @@ describe('startTimer', () => {
     expect(fired).toBe(false);
     clearTimeout(handle);
     expect(MAX_TIMER_DELAY_MS).toBe(2 ** 31 - 1);
+  });
+});
+
+describe('startInterval', () => {
+  it('runs the task every interval, one run at a time, until stopped', async () => {
+    vi.useFakeTimers();
+    try {
+      let release!: () => void;
+      const task = vi.fn(() => new Promise<void>((resolve) => (release = resolve)));
+      const stop = startInterval(task, 1_000);
+      await vi.advanceTimersByTimeAsync(3_000);
+      // The first run has not finished: the next two ticks were skipped.
+      expect(task).toHaveBeenCalledTimes(1);
+      release();
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(task).toHaveBeenCalledTimes(2);
+      stop();
+      release();
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(task).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('never runs with 0 or Infinity, and holds no ref', () => {
+    const before = process.getActiveResourcesInfo().length;
+    const task = vi.fn(() => Promise.resolve());
+    const stops = [startInterval(task, 0), startInterval(task, Number.POSITIVE_INFINITY), startInterval(task, 60_000)];
+    expect(process.getActiveResourcesInfo().length).toBe(before);
+    for (const stop of stops) stop();
+    expect(task).not.toHaveBeenCalled();
+  });
+});
+
+describe('Deadline', () => {
+  it('expires after its time, keeping the process alive until then or until cleared', async () => {
+    const timeouts = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timeouts();
+    const deadline = new Deadline(20);
+    expect(timeouts()).toBe(before + 1);
+    expect(deadline.leftMs).toBeGreaterThan(0);
+    await deadline.expired;
+    expect(deadline.leftMs).toBe(0);
+    const cleared = new Deadline(60_000);
+    cleared.clear();
+    expect(timeouts()).toBe(before);
+    expect(new Deadline(Number.POSITIVE_INFINITY).leftMs).toBe(Number.POSITIVE_INFINITY);
+    expect(timeouts()).toBe(before);
   });
 });
 

@@ -1,6 +1,4 @@
-import { MAX_TIMER_DELAY_MS } from '../core/option-kinds.js';
-
-export { MAX_TIMER_DELAY_MS };
+import { MAX_TIMER_DELAY_MS } from '../utils/timer-limit.js';
 
 /** Options of {@link startTimer}. */
 export interface TimerOptions {
@@ -27,4 +25,67 @@ export function startTimer(
   const handle = setTimeout(callback, Math.min(Math.max(delayMs, 0), MAX_TIMER_DELAY_MS));
   if (!keepAlive) (handle as { unref?: () => void }).unref?.();
   return handle;
+}
+
+/**
+ * Runs `task` every `intervalMs`, one run at a time (a tick that comes while the last run
+ * is pending is skipped), on a timer that does not keep the process alive. `0` or
+ * `Infinity`: never. Returns what stops it.
+ *
+ * @example
+ * ```ts
+ * const stop = startInterval(() => recorder.sweep(), 60_000);
+ * stop(); // at shutdown
+ * ```
+ */
+export function startInterval(task: () => Promise<unknown>, intervalMs: number): () => void {
+  if (!(intervalMs > 0 && Number.isFinite(intervalMs))) return () => undefined;
+  let running = false;
+  const handle = setInterval(() => {
+    if (running) return;
+    running = true;
+    void task().finally(() => {
+      running = false;
+    });
+  }, Math.min(intervalMs, MAX_TIMER_DELAY_MS));
+  (handle as { unref?: () => void }).unref?.();
+  return () => clearInterval(handle);
+}
+
+/**
+ * A deadline `timeoutMs` from now (`Infinity`: none) that keeps the process alive until
+ * it passes or is cleared: what `shutdown()` waits within, from the moment it is called.
+ *
+ * @example
+ * ```ts
+ * const deadline = new Deadline(20_000);
+ * await Promise.race([work, deadline.expired]);
+ * deadline.clear();
+ * ```
+ */
+export class Deadline {
+  /** Resolves when the deadline passes; never, once cleared first. */
+  readonly expired: Promise<void>;
+  readonly timeoutMs: number;
+  readonly #started = Date.now();
+  readonly #handle: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(timeoutMs: number) {
+    this.timeoutMs = timeoutMs;
+    let expire!: () => void;
+    this.expired = new Promise<void>((resolve) => {
+      expire = resolve;
+    });
+    this.#handle = Number.isFinite(timeoutMs) ? startTimer(expire, timeoutMs, { keepAlive: true }) : undefined;
+  }
+
+  /** The time left, in milliseconds: 0 once passed. */
+  get leftMs(): number {
+    return Math.max(0, this.timeoutMs - (Date.now() - this.#started));
+  }
+
+  /** Stops the timer: the process is no longer held for it. */
+  clear(): void {
+    clearTimeout(this.#handle);
+  }
 }

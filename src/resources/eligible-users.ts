@@ -57,6 +57,6 @@ export class EligibleUsers {
    * ```
    */
   list(options?: RequestOptions): Promise<UsersResponse> {
-    return this.#http.call('listEligibleUsers', options);
+    return this.#http.call('listEligibleUsers', undefined, options);
   }
 }

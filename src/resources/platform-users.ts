@@ -41,6 +41,6 @@ export class PlatformUsers {
 
   /** Every platform user of the project (`GET`). */
   list(options?: RequestOptions): Promise<UsersResponse> {
-    return this.#http.call('listPlatformUsers', options);
+    return this.#http.call('listPlatformUsers', undefined, options);
   }
 }
