@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { Plugin } from 'esbuild';
 
 /** `import('./x.js')` or `import('../y/z.js')`, a relative specifier in quotes; not a type's `typeof import(…)`. */
-const LOCAL_DYNAMIC_IMPORT = /(?<!typeof )\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
+export const LOCAL_DYNAMIC_IMPORT = /(?<!typeof )\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
 
 /**
  * The source with each relative dynamic import made a static namespace import, read
