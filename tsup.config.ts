@@ -52,6 +52,8 @@ const nodeBuild: Options = {
   format: ['esm'],
   splitting: true,
   outDir: 'dist/node',
+  // Entry files without bare imports of chunks, one more file each (scripts/named-imports-only.ts).
+  plugins: [namedImportsOnly()],
   // A framework that is not installed: an error naming the package (scripts/optional-frameworks.ts).
   noExternal: [...(library.noExternal ?? []), FRAMEWORK_SPECIFIER],
 };
