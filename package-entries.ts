@@ -25,17 +25,24 @@ export interface PackageEntry {
    * users install beside the SDK to use it.
    */
   readonly framework?: string;
+  /**
+   * Shares nothing with the client at run time (no recorder, no error class): Node's
+   * build makes it apart from the client's entries, with its own copy of what it uses
+   * (zod, the schemas), so that what they share does not cut the main entry into more
+   * files for Node to load (docs/decisions/0004-pay-for-what-you-use.md).
+   */
+  readonly apart?: boolean;
 }
 
 export const PACKAGE_NAME = 'nebuly-client';
 
 export const PACKAGE_ENTRIES: readonly PackageEntry[] = [
   { subpath: '', source: 'src/index.ts' },
-  { subpath: 'reference-server', source: 'src/reference-server/index.ts' },
-  { subpath: 'reference-server/web', source: 'src/reference-server/web.ts' },
-  { subpath: 'msw', source: 'src/reference-server/msw.ts', framework: 'msw' },
+  { subpath: 'reference-server', source: 'src/reference-server/index.ts', apart: true },
+  { subpath: 'reference-server/web', source: 'src/reference-server/web.ts', apart: true },
+  { subpath: 'msw', source: 'src/reference-server/msw.ts', framework: 'msw', apart: true },
   { subpath: 'node', source: 'src/node/index.ts' },
-  { subpath: 'schemas', source: 'src/schemas/public.ts' },
+  { subpath: 'schemas', source: 'src/schemas/public.ts', apart: true },
   { subpath: 'openai', source: 'src/integrations/openai.ts', framework: 'openai' },
   { subpath: 'anthropic', source: 'src/integrations/anthropic.ts', framework: '@anthropic-ai/sdk' },
   { subpath: 'ai-sdk', source: 'src/integrations/ai-sdk/index.ts', framework: 'ai' },
@@ -55,9 +62,9 @@ export function distName(entry: PackageEntry): string {
   return entry.subpath === '' ? 'index' : entry.subpath.replaceAll('/', '-');
 }
 
-/** tsup's `entry`: dist name → source file. */
-export function tsupEntries(): Record<string, string> {
-  return Object.fromEntries(PACKAGE_ENTRIES.map((entry) => [distName(entry), entry.source]));
+/** tsup's `entry`: dist name → source file; only the entries `which` keeps, when given. */
+export function tsupEntries(which: (entry: PackageEntry) => boolean = () => true): Record<string, string> {
+  return Object.fromEntries(PACKAGE_ENTRIES.filter(which).map((entry) => [distName(entry), entry.source]));
 }
 
 /** package.json `exports`: per entry, the bundlers' ESM, Node's ESM (`node`), CommonJS, and their types. */

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { tsupEntries } from './package-entries.js';
 import { eagerLocalImportsPlugin } from './scripts/eager-local-imports.js';
+import { oneLazyFile } from './scripts/one-lazy-file.js';
 import { namedImportsOnly } from './scripts/named-imports-only.js';
 import { FRAMEWORK_SPECIFIER, optionalFrameworks } from './scripts/optional-frameworks.js';
 
@@ -45,6 +46,18 @@ const library: Options = {
   removeNodeProtocol: false,
 };
 
+/** Node's ESM build (dist/node), in two parts that share no chunk; each adds its entries and plugins. */
+const nodeBuild: Options = {
+  ...library,
+  format: ['esm'],
+  splitting: true,
+  outDir: 'dist/node',
+  // Entry files without bare imports of chunks, one more file each (scripts/named-imports-only.ts).
+  plugins: [namedImportsOnly()],
+  // A framework that is not installed: an error naming the package (scripts/optional-frameworks.ts).
+  noExternal: [...(library.noExternal ?? []), FRAMEWORK_SPECIFIER],
+};
+
 export default defineConfig([
   {
     ...library,
@@ -66,15 +79,19 @@ export default defineConfig([
     // few shared chunks, so that importing the main entry loads a handful of files, not
     // one per source file (36 ms against 15 ms; bench/import.ts). Every entry resolves
     // here in Node and in the build above in a bundler, so each process has one copy of
-    // the recorder (test/package/node-condition.test.ts).
-    ...library,
-    entry,
-    format: ['esm'],
-    splitting: true,
-    outDir: 'dist/node',
-    // A framework that is not installed: an error naming the package (scripts/optional-frameworks.ts);
-    // the SDK's lazy modules loaded at import here: fewer files (scripts/eager-local-imports.ts).
-    noExternal: [...(library.noExternal ?? []), FRAMEWORK_SPECIFIER],
+    // the recorder (test/package/node-condition.test.ts). The entries that share nothing
+    // with the client at run time are built apart, below.
+    ...nodeBuild,
+    entry: tsupEntries((e) => e.apart !== true),
+    // The SDK's lazy modules in one file, loaded at the first use of any (scripts/one-lazy-file.ts).
+    esbuildPlugins: [optionalFrameworks('esm'), oneLazyFile('src', 'src/index.ts')],
+  },
+  {
+    // The schemas and the reference server, apart: shared with the client's entries,
+    // zod and the schemas were chunks of their own, each one more file for the main
+    // entry to load (package-entries.ts, `apart`).
+    ...nodeBuild,
+    entry: tsupEntries((e) => e.apart === true),
     esbuildPlugins: [optionalFrameworks('esm'), eagerLocalImportsPlugin()],
   },
   {

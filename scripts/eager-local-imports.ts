@@ -1,15 +1,16 @@
-// An esbuild plugin for the builds Node loads (the `node` condition and CommonJS): the
-// SDK's own `import('./x.js')` become static imports there. A bundler's user gains from
-// each lazy module (bytes not fetched, not parsed); Node loads files from disk, where
-// every extra chunk costs more at import than the code it defers, and the split points
-// of the lazy modules made the main entry load 17 files instead of 8 (bench/import.ts,
-// docs/decisions/0004-pay-for-what-you-use.md). A package's `import('ky')` stays lazy:
-// ky touches `Request` when evaluated, which makes Node load its fetch.
+// An esbuild plugin for the CommonJS build and the entries Node's ESM build makes apart: the
+// SDK's own `import('./x.js')` become static imports there. A bundler's user gains from each
+// lazy module (bytes not fetched, not parsed); Node loads files from disk, where every
+// extra chunk costs more at import than the code it defers, and the split points of the
+// lazy modules made the main entry load 17 files instead of 8 (bench/import.ts,
+// docs/decisions/0004-pay-for-what-you-use.md). Node's ESM build of the client's entries
+// gathers them in one lazy file instead (scripts/one-lazy-file.ts). A package's
+// `import('ky')` stays lazy: ky touches `Request` when evaluated, which makes Node load its fetch.
 import { readFile } from 'node:fs/promises';
 import type { Plugin } from 'esbuild';
 
 /** `import('./x.js')` or `import('../y/z.js')`, a relative specifier in quotes; not a type's `typeof import(…)`. */
-const LOCAL_DYNAMIC_IMPORT = /(?<!typeof )\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
+export const LOCAL_DYNAMIC_IMPORT = /(?<!typeof )\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
 
 /**
  * The source with each relative dynamic import made a static namespace import, read
