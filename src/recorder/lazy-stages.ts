@@ -10,9 +10,9 @@ type Waiter = (stages: Stages | undefined, error: NebulyError) => void;
  * feedback, and through them fitting, cropping, the queue and the memory store), loaded
  * and connected the first time the recorder needs them: its first ended turn, feedback,
  * flush, sweep or shutdown. A recorder that records nothing never loads them; a bundle
- * (docs/decisions/0004-pay-for-what-you-use.md) fetches them then, and on Node, whose
- * builds import them statically (`scripts/eager-local-imports.ts`), they are ready a
- * microtask later.
+ * (docs/decisions/0004-pay-for-what-you-use.md) fetches them then; Node's ESM build loads
+ * them then too, with the other lazy modules in one file (`scripts/one-lazy-file.ts`), and
+ * its CommonJS build has them already (`scripts/eager-local-imports.ts`).
  *
  * What is asked of them before they are ready waits in the order it was asked, and runs
  * before anything asked later: a flush waits for what ended before it, as when they are

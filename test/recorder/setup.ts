@@ -5,8 +5,8 @@ import type { ConversationOutcome } from '../../src/recorder/outcome.js';
 import { Recorder } from '../../src/recorder/recorder.js';
 import { FakeTransport } from './fake-transport.js';
 // The recorder loads its stages with `import()` at their first use (lazy-stages.ts). Loaded
-// here, that import resolves within a few microtasks, as in the Node build, where it is
-// static: a test's `settle()` does not have to outwait a cold module transform.
+// here, that import resolves within a few microtasks: a test's `settle()` does not have
+// to outwait a cold module transform.
 // src/recorder/lazy-stages.test.ts covers what happens before they are loaded.
 import '../../src/recorder/stages.js';
 
