@@ -22,14 +22,17 @@ interface Claimed extends ConversationClaim {
   leaseUntil: number;
 }
 
-interface Kept {
+/**
+ * A sent interaction kept for late feedback: what `sent()` answers, and its bookkeeping,
+ * in one object, which is also its place in the order kept (see `#sentOrder`): three
+ * objects an interaction were a twentieth of a delivery's CPU, churned at the bound.
+ */
+interface Kept extends SentInteraction {
+  readonly id: string;
   readonly conversationId: string;
-  readonly sent: SentInteraction;
   readonly until: number;
   /** What it counts against `maxSentBytes`. */
   readonly bytes: number;
-  /** Its place in the order kept (see `#sentOrder`). */
-  readonly number: number;
 }
 
 
@@ -62,11 +65,10 @@ export class MemoryStore implements ConversationStore {
   /**
    * The sent interactions in the order they were kept, oldest first, to
    * forget the oldest past `maxSent` without iterating the map (whose deleted entries an
-   * iteration skips one by one: thousands, once it is full). A key kept again is queued
-   * again; its older place is skipped, by its `number`.
+   * iteration skips one by one: thousands, once it is full). An id kept again is queued
+   * again; its older place, no longer the map's entry, is skipped.
    */
-  readonly #sentOrder = new Fifo<{ key: string; number: number }>();
-  #sentCount = 0;
+  readonly #sentOrder = new Fifo<Kept>();
 
   constructor(maxSent = 10_000, maxSentBytes = 32 * 1024 * 1024) {
     this.#maxSent = maxSent;
@@ -134,24 +136,25 @@ export class MemoryStore implements ConversationStore {
     const claimed = this.#claimed.get(claim.generation);
     if (claimed === undefined || claimed.token !== claim.token) return;
     this.#claimed.delete(claim.generation);
+    const { conversationId, endUser } = claimed;
     for (const { id, interaction } of claimed.interactions) {
-      const number = (this.#sentCount += 1);
-      const sent = { endUser: claimed.endUser, input: interaction.input, output: interaction.output, timeEnd: interaction.time_end };
-      const bytes = 2 * (sent.input.length + sent.output.length + sent.endUser.length) + SENT_ENTRY_OVERHEAD_BYTES;
+      const { input, output, time_end: timeEnd } = interaction;
+      const bytes = 2 * (input.length + output.length + endUser.length) + SENT_ENTRY_OVERHEAD_BYTES;
+      const kept: Kept = { id, conversationId, endUser, input, output, timeEnd, until: retainUntil, bytes };
       this.#forget(id);
-      this.#sent.set(id, { conversationId: claim.conversationId, sent, until: retainUntil, bytes, number });
+      this.#sent.set(id, kept);
       this.#sentBytes += bytes;
-      this.#sentOrder.push({ key: id, number });
+      this.#sentOrder.push(kept);
     }
     while ((this.#sent.size > this.#maxSent || this.#sentBytes > this.#maxSentBytes) && this.#sentOrder.length > 0) {
-      const { key, number } = this.#sentOrder.shift() as { key: string; number: number };
-      if (this.#sent.get(key)?.number === number) this.#forget(key);
+      const oldest = this.#sentOrder.shift() as Kept;
+      if (this.#sent.get(oldest.id) === oldest) this.#forget(oldest.id);
     }
-    // Places of keys forgotten or kept again go once they are half the queue (lookups
-    // forget expired ones too): O(1) a key, amortized, and the queue stays within twice
+    // Places of ids forgotten or kept again go once they are half the queue (lookups
+    // forget expired ones too): O(1) an id, amortized, and the queue stays within twice
     // what the map holds.
     const queued = this.#sentOrder.length;
-    if (queued > 1_024 && queued > 2 * this.#sent.size) this.#sentOrder.retain(({ key, number }) => this.#sent.get(key)?.number === number);
+    if (queued > 1_024 && queued > 2 * this.#sent.size) this.#sentOrder.retain((kept) => this.#sent.get(kept.id) === kept);
   }
 
   release(claim: ConversationClaim): void {
@@ -162,7 +165,7 @@ export class MemoryStore implements ConversationStore {
   sent(conversationId: string, interactionId: string, now: number): SentInteraction | undefined {
     const kept = this.#sent.get(interactionId);
     if (kept === undefined || kept.conversationId !== conversationId) return undefined;
-    if (kept.until > now) return kept.sent;
+    if (kept.until > now) return { endUser: kept.endUser, input: kept.input, output: kept.output, timeEnd: kept.timeEnd };
     this.#forget(interactionId);
     return undefined;
   }
