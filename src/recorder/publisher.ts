@@ -25,7 +25,9 @@ export interface PublisherOptions {
 }
 
 /** One conversation on its way: queued, then in flight, then settled once. */
-interface Delivery extends Publication {
+interface Delivery {
+  /** What was published, held as it is: spreading it into each delivery copied it. */
+  readonly publication: Publication;
   /** What it counts against `maxQueuedBytes`. */
   readonly bytes: number;
   readonly done: Promise<ConversationOutcome>;
@@ -38,7 +40,7 @@ interface Delivery extends Publication {
 }
 
 /** What an error keeps of a body it could not deliver: its JSON as text, decoded only then. */
-function undelivered({ conversationId, body }: Publication): { conversationId: string; payload: string } {
+function undelivered({ publication: { conversationId, body } }: Delivery): { conversationId: string; payload: string } {
   return { conversationId, payload: decoder.decode(body) };
 }
 
@@ -111,7 +113,7 @@ export class Publisher {
       resolve = settle;
     });
     const bytes = publication.body.byteLength + (publication.heldElsewhere ?? 0) + QUEUED_ENTRY_OVERHEAD_BYTES;
-    const delivery: Delivery = { ...publication, bytes, done, resolve, settled: false, held: false };
+    const delivery: Delivery = { publication, bytes, done, resolve, settled: false, held: false };
 
     let refusal: NebulyError | undefined;
     if (this.#abandoned !== undefined) {
@@ -143,7 +145,7 @@ export class Publisher {
   #reportRefused(limit: QueueFullError['limit'], deliveries: Delivery[]): void {
     const bound = limit === 'maxQueuedConversations' ? this.#options.maxQueuedConversations : this.#options.maxQueuedBytes;
     const error = new QueueFullError(deliveries.map(undelivered), limit, bound);
-    for (const delivery of deliveries) this.#settle(delivery, { status: 'dropped', conversationId: delivery.conversationId, error });
+    for (const delivery of deliveries) this.#settle(delivery, { status: 'dropped', conversationId: delivery.publication.conversationId, error });
     this.#options.report(error);
   }
 
@@ -243,9 +245,9 @@ export class Publisher {
     let sent: Promise<AcceptedResponse>;
     try {
       sent = this.#options.transport.deliver({
-        path: delivery.path,
-        body: delivery.body,
-        idempotencyKey: delivery.idempotencyKey,
+        path: delivery.publication.path,
+        body: delivery.publication.body,
+        idempotencyKey: delivery.publication.idempotencyKey,
         signal: this.#abort.signal,
       });
     } catch (error) {
@@ -253,7 +255,7 @@ export class Publisher {
     }
     sent
       .then(
-        () => this.#settle(delivery, { status: 'delivered', conversationId: delivery.conversationId }),
+        () => this.#settle(delivery, { status: 'delivered', conversationId: delivery.publication.conversationId }),
         (error: unknown) => this.#fail(delivery, toNebulyError(error)),
       )
       .finally(() => {
@@ -269,7 +271,7 @@ export class Publisher {
   #fail(delivery: Delivery, cause: NebulyError): void {
     if (delivery.settled) return;
     const error = new DeliveryError(undelivered(delivery), cause);
-    this.#settle(delivery, { status: 'failed', conversationId: delivery.conversationId, error });
+    this.#settle(delivery, { status: 'failed', conversationId: delivery.publication.conversationId, error });
     this.#options.report(error);
   }
 
@@ -277,7 +279,7 @@ export class Publisher {
     if (delivery.settled) return;
     delivery.settled = true;
     if (delivery.held) this.#queue.release(delivery);
-    if (delivery.counted !== false) (delivery.tally ?? this.#unclaimed).add(outcome.status);
+    if (delivery.publication.counted !== false) (delivery.tally ?? this.#unclaimed).add(outcome.status);
     this.#pending.delete(delivery);
     delivery.resolve(outcome);
     if (this.#pending.size === 0) this.#options.drained?.();

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Recorder } from './recorder.js';
 import { MAX_TIMER_DELAY_MS } from '../utils/timer-limit.js';
 import { Deadline, startInterval, startTimer } from './timers.js';
-// Loaded ahead, as Node's build does (test/recorder/setup.ts): cold, their transform can
+// Loaded ahead, as test/recorder/setup.ts does: cold, their transform can
 // outlast the 50 ms shutdown deadline below on a busy machine, and nothing is then sent
 // before the deadline to be reported.
 import './stages.js';
