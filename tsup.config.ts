@@ -3,6 +3,7 @@ import { defineConfig, type Options } from 'tsup';
 import { tsupEntries } from './package-entries.js';
 import { eagerLocalImportsPlugin } from './scripts/eager-local-imports.js';
 import { oneLazyFile } from './scripts/one-lazy-file.js';
+import { oneEagerChunk } from './scripts/one-eager-chunk.js';
 import { namedImportsOnly } from './scripts/named-imports-only.js';
 import { FRAMEWORK_SPECIFIER, optionalFrameworks } from './scripts/optional-frameworks.js';
 
@@ -69,6 +70,9 @@ export default defineConfig([
     // Entry files without their bare imports of chunks, which made a user's bundler load
     // zod with the entry (scripts/named-imports-only.ts).
     plugins: [namedImportsOnly()],
+    // What `new NebulyClient` needs in one chunk of a user's split bundle, not seven
+    // (scripts/one-eager-chunk.ts).
+    esbuildPlugins: [oneEagerChunk('src', 'src/client.ts')],
     esbuildOptions(options) {
       options.chunkNames = 'lib/chunks/[name]-[hash]';
     },

@@ -88,4 +88,37 @@ describe('tree-shaking of the package root (ESM build)', () => {
       expect(ZOD_MARK.test(text), 'zod in the part of the bundle that loads first').toBe(false);
     },
   );
+
+  // esbuild makes each module that the entry and some lazy modules share a chunk of its
+  // own; every lazy module re-exporting the client makes all that `new NebulyClient`
+  // needs shared alike (scripts/one-eager-chunk.ts).
+  it('keeps what the client needs in one chunk of a split bundle, that its lazy modules import too', async () => {
+    const dir = mkdtempSync(join(ROOT, 'node_modules', '.split-'));
+    try {
+      writeFileSync(join(dir, 'user.js'), `import { NebulyClient } from ${JSON.stringify(join(OUT, 'index.js'))};\n${SCENARIOS.recorderOnly.code}`);
+      const result = await bundle({
+        entryPoints: [join(dir, 'user.js')],
+        bundle: true,
+        splitting: true,
+        format: 'esm',
+        platform: 'browser',
+        outdir: join(dir, 'out'),
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      const outputs = result.metafile.outputs;
+      const entry = Object.keys(outputs).find((output) => outputs[output]!.entryPoint !== undefined)!;
+      const eager = outputs[entry]!.imports.filter(({ kind }) => kind === 'import-statement').map(({ path }) => path);
+      const text = (output: string) => result.outputFiles!.find((file) => file.path === join(ROOT, output))!.text;
+      const holding = (mark: string) => eager.filter((output) => text(output).includes(mark));
+      // The client's check of the key and the recorder's turns: one chunk.
+      expect(holding('no API key')).toHaveLength(1);
+      expect(holding('no API key')).toEqual(holding('var Turn = class'));
+      // Besides it, at most the mask's errors (the root exports them; only the masks use them).
+      expect(eager.length).toBeLessThanOrEqual(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
