@@ -4,7 +4,6 @@
  * decision after each attempt. Pure, apart from the jitter's randomness and {@link wait}.
  */
 import { watchAbort } from './abort-watch.js';
-
 import { RETRYABLE_STATUSES } from './retryable-statuses.js';
 
 /**

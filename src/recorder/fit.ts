@@ -52,9 +52,12 @@ interface Measured {
  * `maxBytes` UTF-8 bytes, in slices that leave the host's event loop free (see `pace`),
  * whatever the size: 1,000 interactions, or one of 50 MiB.
  *
- * Nothing is serialized whole before it is known to fit: each content string is measured
- * (its length alone, for one longer than `maxBytes`: it will be cropped anyway), each
- * interaction small enough is serialized once, and the body is their concatenation. When
+ * A small conversation, as most are (at most `ONE_GO_INTERACTIONS` interactions whose
+ * strings hold at most `ONE_GO_CHARS` characters), is serialized in one call, well within
+ * a slice. A larger one is never serialized whole before it is known to fit: each content
+ * string is measured (its length alone, for one longer than `maxBytes`: it will be
+ * cropped anyway), each interaction small enough is serialized once, and the body is
+ * their concatenation. When
  * that is too long, the longest content strings are cropped to one common length, found
  * from the measured lengths, and only the interactions that hold such a string are
  * serialized again. Should cropping every string to {@link MIN_CROP_LEVEL} not be enough
