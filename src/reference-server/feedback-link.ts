@@ -1,7 +1,16 @@
 import type { FeedbackMetadata } from '../schemas/index.js';
 import type { StoredInteraction } from './stored.js';
 
-/** Why a late feedback could not be linked to a stored interaction. */
+/**
+ * Why a late feedback could not be linked to a stored interaction: what
+ * `ReferenceStore.addFeedback` gives instead of the feedback it stored.
+ *
+ * @example
+ * ```ts
+ * const added = store.addFeedback('project', { action, metadata });
+ * if ('reason' in added) console.log(added.reason); // 'no_interaction' | 'not_after_time_end'
+ * ```
+ */
 export type UnlinkedFeedback =
   /** No stored interaction has its `end_user`, `input` and `output`. */
   | { reason: 'no_interaction' }

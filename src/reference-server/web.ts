@@ -26,3 +26,4 @@ export { FaultInjector, type Fault, type FaultSpec } from './faults.js';
 export { RequestLog, type RecordedRequest, type RequestFilter } from './request-log.js';
 export { REFERENCE_PATHS } from './routes.js';
 export type { ValidationDetail } from './responses.js';
+export type { UnlinkedFeedback } from './feedback-link.js';
