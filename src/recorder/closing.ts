@@ -20,8 +20,8 @@ export interface ClosingParts<C> {
   letGo: (conversation: C) => void;
   /** Resolves once what was let go is stored and handed to the publisher. */
   handedOver: () => Promise<unknown>;
-  /** Closes the publisher within the time left, and resolves with its report. */
-  closePublisher: (timeLeftMs: number, timeoutMs: number) => Promise<DeliveryReport>;
+  /** Closes the publisher by the deadline, and resolves with its report. */
+  closePublisher: (deadline: Deadline) => Promise<DeliveryReport>;
   /** Resolves once the store was told how every send ended. */
   settled: () => Promise<unknown>;
 }
@@ -47,7 +47,7 @@ export async function closeAll<C>(parts: ClosingParts<C>, deadline: Deadline): P
     if (wait !== undefined) await wait;
   }
   await Promise.race([parts.handedOver(), deadline.expired]);
-  const delivery = await parts.closePublisher(deadline.leftMs, deadline.timeoutMs);
+  const delivery = await parts.closePublisher(deadline);
   deadline.clear();
   await Promise.race([parts.settled(), deadline.expired]);
   return delivery;

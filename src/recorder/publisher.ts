@@ -7,7 +7,7 @@ import { type Publication, QUEUED_ENTRY_OVERHEAD_BYTES, type Transport } from '.
 import { RefusalBurst } from './burst.js';
 import { BoundedQueue } from './queue.js';
 import { LANE, pace } from './slices.js';
-import { startTimer } from './timers.js';
+import type { Deadline } from './timers.js';
 
 export type { DeliveryRequest, Publication, Transport } from './publication.js';
 
@@ -187,28 +187,22 @@ export class Publisher {
   }
 
   /**
-   * Waits for everything published so far, for at most `timeoutMs`. Then the requests
-   * still running are aborted, nothing more is sent, and every conversation not
-   * delivered goes to `onError` as a {@link DeliveryError} with its payload. Resolves at
-   * the deadline at the latest, even if a fetch ignores its abort signal, with the
-   * report of the conversations it waited for, those given up at the deadline as failed.
-   * `deadlineMs`: the whole deadline, which errors name, when part of it has passed.
+   * Waits for everything published so far, until `deadline` (the one `shutdown()` set,
+   * which keeps the process alive until it passes: a request that hangs without holding
+   * a handle, a custom fetch, must not let it exit before what was not sent is reported).
+   * Then the requests still running are aborted, nothing more is sent, and every
+   * conversation not delivered goes to `onError` as a {@link DeliveryError} with its
+   * payload. Resolves at the deadline at the latest, even if a fetch ignores its abort
+   * signal, with the report of the conversations it waited for, those given up at the
+   * deadline as failed.
    */
-  async close(timeoutMs: number, deadlineMs = timeoutMs): Promise<DeliveryReport> {
+  async close(deadline: Deadline): Promise<DeliveryReport> {
     const { tally, flushed: drained } = this.#claim();
-    if (!Number.isFinite(timeoutMs)) return drained;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<'timeout'>((resolve) => {
-      // Ref'd, unlike the idle timers: `shutdown()` is awaited, and a request that hangs
-      // without holding a handle (a custom fetch) must not let the process exit before
-      // the deadline has reported what was not sent. Cleared as soon as all is sent.
-      timer = startTimer(() => resolve('timeout'), timeoutMs, { keepAlive: true });
-    });
-    const result = await Promise.race([drained, deadline]);
-    clearTimeout(timer);
+    if (!Number.isFinite(deadline.timeoutMs)) return drained;
+    const result = await Promise.race([drained, deadline.expired.then(() => 'timeout' as const)]);
     if (result !== 'timeout') return result;
     // Every conversation still pending is settled, as failed or dropped, by this call.
-    this.#abandon(new AbortError(`shutdown() did not finish within ${deadlineMs} ms`));
+    this.#abandon(new AbortError(`shutdown() did not finish within ${deadline.timeoutMs} ms`));
     return tally.report();
   }
 

@@ -296,7 +296,7 @@ export class Recorder {
             open,
             letGo,
             handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
-            closePublisher: (timeLeftMs, timeoutMs) => publisher.close(timeLeftMs, timeoutMs),
+            closePublisher: (deadline) => publisher.close(deadline),
             settled: () => sender.settled(),
           },
           deadline,

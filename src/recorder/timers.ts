@@ -67,7 +67,6 @@ export class Deadline {
   /** Resolves when the deadline passes; never, once cleared first. */
   readonly expired: Promise<void>;
   readonly timeoutMs: number;
-  readonly #started = Date.now();
   readonly #handle: ReturnType<typeof setTimeout> | undefined;
 
   constructor(timeoutMs: number) {
@@ -77,11 +76,6 @@ export class Deadline {
       expire = resolve;
     });
     this.#handle = Number.isFinite(timeoutMs) ? startTimer(expire, timeoutMs, { keepAlive: true }) : undefined;
-  }
-
-  /** The time left, in milliseconds: 0 once passed. */
-  get leftMs(): number {
-    return Math.max(0, this.timeoutMs - (Date.now() - this.#started));
   }
 
   /** Stops the timer: the process is no longer held for it. */
