@@ -129,13 +129,14 @@ console.log(
 );
 for (const line of describeBundle(bundle)) console.log(line);
 console.log(
-  `longest block (the call itself / the longest gap between two turns of the event loop while it ran), ms: ` +
+  `longest block (the call itself / the longest gap between two turns of the event loop while it ran, ` +
+    `and the collector's pauses in that gap), ms: ` +
     (['end1kInteractions', 'crop50MiB', 'end10kInteractions', 'shutdown10kOpen', 'idle10kTogether', 'evictAt10k'] as const)
-      .map((scenario) => `${scenario} ${blocking[scenario].callMs} / ${blocking[scenario].gapMs}`)
+      .map((scenario) => `${scenario} ${blocking[scenario].callMs} / ${blocking[scenario].gapMs} (gc ${blocking[scenario].gcMs})`)
       .join('; ') +
     `; sent: 50 MiB conversation ${blocking.crop50MiBSentBytes} B, 10k-interaction one ${blocking.end10kSentBytes} B` +
     `; the 50 MiB string built by concatenation (a rope V8 copies whole on its first read): ` +
-    `${blocking.crop50MiBRope.callMs} / ${blocking.crop50MiBRope.gapMs}`,
+    `${blocking.crop50MiBRope.callMs} / ${blocking.crop50MiBRope.gapMs} (gc ${blocking.crop50MiBRope.gcMs})`,
 );
 const quartiles = ({ p25, median }: { p25: number; median: number }) => `${p25} µs (median ${median})`;
 console.log(
