@@ -3,6 +3,7 @@ import { defineConfig, type Options } from 'tsup';
 import { tsupEntries } from './package-entries.js';
 import { eagerLocalImportsPlugin } from './scripts/eager-local-imports.js';
 import { oneLazyFile } from './scripts/one-lazy-file.js';
+import { nodeVariants } from './scripts/node-variants.js';
 import { oneEagerChunk } from './scripts/one-eager-chunk.js';
 import { namedImportsOnly } from './scripts/named-imports-only.js';
 import { FRAMEWORK_SPECIFIER, optionalFrameworks } from './scripts/optional-frameworks.js';
@@ -13,6 +14,9 @@ const entry = tsupEntries();
 /** The bins, Node programs built apart: `nebuly-reference-server` and `nebuly`. */
 const isBinSource = (file: string) => file.startsWith('reference-server/cli') || file.startsWith('cli/');
 
+/** A module that replaces another in Node's build only (scripts/node-variants.ts). */
+const isNodeVariant = (file: string) => file.endsWith('.node.ts');
+
 /**
  * Every module of the library, each an entry of its own in the ESM build: the output then
  * keeps one module per source file, and a user's bundler, told by `sideEffects: false`,
@@ -22,7 +26,7 @@ const isBinSource = (file: string) => file.startsWith('reference-server/cli') ||
 const modules = Object.fromEntries(
   readdirSync('src', { recursive: true, encoding: 'utf8' })
     .map((file) => file.replaceAll('\\', '/'))
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !isBinSource(file))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !isNodeVariant(file) && !isBinSource(file))
     .filter((file) => !Object.values(entry).includes(`src/${file}`))
     .map((file) => [`lib/${file.slice(0, -'.ts'.length)}`, `src/${file}`]),
 );
@@ -87,8 +91,9 @@ export default defineConfig([
     // with the client at run time are built apart, below.
     ...nodeBuild,
     entry: tsupEntries((e) => e.apart !== true),
-    // The SDK's lazy modules in one file, loaded at the first use of any (scripts/one-lazy-file.ts).
-    esbuildPlugins: [optionalFrameworks('esm'), oneLazyFile('src', 'src/index.ts')],
+    // The SDK's lazy modules in one file, loaded at the first use of any (scripts/one-lazy-file.ts);
+    // zod and the schemas made at their first use (scripts/node-variants.ts).
+    esbuildPlugins: [optionalFrameworks('esm'), nodeVariants(), oneLazyFile('src', 'src/index.ts')],
   },
   {
     // The schemas and the reference server, apart: shared with the client's entries,

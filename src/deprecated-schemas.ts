@@ -1,52 +1,64 @@
 /**
  * The schemas the package root exported in 0.1.0, kept there for one more minor version
- * so that upgrading breaks nothing: they now live in `nebuly-client/schemas`.
+ * so that upgrading breaks nothing: they now live in `nebuly-client/schemas`. Each is
+ * made at its first use (`onFirstTouch`), so that importing the package does not build
+ * them, nor, on Node, evaluate zod (`zod-checks-now.node.ts`).
  */
-import * as schemas from './schemas/public.js';
+import * as wireFields from './schemas/wire-fields.js';
+import type { ZodChecks } from './builders/zod-checks.js';
+import { zodChecks } from './builders/zod-checks-now.js';
+import { onFirstTouch } from './utils/on-first-touch.js';
+
+type Schemas = ZodChecks['schemas'];
+
+/** The schema `name`, made when it is first used. */
+function schema<Name extends keyof Schemas>(name: Name): Schemas[Name] {
+  return onFirstTouch(() => zodChecks().schemas[name]);
+}
 
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const conversationInteractionSchema = schemas.conversationInteractionSchema;
+export const conversationInteractionSchema = /* @__PURE__ */ schema('conversationInteractionSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const sendConversationParamsSchema = schemas.sendConversationParamsSchema;
+export const sendConversationParamsSchema = /* @__PURE__ */ schema('sendConversationParamsSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const conversationFeedbackActionSchema = schemas.conversationFeedbackActionSchema;
+export const conversationFeedbackActionSchema = /* @__PURE__ */ schema('conversationFeedbackActionSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const FEEDBACK_SLUGS = schemas.FEEDBACK_SLUGS;
+export const FEEDBACK_SLUGS = wireFields.FEEDBACK_SLUGS;
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const feedbackActionSchema = schemas.feedbackActionSchema;
+export const feedbackActionSchema = /* @__PURE__ */ schema('feedbackActionSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const deleteInteractionsParamsSchema = schemas.deleteInteractionsParamsSchema;
+export const deleteInteractionsParamsSchema = /* @__PURE__ */ schema('deleteInteractionsParamsSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const FILTER_KINDS = schemas.FILTER_KINDS;
+export const FILTER_KINDS = wireFields.FILTER_KINDS;
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const interactionFilterSchema = schemas.interactionFilterSchema;
+export const interactionFilterSchema = /* @__PURE__ */ schema('interactionFilterSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const timeRangeSchema = schemas.timeRangeSchema;
+export const timeRangeSchema = /* @__PURE__ */ schema('timeRangeSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const interactionSchema = schemas.interactionSchema;
+export const interactionSchema = /* @__PURE__ */ schema('interactionSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const sendInteractionParamsSchema = schemas.sendInteractionParamsSchema;
+export const sendInteractionParamsSchema = /* @__PURE__ */ schema('sendInteractionParamsSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const messageResponseSchema = schemas.messageResponseSchema;
+export const messageResponseSchema = /* @__PURE__ */ schema('messageResponseSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const embeddingStepSchema = schemas.embeddingStepSchema;
+export const embeddingStepSchema = /* @__PURE__ */ schema('embeddingStepSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const llmStepSchema = schemas.llmStepSchema;
+export const llmStepSchema = /* @__PURE__ */ schema('llmStepSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const MESSAGE_ROLES = schemas.MESSAGE_ROLES;
+export const MESSAGE_ROLES = wireFields.MESSAGE_ROLES;
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const messageSchema = schemas.messageSchema;
+export const messageSchema = /* @__PURE__ */ schema('messageSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const retrievalStepSchema = schemas.retrievalStepSchema;
+export const retrievalStepSchema = /* @__PURE__ */ schema('retrievalStepSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const traceStepSchema = schemas.traceStepSchema;
+export const traceStepSchema = /* @__PURE__ */ schema('traceStepSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const deleteUsersParamsSchema = schemas.deleteUsersParamsSchema;
+export const deleteUsersParamsSchema = /* @__PURE__ */ schema('deleteUsersParamsSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const userRecordResponseSchema = schemas.userRecordResponseSchema;
+export const userRecordResponseSchema = /* @__PURE__ */ schema('userRecordResponseSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const userRecordSchema = schemas.userRecordSchema;
+export const userRecordSchema = /* @__PURE__ */ schema('userRecordSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const usersParamsSchema = schemas.usersParamsSchema;
+export const usersParamsSchema = /* @__PURE__ */ schema('usersParamsSchema');
 /** @deprecated Import it from `nebuly-client/schemas`; the package root stops exporting it in 0.3.0. */
-export const usersResponseSchema = schemas.usersResponseSchema;
+export const usersResponseSchema = /* @__PURE__ */ schema('usersResponseSchema');

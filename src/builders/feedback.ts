@@ -1,5 +1,4 @@
-import { parseOrThrow } from '../core/validate.js';
-import { feedbackActionSchema } from '../schemas/feedback.js';
+import { zodChecks } from './zod-checks-now.js';
 import type { FeedbackAction } from '../schemas/index.js';
 
 /**
@@ -17,5 +16,6 @@ import type { FeedbackAction } from '../schemas/index.js';
  * ```
  */
 export function feedbackAction(action: FeedbackAction): FeedbackAction {
-  return parseOrThrow(feedbackActionSchema, action, 'feedback action');
+  const { parseOrThrow, schemas } = zodChecks();
+  return parseOrThrow(schemas.feedbackActionSchema, action, 'feedback action');
 }

@@ -1,5 +1,4 @@
-import { parseOrThrow, readOrThrow } from '../core/validate.js';
-import { conversationInteractionSchema } from '../schemas/conversations.js';
+import { zodChecks } from './zod-checks-now.js';
 import type {
   ConversationInteraction,
   ConversationInteractionInput,
@@ -8,7 +7,6 @@ import type {
   SendInteractionBody,
   TraceStepInput,
 } from '../schemas/index.js';
-import { sendInteractionParamsSchema } from '../schemas/interactions.js';
 
 /**
  * Everything about one interaction in one flat object: the fields of the `interaction`
@@ -48,6 +46,7 @@ export interface InteractionParamsInput extends InteractionInput {
  * ```
  */
 export function interactionParams(params: InteractionParamsInput): SendInteractionBody {
+  const { parseOrThrow, readOrThrow, schemas } = zodChecks();
   const body = readOrThrow(
     params,
     () => {
@@ -63,7 +62,7 @@ export function interactionParams(params: InteractionParamsInput): SendInteracti
   );
   // The schema nests the interaction's own fields under `interaction`; the caller gave
   // them at the top level, so that is where their paths point.
-  return parseOrThrow(sendInteractionParamsSchema, body, 'interaction', (issue) =>
+  return parseOrThrow(schemas.sendInteractionParamsSchema, body, 'interaction', (issue) =>
     issue.path[0] === 'interaction' ? { ...issue, path: issue.path.slice(1) } : issue,
   );
 }
@@ -89,5 +88,6 @@ export function interactionParams(params: InteractionParamsInput): SendInteracti
  * ```
  */
 export function conversationInteraction(params: ConversationInteractionInput): ConversationInteraction {
-  return parseOrThrow(conversationInteractionSchema, params, 'conversation interaction');
+  const { parseOrThrow, schemas } = zodChecks();
+  return parseOrThrow(schemas.conversationInteractionSchema, params, 'conversation interaction');
 }

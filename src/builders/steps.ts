@@ -1,4 +1,3 @@
-import { parseOrThrow } from '../core/validate.js';
 import type {
   EmbeddingStep,
   EmbeddingStepInput,
@@ -7,7 +6,7 @@ import type {
   RetrievalStep,
   RetrievalStepInput,
 } from '../schemas/index.js';
-import { embeddingStepSchema, llmStepSchema, retrievalStepSchema } from '../schemas/traces.js';
+import { zodChecks } from './zod-checks-now.js';
 
 /**
  * An LLM step of a trace: one call to a model, with the conversation so far (oldest
@@ -31,7 +30,8 @@ import { embeddingStepSchema, llmStepSchema, retrievalStepSchema } from '../sche
  * ```
  */
 export function llmStep(step: LLMStepInput): LLMStep {
-  return parseOrThrow(llmStepSchema, step, 'LLM step');
+  const { parseOrThrow, schemas } = zodChecks();
+  return parseOrThrow(schemas.llmStepSchema, step, 'LLM step');
 }
 
 /**
@@ -50,7 +50,8 @@ export function llmStep(step: LLMStepInput): LLMStep {
  * ```
  */
 export function retrievalStep(step: RetrievalStepInput): RetrievalStep {
-  return parseOrThrow(retrievalStepSchema, step, 'retrieval step');
+  const { parseOrThrow, schemas } = zodChecks();
+  return parseOrThrow(schemas.retrievalStepSchema, step, 'retrieval step');
 }
 
 /**
@@ -64,5 +65,6 @@ export function retrievalStep(step: RetrievalStepInput): RetrievalStep {
  * ```
  */
 export function embeddingStep(step: EmbeddingStepInput): EmbeddingStep {
-  return parseOrThrow(embeddingStepSchema, step, 'embedding step');
+  const { parseOrThrow, schemas } = zodChecks();
+  return parseOrThrow(schemas.embeddingStepSchema, step, 'embedding step');
 }

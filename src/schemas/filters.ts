@@ -1,19 +1,9 @@
 import * as z from 'zod/mini';
 import { nonEmptyString, timestamp } from './common.js';
 import { capIssues } from './issues.js';
+import { FILTER_KINDS } from './wire-fields.js';
 
-/** The kinds of interaction filter. */
-export const FILTER_KINDS = [
-  'user_intent',
-  'negative_user_intent',
-  'keyword',
-  'user_feedback',
-  'tag',
-  'type_of_problem',
-  'topic',
-  'user',
-  'user_query',
-] as const;
+export { FILTER_KINDS };
 
 /** One filter of interaction deletion; its `values` are OR'd. */
 export const interactionFilterSchema = z

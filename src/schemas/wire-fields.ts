@@ -31,6 +31,19 @@ export type WireFields = Readonly<Record<string, FieldKind>>;
 /** Roles of a chat-completion message. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 
+/** The kinds of interaction filter. */
+export const FILTER_KINDS = [
+  'user_intent',
+  'negative_user_intent',
+  'keyword',
+  'user_feedback',
+  'tag',
+  'type_of_problem',
+  'topic',
+  'user',
+  'user_query',
+] as const;
+
 /** The kinds of user feedback the service knows. */
 export const FEEDBACK_SLUGS = [
   'thumbs_up',

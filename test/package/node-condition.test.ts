@@ -24,9 +24,10 @@ const SUBPATHS = Object.keys(manifest.exports)
 /**
  * The most modules Node loads to import the main entry (the lazy modules and ky load at
  * their first use): the entry, and what it shares with the lazy file, with the
- * integrations as well, and with the Redis store as well (the errors).
+ * integrations as well, and with the Redis store as well (the errors), and esbuild's
+ * helpers that defer zod and the schemas to their first use (`__esm`, zod-checks-now.node.ts).
  */
-const MAX_MAIN_ENTRY_MODULES = 4;
+const MAX_MAIN_ENTRY_MODULES = 5;
 
 beforeAll(async () => {
   // Both ESM builds (Node's in two parts), as published, less the types: the one Node
@@ -96,6 +97,21 @@ describe('the `node` condition: what Node imports', () => {
       await nebuly.shutdown();
       server.close();`);
     expect(output.trim()).toBe('delivered {"message":"ok"}');
+  });
+
+  it('evaluates zod and the schemas at the first builder or deprecated schema used, not at import', () => {
+    // zod's core sets this global when it is evaluated.
+    const output = node(`
+      const root = await import('${manifest.name}');
+      new root.NebulyClient({ apiKey: 'k', baseUrl: 'http://127.0.0.1:9', recorder: { sendOnExit: false } });
+      const atImport = globalThis.__zod_globalConfig !== undefined;
+      const step = root.llmStep({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], output: 'Hello' });
+      const atBuilder = globalThis.__zod_globalConfig !== undefined;
+      let issues;
+      try { root.feedbackAction({ slug: 'like' }); } catch (error) { issues = error instanceof root.ValidationError && error.issues.length; }
+      const { z } = await import('zod/mini').then((zod) => ({ z: zod }));
+      console.log(JSON.stringify([atImport, atBuilder, step.model, issues, z.safeParse(root.llmStepSchema, {}).success]));`);
+    expect(JSON.parse(output)).toEqual([false, true, 'm', 1, false]);
   });
 
   it('gives every entry one copy of the recorder', () => {
