@@ -59,8 +59,8 @@ function watchLoop(): { stop: () => Promise<{ gapMs: number; gcMs: number }> } {
   return {
     stop: async () => {
       running = false;
-      // The observer's entries arrive after the turn that made them.
-      await new Promise((resolve) => setImmediate(resolve));
+      // The observer's entries arrive some turns after the pause they report.
+      await new Promise((resolve) => setTimeout(resolve, 100));
       return { gapMs: longest[1] - longest[0], gcMs: collectingMs(...longest) };
     },
   };
