@@ -27,14 +27,8 @@ export type BlockingResult = Record<
   crop50MiBRope: BlockResult;
 };
 
-/** The collector's pauses, [start, end] in `performance.now()` ms, as the observer reports them. */
-const pauses: [number, number][] = [];
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) pauses.push([entry.startTime, entry.startTime + entry.duration]);
-}).observe({ entryTypes: ['gc'] });
-
-/** ms of the collector's pauses within [from, to]. */
-function collectingMs(from: number, to: number): number {
+/** ms of the collector's `pauses` ([start, end] in `performance.now()` ms) within [from, to]. */
+function collectingMs(pauses: readonly [number, number][], from: number, to: number): number {
   let ms = 0;
   for (const [start, end] of pauses) if (end > from && start < to) ms += Math.min(end, to) - Math.max(start, from);
   return ms;
@@ -43,9 +37,16 @@ function collectingMs(from: number, to: number): number {
 /**
  * Watches the event loop: a chain of `setImmediate` that notes the longest gap between
  * two of its turns, which is the longest the host was kept from running (a timer, a
- * request handler) by whatever ran in between, and how much of it was the collector's.
+ * request handler) by whatever ran in between, and how much of it was the collector's
+ * (`PerformanceObserver`'s `gc` entries, observed only while it watches: observing costs
+ * every collection something, and the other benchmarks run in this process too).
  */
 function watchLoop(): { stop: () => Promise<{ gapMs: number; gcMs: number }> } {
+  const pauses: [number, number][] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauses.push([entry.startTime, entry.startTime + entry.duration]);
+  });
+  observer.observe({ entryTypes: ['gc'] });
   let last = performance.now();
   let longest: [number, number] = [last, last];
   let running = true;
@@ -61,7 +62,8 @@ function watchLoop(): { stop: () => Promise<{ gapMs: number; gcMs: number }> } {
       running = false;
       // The observer's entries arrive some turns after the pause they report.
       await new Promise((resolve) => setTimeout(resolve, 100));
-      return { gapMs: longest[1] - longest[0], gcMs: collectingMs(...longest) };
+      observer.disconnect();
+      return { gapMs: longest[1] - longest[0], gcMs: collectingMs(pauses, ...longest) };
     },
   };
 }
