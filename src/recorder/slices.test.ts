@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { LANE, type Lane, pace, paced, resetSlices } from './slices.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LANE, type Lane, pace, paced, resetSlices, SLICE_MS } from './slices.js';
 
 /** Ends the current slice the way its time limit would: by spending its units. */
 function spendSlice(): void {
@@ -14,7 +14,10 @@ async function job(name: string, lanes: readonly Lane[], log: string[]): Promise
   }
 }
 
-afterEach(resetSlices);
+afterEach(() => {
+  vi.useRealTimers();
+  resetSlices();
+});
 
 describe('pace', () => {
   it('lets work go on at once while the slice lasts and nothing waits', () => {
@@ -32,6 +35,16 @@ describe('pace', () => {
     expect(resumed).toBe(false);
     await waiting;
     expect(resumed).toBe(true);
+  });
+
+  it(`ends a slice once ${SLICE_MS} ms have passed, however few units it ran`, () => {
+    // The clock alone is fake: the slice still ends on the host's next turn, for real.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    expect(pace(LANE.store)).toBeUndefined();
+    vi.advanceTimersByTime(SLICE_MS - 0.5);
+    expect(pace(LANE.store)).toBeUndefined();
+    vi.advanceTimersByTime(0.5);
+    expect(pace(LANE.store)).toBeInstanceOf(Promise);
   });
 
   it('resumes the work nearest the wire first, and in a lane the work that waited first', async () => {
