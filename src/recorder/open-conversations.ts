@@ -1,6 +1,6 @@
 import type { ActivityOrder, ConversationState } from './state.js';
 import { LinkedList } from './linked-list.js';
-import { startTimer } from './timers.js';
+import { isPeriod, startTimer } from './timers.js';
 
 /** What the recorder keeps of an open conversation: its shared state, and how to end it. */
 export interface OpenHandle {
@@ -96,7 +96,7 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
   #arm(delayMs?: number): void {
     const { idleTimeoutMs, now } = this.#options;
     if (this.#timer !== undefined || this.#order.head === undefined) return;
-    if (!(idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs))) return;
+    if (!isPeriod(idleTimeoutMs)) return;
     // A clock that went backwards, or gives NaN, waits a full period rather than spin.
     const left = this.#order.head.lastActivityAt + idleTimeoutMs - now();
     const wait = delayMs ?? (Number.isFinite(left) ? Math.max(1, Math.min(left, idleTimeoutMs)) : idleTimeoutMs);

@@ -15,7 +15,7 @@ import type { ConversationOutcome } from './outcome.js';
 import type { Transport } from './publication.js';
 import { safeReporter } from './safe-reporter.js';
 import type { StartConversationParams } from './start.js';
-import { Deadline, startInterval } from './timers.js';
+import { Deadline, isPeriod, startInterval } from './timers.js';
 
 export type { ShutdownOptions };
 
@@ -243,7 +243,7 @@ export class Recorder {
    */
   sweep(): Promise<DeliveryReport> {
     const { now, idleTimeoutMs } = this.#options;
-    if (!(idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs))) return this.flush();
+    if (!isPeriod(idleTimeoutMs)) return this.flush();
     const idleBefore = now() - idleTimeoutMs;
     const swept = this.#stages.use(
       ({ sender, sweepIdle }) => sweepIdle(sender, idleBefore),

@@ -13,6 +13,19 @@ export interface TimerOptions {
 }
 
 /**
+ * Whether `ms` is a period something runs on: the idle time-out and the sweep interval
+ * take `0` or `Infinity` for never.
+ *
+ * @example
+ * ```ts
+ * if (isPeriod(idleTimeoutMs)) startTimer(expire, idleTimeoutMs);
+ * ```
+ */
+export function isPeriod(ms: number): boolean {
+  return ms > 0 && Number.isFinite(ms);
+}
+
+/**
  * Starts a timer that does not keep the process alive, unless `keepAlive` is set: in Node
  * and Bun the handle is unref'd, so a script whose work is done exits even while the
  * recorder waits; browsers, Deno and workers return a number and need nothing.
@@ -39,7 +52,7 @@ export function startTimer(
  * ```
  */
 export function startInterval(task: () => Promise<unknown>, intervalMs: number): () => void {
-  if (!(intervalMs > 0 && Number.isFinite(intervalMs))) return () => undefined;
+  if (!isPeriod(intervalMs)) return () => undefined;
   let running = false;
   const handle = setInterval(() => {
     if (running) return;
