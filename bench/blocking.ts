@@ -145,11 +145,12 @@ export async function benchBlocking(sdk: Sdk): Promise<BlockingResult> {
   const shutdownGap = await loop.stop();
 
   // 10,000 conversations going idle together.
-  const { nebuly: idle } = client(sdk, { idleTimeoutMs: 300 });
+  const { nebuly: idle, sent: idleSent } = client(sdk, { idleTimeoutMs: 300 });
   for (let i = 0; i < 10_000; i += 1) record(idle.startConversation({ end_user: `user-${i}` }), i);
   await idle.flush();
   loop = watchLoop();
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  // Until every one was sent: they end as fast as they are sent, not all at once.
+  while (idleSent.length < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
   await idle.flush();
   const idleGap = await loop.stop();
   await idle.shutdown();

@@ -1,6 +1,7 @@
+import { ROOM_RETRY_MS } from './backlog.js';
 import type { DeliveryReport } from './delivery-report.js';
 import { LANE, pace, paced } from './slices.js';
-import type { Deadline } from './timers.js';
+import { type Deadline, startTimer } from './timers.js';
 
 /** Options of `nebuly.shutdown`. */
 export interface ShutdownOptions {
@@ -18,6 +19,8 @@ export interface ClosingParts<C> {
   open: readonly C[];
   /** Lets go of one open conversation (ends and sends it, or leaves it to a shared store). */
   letGo: (conversation: C) => void;
+  /** How many more may be let go now (see `backlogRoom`); the rest wait, until the deadline. */
+  room: () => number;
   /** Resolves once what was let go is stored and handed to the publisher. */
   handedOver: () => Promise<unknown>;
   /** Closes the publisher by the deadline, and resolves with its report. */
@@ -29,9 +32,10 @@ export interface ClosingParts<C> {
 /**
  * Closes the recorder within `deadline` (set when `shutdown()` was called; this runs with
  * the stages, which may have had to load first): lets go of every open conversation, in
- * slices (there may be thousands), waits for them to reach the publisher, closes it
- * (aborting what still runs at the deadline), and resolves with its report. The process
- * stays alive until the deadline, whatever stage the conversations are in.
+ * slices (there may be thousands), as fast as the backlog has room for them and at once
+ * when the deadline passes, waits for them to reach the publisher, closes it (aborting
+ * what still runs at the deadline), and resolves with its report. The process stays
+ * alive until the deadline, whatever stage the conversations are in.
  *
  * @example
  * ```ts
@@ -41,7 +45,12 @@ export interface ClosingParts<C> {
 export async function closeAll<C>(parts: ClosingParts<C>, deadline: Deadline): Promise<DeliveryReport> {
   // Not in the caller's call: shutdown() returns at once.
   await paced(LANE.end);
+  let expired = false;
+  void deadline.expired.then(() => {
+    expired = true;
+  });
   for (const conversation of parts.open) {
+    while (!expired && parts.room() <= 0) await Promise.race([retry(), deadline.expired]);
     parts.letGo(conversation);
     const wait = pace(LANE.end);
     if (wait !== undefined) await wait;
@@ -51,4 +60,9 @@ export async function closeAll<C>(parts: ClosingParts<C>, deadline: Deadline): P
   deadline.clear();
   await Promise.race([parts.settled(), deadline.expired]);
   return delivery;
+}
+
+/** Resolves {@link ROOM_RETRY_MS} from now; the timer does not hold the process (the deadline does). */
+function retry(): Promise<void> {
+  return new Promise((resolve) => void startTimer(resolve, ROOM_RETRY_MS));
 }

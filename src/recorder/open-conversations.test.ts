@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ROOM_RETRY_MS } from './backlog.js';
 import { IDLE_PER_TICK, OpenConversations } from './open-conversations.js';
 import { ConversationState } from './state.js';
 
@@ -67,6 +68,35 @@ describe('OpenConversations', () => {
     vi.advanceTimersByTime(1);
     expect(idle).toHaveLength(IDLE_PER_TICK * 2 + 10);
     expect(idle[0]).toBe('k0');
+  });
+
+  it('ends no more than `room` allows, and asks again ROOM_RETRY_MS later; the others stay open, idle', () => {
+    const idle: string[] = [];
+    let room = 10;
+    const open = new OpenConversations<Handle>({
+      idleTimeoutMs: 100,
+      now,
+      onIdle: (h) => {
+        idle.push(h.state.key);
+        room -= 1;
+      },
+      room: () => room,
+    });
+    for (let i = 0; i < 30; i += 1) open.add(handle(`k${i}`));
+    time = 100;
+    vi.advanceTimersByTime(100);
+    expect(idle).toHaveLength(10);
+    expect(open.size).toBe(20);
+    expect(open.isIdle(open.idlest() as Handle)).toBe(true);
+    vi.advanceTimersByTime(ROOM_RETRY_MS);
+    expect(idle).toHaveLength(10);
+    room = 15;
+    vi.advanceTimersByTime(ROOM_RETRY_MS);
+    expect(idle).toHaveLength(25);
+    room = 100;
+    vi.advanceTimersByTime(ROOM_RETRY_MS);
+    expect(idle).toHaveLength(30);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('never ends anything with a time-out of 0 or Infinity, and takes a clock that gives NaN', () => {

@@ -10,6 +10,7 @@ import { type CheckedFeedback, checkFeedback, type FeedbackParams } from './feed
 import { fieldsOf } from './fields.js';
 import { sharedKey } from './keys.js';
 import { LazyStages } from './lazy-stages.js';
+import { backlogRoom } from './backlog.js';
 import { OpenConversations } from './open-conversations.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Transport } from './publication.js';
@@ -82,6 +83,7 @@ export class Recorder {
       idleTimeoutMs: options.idleTimeoutMs,
       now: options.now,
       onIdle: (conversation) => this.#letGo(conversation, 'idle'),
+      room: () => this.#room(),
     });
     this.#hooks = {
       turnEnded: (conversation, record) => this.#stages.run(({ storing }) => storing.take(conversation, record)),
@@ -99,6 +101,15 @@ export class Recorder {
       report: this.#report,
     });
     this.#stopSweeping = this.#shared ? startInterval(() => this.sweep(), options.sweepIntervalMs) : () => undefined;
+  }
+
+  /**
+   * How many more conversations may be let go of now, idle or at shutdown (see
+   * `backlogRoom`): with the memory store, letting go of one sends it; with a shared
+   * store, it only leaves it to the store's sweeps.
+   */
+  #room(): number {
+    return this.#shared ? Number.POSITIVE_INFINITY : backlogRoom(this.#unsent(), this.#options.maxConcurrentSends);
   }
 
   /** Conversations ended and not settled; before the stages load, those waiting for them. */
@@ -151,7 +162,8 @@ export class Recorder {
     }
     if (this.#open.size >= this.#options.maxOpenConversations) {
       const idlest = this.#open.idlest();
-      if (idlest !== undefined) this.#letGo(idlest, 'evicted');
+      // One idle past its time-out, waiting for room to be sent, is ended as idle.
+      if (idlest !== undefined) this.#letGo(idlest, this.#open.isIdle(idlest) ? 'idle' : 'evicted');
     }
     this.#open.add(conversation);
     this.#exitGuard.update();
@@ -295,6 +307,7 @@ export class Recorder {
           {
             open,
             letGo,
+            room: () => this.#room(),
             handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
             closePublisher: (deadline) => publisher.close(deadline),
             settled: () => sender.settled(),

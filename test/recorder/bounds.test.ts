@@ -1,8 +1,9 @@
+import { backlogRoom, ROOM_RETRY_MS } from '../../src/recorder/backlog.js';
 import { IDLE_PER_TICK } from '../../src/recorder/open-conversations.js';
 import { describe, expect, it, vi } from 'vitest';
-import { QueueFullError } from '../../src/recorder/errors.js';
+import { type DeliveryError, QueueFullError } from '../../src/recorder/errors.js';
 import type { Conversation } from '../../src/recorder/conversation.js';
-import { kinds, oneTurn, settle, setup, useFakeClock } from './setup.js';
+import { kinds, oneTurn, settle, setup, until, useFakeClock } from './setup.js';
 
 useFakeClock();
 
@@ -96,7 +97,7 @@ describe('the queue bound', () => {
     expect(transport.requests).toHaveLength(2_000);
   });
 
-  it('takes a wave of idle time-outs and a shutdown with thousands open without refusing any', async () => {
+  it('ends a wave of idle conversations as fast as they are sent, and shuts down with thousands open, refusing none', async () => {
     const { transport, errors, recorder } = setup({ idleTimeoutMs: 60_000, maxConcurrentSends: 2 });
     transport.fallback = 'hold';
     const open = (prefix: string) =>
@@ -105,21 +106,63 @@ describe('the queue bound', () => {
         conversation.interaction({ input: 'q' }).end({ output: 'a' });
         return conversation;
       });
+    const endedOf = (conversations: Conversation[]) => conversations.filter((conversation) => conversation.ended).length;
+    // The background work's slices and the backlog's retries, until `condition` holds (or 2 s pass).
+    const runUntil = async (condition: () => boolean) => {
+      for (let tick = 0; tick < 400 && !condition(); tick += 1) {
+        await settle();
+        await vi.advanceTimersByTimeAsync(ROOM_RETRY_MS);
+      }
+    };
     const idle = open('idle');
     await vi.advanceTimersByTimeAsync(30_000);
     const atShutdown = open('shutdown');
     await vi.advanceTimersByTimeAsync(30_000); // the first 1,100 go idle together
-    // One timer ends at most IDLE_PER_TICK of them a tick, the rest on the next ticks.
-    expect(idle.filter((conversation) => conversation.ended)).toHaveLength(IDLE_PER_TICK);
-    await vi.advanceTimersByTimeAsync(10);
-    expect(idle.every((conversation) => conversation.ended)).toBe(true);
-    const closed = recorder.shutdown({ timeoutMs: 5_000 });
-    expect(atShutdown.every((conversation) => conversation.ended)).toBe(true);
+    // One timer ends at most IDLE_PER_TICK of them a tick, the rest on the next ticks …
+    expect(endedOf(idle)).toBe(IDLE_PER_TICK);
+    await runUntil(() => false);
+    // … while the backlog has room: with every send held, the others wait, open.
+    expect(endedOf(idle)).toBe(backlogRoom(0, 2));
+    expect(transport.requests).toHaveLength(2);
+    // Sent, they make room for the rest.
     transport.fallback = 'accept';
     transport.releaseAll();
-    await closed;
+    await runUntil(() => transport.requests.length === 1_100);
+    expect(endedOf(idle)).toBe(1_100);
+
+    // Shutdown closes every open conversation to recording at once, and sends them as
+    // the backlog has room, before its deadline.
+    transport.fallback = 'hold';
+    const closed = recorder.shutdown({ timeoutMs: 5_000 });
+    expect(endedOf(atShutdown)).toBe(1_100);
+    await runUntil(() => transport.requests.length > 1_102);
+    expect(transport.requests).toHaveLength(1_102);
+    transport.fallback = 'accept';
+    transport.releaseAll();
+    await runUntil(() => transport.requests.length === 2_200);
+    await expect(closed).resolves.toMatchObject({ delivered: 2_200 });
     expect(errors).toEqual([]);
     expect(transport.requests).toHaveLength(2_200);
+  });
+  it('at the shutdown deadline, lets go of every conversation still waiting for room, each reported with its payload', async () => {
+    const { transport, errors, recorder } = setup();
+    transport.fallback = 'hold';
+    for (let i = 0; i < 300; i += 1) {
+      recorder.startConversation({ end_user: 'u', conversation_id: `c${i}` }).interaction({ input: `q${i}` }).end({ output: 'a' });
+    }
+    const closed = recorder.shutdown({ timeoutMs: 1_000 });
+    for (let tick = 0; tick < 30; tick += 1) {
+      await settle();
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    await closed;
+    await until(() => errors.length === 300);
+    const undelivered = errors.map((error) => error as DeliveryError);
+    expect(new Set(undelivered.map((error) => error.conversationId))).toEqual(new Set(Array.from({ length: 300 }, (_, i) => `c${i}`)));
+    expect(JSON.parse(undelivered.find((error) => error.conversationId === 'c299')?.payload ?? '')).toMatchObject({
+      conversation: { interactions: [{ input: 'q299' }] },
+    });
+    transport.releaseAll();
   });
 });
 
@@ -149,6 +192,35 @@ describe('the open bound', () => {
     expect(kinds(errors)).toEqual(['conversation_evicted', 'conversation_ended']);
     await recorder.shutdown();
     expect(transport.requests).toHaveLength(3); // a, b, c; d recorded nothing
+  });
+
+  it('ends one already idle, waiting for room in the backlog, as idle: no eviction is reported', async () => {
+    const { transport, errors, recorder } = setup({ idleTimeoutMs: 1_000, maxOpenConversations: 300 });
+    transport.fallback = 'hold';
+    const conversations = Array.from({ length: 300 }, (_, i) => {
+      const conversation = recorder.startConversation({ end_user: 'u', conversation_id: `c${i}` });
+      conversation.interaction({ input: 'q' }).end({ output: 'a' });
+      return conversation;
+    });
+    for (let tick = 0; tick < 40; tick += 1) {
+      await settle();
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    // All idle; the backlog took what it holds, the others wait, open.
+    const waiting = conversations.filter((conversation) => !conversation.ended);
+    expect(waiting).toHaveLength(300 - backlogRoom(0, 32));
+    // One recorded on while it waits goes on: it is no longer idle.
+    const resumed = waiting.pop() as Conversation;
+    resumed.interaction({ input: 'back' }).end({ output: 'again' });
+    expect(resumed.ended).toBe(false);
+    // Back at the bound, a new conversation ends the idlest: one of those waiting.
+    for (let i = 0; i <= backlogRoom(0, 32); i += 1) recorder.startConversation({ end_user: 'u', conversation_id: `new${i}` });
+    expect(waiting[0]?.ended).toBe(true);
+    expect(waiting[1]?.ended).toBe(false);
+    await settle();
+    expect(errors).toEqual([]);
+    transport.fallback = 'accept';
+    transport.releaseAll();
   });
 
   it('keeps memory bounded by default: the 10,001st open conversation sends the idlest', async () => {

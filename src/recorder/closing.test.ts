@@ -1,0 +1,52 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ROOM_RETRY_MS } from './backlog.js';
+import { closeAll } from './closing.js';
+import { Tally } from './delivery-report.js';
+import { resetSlices } from './slices.js';
+import { Deadline } from './timers.js';
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  resetSlices();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Lets slices (setImmediate, not faked) and microtasks run. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+describe('closeAll', () => {
+  it('lets go of the open conversations as the backlog has room, and of all of them once the deadline passes', async () => {
+    const letGo: number[] = [];
+    let room = 3;
+    const report = new Tally().report();
+    const closed = closeAll(
+      {
+        open: Array.from({ length: 10 }, (_, i) => i),
+        letGo: (conversation) => {
+          letGo.push(conversation);
+          room -= 1;
+        },
+        room: () => room,
+        handedOver: () => Promise.resolve(),
+        closePublisher: () => Promise.resolve(report),
+        settled: () => Promise.resolve(),
+      },
+      new Deadline(1_000),
+    );
+    await settle();
+    expect(letGo).toEqual([0, 1, 2]);
+    room = 2; // two were sent
+    await vi.advanceTimersByTimeAsync(ROOM_RETRY_MS);
+    await settle();
+    expect(letGo).toEqual([0, 1, 2, 3, 4]);
+    // Nothing more is sent: at the deadline, the rest are let go at once, to be reported.
+    await vi.advanceTimersByTimeAsync(1_000);
+    await settle();
+    expect(letGo).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    await expect(closed).resolves.toBe(report);
+  });
+});
