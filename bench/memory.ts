@@ -1,5 +1,6 @@
 import { interactionData } from './fixtures.js';
 import type { NebulyError } from '../src/core/errors.js';
+import { collectGarbage } from './heap.js';
 import type { Sdk } from './sdk.js';
 
 const CONVERSATIONS = 100;
@@ -11,14 +12,6 @@ export interface MemoryResult {
   interactions: number;
   heapBytes: number;
   jsonBytes: number;
-}
-
-function collect(): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)');
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
 }
 
 /**
@@ -50,7 +43,7 @@ export async function benchMemory(sdk: Sdk): Promise<MemoryResult> {
   await warm.end();
   jsonBytes = 0;
 
-  const before = collect();
+  const before = collectGarbage();
   const conversations = Array.from({ length: CONVERSATIONS }, (_, c) =>
     nebuly.startConversation({ end_user: `user-${c}`, tags: { plan: 'pro' } }),
   );
@@ -64,7 +57,7 @@ export async function benchMemory(sdk: Sdk): Promise<MemoryResult> {
   }
   // The open conversations stay open: a flush only waits for their interactions to be stored.
   await nebuly.flush();
-  const heapBytes = collect() - before;
+  const heapBytes = collectGarbage() - before;
 
   const outcomes = await Promise.all(conversations.map((conversation) => conversation.end()));
   if (outcomes.some((outcome) => outcome.status !== 'delivered')) throw new Error('a buffered conversation was not delivered');

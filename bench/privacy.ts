@@ -1,3 +1,4 @@
+import { collectGarbage } from './heap.js';
 import type { Sdk } from './sdk.js';
 
 /** Rounds per measurement; the figure is their lower quartile, the least disturbed by other work on the machine. */
@@ -53,9 +54,13 @@ function lowerQuartile(values: number[]): number {
   return sorted[Math.floor(sorted.length / 4)]!;
 }
 
-/** µs per kB of `run` over `kb` kB, lower quartile. */
+/** How many calls warm `maskPII` up: its scanners are optimized only after some. */
+const WARM_UP = 20;
+
+/** µs per kB of `run` over `kb` kB, lower quartile, on a heap without an earlier benchmark's garbage. */
 function usPerKb(run: () => unknown, kb: number): number {
-  for (let warm = 0; warm < 3; warm += 1) run();
+  collectGarbage();
+  for (let warm = 0; warm < WARM_UP; warm += 1) run();
   const samples: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     const started = performance.now();

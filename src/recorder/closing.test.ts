@@ -21,12 +21,14 @@ async function settle(): Promise<void> {
 describe('closeAll', () => {
   it('lets go of the open conversations as the backlog has room, and of all of them once the deadline passes', async () => {
     const letGo: number[] = [];
+    const open = Array.from({ length: 10 }, (_, i) => i);
     let room = 3;
     const report = new Tally().report();
     const closed = closeAll(
       {
-        open: Array.from({ length: 10 }, (_, i) => i),
+        next: () => open[0],
         letGo: (conversation) => {
+          open.shift();
           letGo.push(conversation);
           room -= 1;
         },

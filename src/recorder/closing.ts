@@ -15,8 +15,11 @@ export interface ShutdownOptions {
 
 /** The recorder's parts that closing waits for, and how it lets go of what is open. */
 export interface ClosingParts<C> {
-  /** The conversations open at the call, already closed to recording (`shutdown()` took them at once). */
-  open: readonly C[];
+  /**
+   * The next conversation to let go of, the idlest still open; `undefined` once none is.
+   * All were closed to recording at the call, at once; letting go of one takes it out.
+   */
+  next: () => C | undefined;
   /** Lets go of one open conversation (ends and sends it, or leaves it to a shared store). */
   letGo: (conversation: C) => void;
   /** How many more may be let go now (see `backlogRoom`); the rest wait, until the deadline. */
@@ -49,7 +52,7 @@ export async function closeAll<C>(parts: ClosingParts<C>, deadline: Deadline): P
   void deadline.expired.then(() => {
     expired = true;
   });
-  for (const conversation of parts.open) {
+  for (let conversation = parts.next(); conversation !== undefined; conversation = parts.next()) {
     while (!expired && parts.room() <= 0) await Promise.race([retry(), deadline.expired]);
     parts.letGo(conversation);
     const wait = pace(LANE.end);

@@ -96,6 +96,7 @@ export class Conversation {
       open: !refused,
       now: context.now,
       report: context.report,
+      gate: context.gate,
       events: {
         ended: (record) => {
           this.#openTurns.unlink(record);

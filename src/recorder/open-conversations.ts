@@ -64,13 +64,6 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
     return this.#byKey.get(key);
   }
 
-  /** Every open conversation, idlest first; a copy, so that the caller may end them as it goes. */
-  handles(): H[] {
-    const handles: H[] = [];
-    for (let state = this.#order.head; state !== undefined; state = state.next) handles.push(this.#byKey.get(state.key) as H);
-    return handles;
-  }
-
   add(handle: H): void {
     const { state } = handle;
     if (this.#byKey.has(state.key)) return;

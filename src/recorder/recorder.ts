@@ -1,7 +1,14 @@
 import type { NebulyError } from '../core/errors.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
 import type { Mask } from '../core/privacy-options.js';
-import { Conversation, type ConversationHooks, type ConversationInit, conversationControl, type EndReason } from './conversation.js';
+import {
+  Conversation,
+  type ConversationContext,
+  type ConversationHooks,
+  type ConversationInit,
+  conversationControl,
+  type EndReason,
+} from './conversation.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
 import { type BeginCall, conversationInit } from './beginning.js';
 import type { ShutdownOptions } from './closing.js';
@@ -57,6 +64,8 @@ export class Recorder {
   /** Whether the store is shared with other instances (a memory store, the default, is not). */
   readonly #shared: boolean;
   readonly #open: OpenConversations<Conversation>;
+  /** What every conversation of this recorder shares; its gate closes at shutdown. */
+  readonly #context: ConversationContext;
   readonly #hooks: ConversationHooks<Conversation>;
   readonly #sampled: (endUser: string) => boolean;
   /** Stops the sweeps of a shared store every `sweepIntervalMs`. */
@@ -77,6 +86,7 @@ export class Recorder {
       mask: init.mask,
       changed: () => this.#exitGuard.update(),
     });
+    this.#context = { now: options.now, report: this.#report, gate: { closed: false } };
     this.#shared = options.store?.shared ?? false;
     this.#sampled = init.sampled ?? (() => true);
     this.#open = new OpenConversations<Conversation>({
@@ -153,7 +163,7 @@ export class Recorder {
    * conversations are never ended.
    */
   #create(init: ConversationInit): Conversation {
-    const conversation = new Conversation({ now: this.#options.now, report: this.#report }, init, this.#hooks);
+    const conversation = new Conversation(this.#context, init, this.#hooks);
     if ('sampledOut' in init) return conversation;
     if ('refusal' in init) {
       // Dropped from its start, its error already reported: counted, never sent.
@@ -297,15 +307,17 @@ export class Recorder {
     const deadline = new Deadline(timeoutMs);
     this.#open.stop();
     this.#stopSweeping();
-    const open = this.#open.handles();
-    // Closed at once: what is recorded on them from now on is reported, not recorded.
-    for (const conversation of open) conversation.state.open = false;
+    // Closed at once, all of them: what is recorded on them from now on is reported, not
+    // recorded. None is opened after (see `conversationInit`); they are let go of, idlest
+    // first, as the backlog has room.
+    this.#context.gate.closed = true;
+    const next = () => this.#open.idlest();
     const letGo = (conversation: Conversation) => this.#letGo(conversation, reason);
     const delivery = await this.#stages.use(
       ({ closeAll, storing, sender, feedback, publisher }) =>
         closeAll(
           {
-            open,
+            next,
             letGo,
             room: () => this.#room(),
             handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
@@ -316,7 +328,7 @@ export class Recorder {
         ),
       () => {
         // Nothing can be sent: each still ends, its outcome `failed`.
-        for (const conversation of open) letGo(conversation);
+        for (let conversation = next(); conversation !== undefined; conversation = next()) letGo(conversation);
         deadline.clear();
         return new Tally().report();
       },

@@ -1,4 +1,5 @@
 import type { NebulyError } from '../core/errors.js';
+import type { RecordingGate } from './conversation-hooks.js';
 import type { InteractionRecord, OpenRecord } from './record.js';
 
 /**
@@ -37,8 +38,7 @@ export class ConversationState {
   readonly conversationId: string;
   /** Its id in the recorder and its store. */
   readonly key: string;
-  /** `false` once the conversation ended; every later call is reported and ignored. */
-  open: boolean;
+
   /**
    * The conversation was refused at start (an invalid `end_user`, or after shutdown) and
    * that was reported then; later calls on it are ignored without a report each.
@@ -52,6 +52,8 @@ export class ConversationState {
   next: ConversationState | undefined;
   #lastActivityAt: number;
   #order: ActivityOrder | undefined;
+  #open: boolean;
+  readonly #gate: RecordingGate | undefined;
 
   constructor(
     conversationId: string,
@@ -61,16 +63,28 @@ export class ConversationState {
       now: () => number;
       report: (error: NebulyError) => void;
       events: TurnEvents;
+      /** The recorder's: once closed, so is this conversation. */
+      gate?: RecordingGate | undefined;
     },
   ) {
     this.conversationId = conversationId;
     this.key = key;
-    this.open = init.open;
+    this.#open = init.open;
+    this.#gate = init.gate;
     this.refused = !init.open;
     this.now = init.now;
     this.report = init.report;
     this.events = init.events;
     this.#lastActivityAt = init.now();
+  }
+
+  /** `false` once the conversation ended, or its recorder's gate closed; every later call is reported and ignored. */
+  get open(): boolean {
+    return this.#open && this.#gate?.closed !== true;
+  }
+
+  set open(open: boolean) {
+    this.#open = open;
   }
 
   /** When the last interaction, step or feedback was recorded, by {@link ConversationState.now}. */
