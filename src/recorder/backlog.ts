@@ -1,11 +1,12 @@
 /**
  * How long a wave of conversations being let go (idle together, open at shutdown) waits,
- * when the backlog is full, before it asks {@link backlogRoom} again.
+ * when the backlog is full, before it asks {@link backlogRoom} again: about the time the
+ * conversations in it take to send when the service answers at once.
  */
-export const ROOM_RETRY_MS = 5;
+export const ROOM_RETRY_MS = 1;
 
 /** The fewest conversations the backlog holds, however few the send slots. */
-const MIN_BACKLOG = 256;
+const MIN_BACKLOG = 64;
 
 /**
  * How many more conversations the recorder may let go of now, for them to be sent, when
@@ -17,7 +18,7 @@ const MIN_BACKLOG = 256;
  *
  * @example
  * ```ts
- * backlogRoom(200, 32); // 56: at most 256 wait, or twice the sends, if more
+ * backlogRoom(40, 32); // 24: at most 64 wait, or twice the sends, if more
  * ```
  */
 export function backlogRoom(unsent: number, maxConcurrentSends: number): number {
