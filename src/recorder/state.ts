@@ -53,7 +53,7 @@ export class ConversationState {
   #lastActivityAt: number;
   #order: ActivityOrder | undefined;
   #open: boolean;
-  readonly #gate: RecordingGate | undefined;
+  readonly #gate: RecordingGate;
 
   constructor(
     conversationId: string,
@@ -70,7 +70,7 @@ export class ConversationState {
     this.conversationId = conversationId;
     this.key = key;
     this.#open = init.open;
-    this.#gate = init.gate;
+    this.#gate = init.gate ?? { closed: false };
     this.refused = !init.open;
     this.now = init.now;
     this.report = init.report;
@@ -80,7 +80,7 @@ export class ConversationState {
 
   /** `false` once the conversation ended, or its recorder's gate closed; every later call is reported and ignored. */
   get open(): boolean {
-    return this.#open && this.#gate?.closed !== true;
+    return this.#open && !this.#gate.closed;
   }
 
   set open(open: boolean) {
