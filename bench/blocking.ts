@@ -13,10 +13,18 @@ export interface BlockResult {
   gcMs: number;
 }
 
-export type BlockingResult = Record<
-  'end1kInteractions' | 'crop50MiB' | 'end10kInteractions' | 'shutdown10kOpen' | 'idle10kTogether' | 'evictAt10k',
-  BlockResult
-> & {
+/** The scenarios, in the order they run; the longest block is the longest of them all. */
+export const BLOCKING_SCENARIOS = [
+  'end1kInteractions',
+  'crop50MiB',
+  'end10kInteractions',
+  'shutdown10kOpen',
+  'shutdown100kOpen',
+  'idle10kTogether',
+  'evictAt10k',
+] as const;
+
+export type BlockingResult = Record<(typeof BLOCKING_SCENARIOS)[number], BlockResult> & {
   crop50MiBSentBytes: number;
   end10kSentBytes: number;
   /**
@@ -149,6 +157,16 @@ export async function benchBlocking(sdk: Sdk): Promise<BlockingResult> {
   await shutdownCall.value;
   const shutdownGap = await loop.stop();
 
+  // shutdown() with 100,000 open (maxOpenConversations raised), nothing recorded in them:
+  // what the call and the letting go cost, whatever the conversations hold.
+  collectGarbage();
+  const { nebuly: most } = client(sdk, { maxOpenConversations: 100_000 });
+  for (let i = 0; i < 100_000; i += 1) most.startConversation({ end_user: `user-${i}` });
+  loop = watchLoop();
+  const shutdownMostCall = timed(() => most.shutdown({ timeoutMs: 60_000 }));
+  await shutdownMostCall.value;
+  const shutdownMostGap = await loop.stop();
+
   // 10,000 conversations going idle together.
   collectGarbage();
   const { nebuly: idle, sent: idleSent } = client(sdk, { idleTimeoutMs: 300 });
@@ -180,6 +198,7 @@ export async function benchBlocking(sdk: Sdk): Promise<BlockingResult> {
     crop50MiB: ended(crop),
     end10kInteractions: ended(end10k),
     shutdown10kOpen: { callMs: round(shutdownCall.ms), ...gap(shutdownGap) },
+    shutdown100kOpen: { callMs: round(shutdownMostCall.ms), ...gap(shutdownMostGap) },
     idle10kTogether: { callMs: 0, ...gap(idleGap) },
     evictAt10k: { callMs: round(evict.ms), ...gap(evictGap) },
     crop50MiBRope: ended(cropRope),

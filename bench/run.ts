@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import { benchBlocking } from './blocking.js';
+import { BLOCKING_SCENARIOS, benchBlocking } from './blocking.js';
 import { benchBundle, describeBundle } from './bundle.js';
 import { benchDelivery } from './delivery.js';
 import { benchImport } from './import.js';
@@ -79,7 +79,7 @@ const figures: Record<Metric, number> = {
   openaiOverheadUsPerChunk: integrations.overheadUsPerChunk,
   otelOverheadUsPerSpan: otel.overheadUsPerSpan,
   longestBlockMs: Math.max(
-    ...(['end1kInteractions', 'crop50MiB', 'end10kInteractions', 'shutdown10kOpen', 'idle10kTogether', 'evictAt10k'] as const).flatMap(
+    ...BLOCKING_SCENARIOS.flatMap(
       (scenario) => [blocking[scenario].callMs, blocking[scenario].gapMs],
     ),
   ),
@@ -131,8 +131,7 @@ for (const line of describeBundle(bundle)) console.log(line);
 console.log(
   `longest block (the call itself / the longest gap between two turns of the event loop while it ran, ` +
     `and the collector's pauses in that gap), ms: ` +
-    (['end1kInteractions', 'crop50MiB', 'end10kInteractions', 'shutdown10kOpen', 'idle10kTogether', 'evictAt10k'] as const)
-      .map((scenario) => `${scenario} ${blocking[scenario].callMs} / ${blocking[scenario].gapMs} (gc ${blocking[scenario].gcMs})`)
+    BLOCKING_SCENARIOS.map((scenario) => `${scenario} ${blocking[scenario].callMs} / ${blocking[scenario].gapMs} (gc ${blocking[scenario].gcMs})`)
       .join('; ') +
     `; sent: 50 MiB conversation ${blocking.crop50MiBSentBytes} B, 10k-interaction one ${blocking.end10kSentBytes} B` +
     `; the 50 MiB string built by concatenation (a rope V8 copies whole on its first read): ` +
