@@ -90,8 +90,12 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
 
   /** Whether `handle` has been idle for the time-out: ended at the next tick with room. */
   isIdle(handle: H): boolean {
-    const { idleTimeoutMs, now } = this.#options;
-    return isPeriod(idleTimeoutMs) && now() - handle.state.lastActivityAt >= idleTimeoutMs;
+    return isPeriod(this.#options.idleTimeoutMs) && this.#idleAt(handle.state, this.#options.now());
+  }
+
+  /** Whether `state` has been idle for the time-out at `at`. */
+  #idleAt(state: ConversationState, at: number): boolean {
+    return at - state.lastActivityAt >= this.#options.idleTimeoutMs;
   }
 
   moveToEnd(state: ConversationState): void {
@@ -117,11 +121,11 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
 
   readonly #tick = (): void => {
     this.#timer = undefined;
-    const { idleTimeoutMs, now, onIdle, room } = this.#options;
+    const { now, onIdle, room } = this.#options;
     const at = now();
     const limit = Math.min(IDLE_PER_TICK, room?.() ?? IDLE_PER_TICK);
     let ended = 0;
-    while (this.#order.head !== undefined && at - this.#order.head.lastActivityAt >= idleTimeoutMs) {
+    while (this.#order.head !== undefined && this.#idleAt(this.#order.head, at)) {
       if (ended >= limit) {
         // More are idle: the next tick, after the host has run, or, with no room left,
         // once some of what was taken has gone.

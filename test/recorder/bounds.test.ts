@@ -7,6 +7,17 @@ import { kinds, oneTurn, settle, setup, until, useFakeClock } from './setup.js';
 
 useFakeClock();
 
+/**
+ * Lets the recorder's slices run and moves the fake clock `stepMs` at a time (its idle
+ * timer, the backlog's retries), `steps` times or until `done` holds.
+ */
+async function drive(steps: number, stepMs: number, done: () => boolean = () => false): Promise<void> {
+  for (let step = 0; step < steps && !done(); step += 1) {
+    await settle();
+    await vi.advanceTimersByTimeAsync(stepMs);
+  }
+}
+
 describe('the queue bound', () => {
   it('reports every conversation past maxQueuedConversations in one QueueFullError, with every payload', async () => {
     const { transport, errors, recorder } = setup({ maxQueuedConversations: 2, maxConcurrentSends: 1 });
@@ -107,27 +118,20 @@ describe('the queue bound', () => {
         return conversation;
       });
     const endedOf = (conversations: Conversation[]) => conversations.filter((conversation) => conversation.ended).length;
-    // The background work's slices and the backlog's retries, until `condition` holds (or 2 s pass).
-    const runUntil = async (condition: () => boolean) => {
-      for (let tick = 0; tick < 400 && !condition(); tick += 1) {
-        await settle();
-        await vi.advanceTimersByTimeAsync(ROOM_RETRY_MS);
-      }
-    };
     const idle = open('idle');
     await vi.advanceTimersByTimeAsync(30_000);
     const atShutdown = open('shutdown');
     await vi.advanceTimersByTimeAsync(30_000); // the first 1,100 go idle together
     // One timer ends at most IDLE_PER_TICK of them a tick, the rest on the next ticks …
     expect(endedOf(idle)).toBe(IDLE_PER_TICK);
-    await runUntil(() => false);
+    await drive(400, ROOM_RETRY_MS);
     // … while the backlog has room: with every send held, the others wait, open.
     expect(endedOf(idle)).toBe(backlogRoom(0, 2));
     expect(transport.requests).toHaveLength(2);
     // Sent, they make room for the rest.
     transport.fallback = 'accept';
     transport.releaseAll();
-    await runUntil(() => transport.requests.length === 1_100);
+    await drive(400, ROOM_RETRY_MS, () => transport.requests.length === 1_100);
     expect(endedOf(idle)).toBe(1_100);
 
     // Shutdown closes every open conversation to recording at once, and sends them as
@@ -135,11 +139,11 @@ describe('the queue bound', () => {
     transport.fallback = 'hold';
     const closed = recorder.shutdown({ timeoutMs: 5_000 });
     expect(endedOf(atShutdown)).toBe(1_100);
-    await runUntil(() => transport.requests.length > 1_102);
+    await drive(400, ROOM_RETRY_MS, () => transport.requests.length > 1_102);
     expect(transport.requests).toHaveLength(1_102);
     transport.fallback = 'accept';
     transport.releaseAll();
-    await runUntil(() => transport.requests.length === 2_200);
+    await drive(400, ROOM_RETRY_MS, () => transport.requests.length === 2_200);
     await expect(closed).resolves.toMatchObject({ delivered: 2_200 });
     expect(errors).toEqual([]);
     expect(transport.requests).toHaveLength(2_200);
@@ -151,10 +155,7 @@ describe('the queue bound', () => {
       recorder.startConversation({ end_user: 'u', conversation_id: `c${i}` }).interaction({ input: `q${i}` }).end({ output: 'a' });
     }
     const closed = recorder.shutdown({ timeoutMs: 1_000 });
-    for (let tick = 0; tick < 30; tick += 1) {
-      await settle();
-      await vi.advanceTimersByTimeAsync(50);
-    }
+    await drive(30, 50);
     await closed;
     await until(() => errors.length === 300);
     const undelivered = errors.map((error) => error as DeliveryError);
@@ -202,10 +203,7 @@ describe('the open bound', () => {
       conversation.interaction({ input: 'q' }).end({ output: 'a' });
       return conversation;
     });
-    for (let tick = 0; tick < 40; tick += 1) {
-      await settle();
-      await vi.advanceTimersByTimeAsync(50);
-    }
+    await drive(40, 50);
     // All idle; the backlog took what it holds, the others wait, open.
     const waiting = conversations.filter((conversation) => !conversation.ended);
     expect(waiting).toHaveLength(300 - backlogRoom(0, 32));
