@@ -1,7 +1,7 @@
 /**
- * How long a wave of conversations being let go (idle together, open at shutdown) waits,
- * when the backlog is full, before it asks {@link backlogRoom} again: about the time the
- * conversations in it take to send when the service answers at once.
+ * How long the idle timer, when the backlog is full, waits before it asks
+ * {@link backlogRoom} again: about the time the conversations in it take to send when the
+ * service answers at once. (`shutdown()` does not poll: it is woken as sends settle.)
  */
 export const ROOM_RETRY_MS = 1;
 
@@ -22,5 +22,19 @@ const MIN_BACKLOG = 64;
  * ```
  */
 export function backlogRoom(unsent: number, maxConcurrentSends: number): number {
-  return Math.max(MIN_BACKLOG, 2 * maxConcurrentSends) - unsent;
+  return backlogSize(maxConcurrentSends) - unsent;
+}
+
+/**
+ * How many conversations the backlog holds: {@link MIN_BACKLOG}, or twice the send slots.
+ * A wave waiting for room resumes once half of it is free, not at each place freed: it
+ * would let go of one conversation a wake.
+ *
+ * @example
+ * ```ts
+ * backlogSize(32); // 64
+ * ```
+ */
+export function backlogSize(maxConcurrentSends: number): number {
+  return Math.max(MIN_BACKLOG, 2 * maxConcurrentSends);
 }

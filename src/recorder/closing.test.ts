@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ROOM_RETRY_MS } from './backlog.js';
 import { closeAll } from './closing.js';
 import { Tally } from './delivery-report.js';
 import { resetSlices } from './slices.js';
@@ -19,10 +18,11 @@ async function settle(): Promise<void> {
 }
 
 describe('closeAll', () => {
-  it('lets go of the open conversations as the backlog has room, and of all of them once the deadline passes', async () => {
+  it('lets go of the open conversations as the backlog has room, woken as sends settle, and of all of them once the deadline passes', async () => {
     const letGo: number[] = [];
     const open = Array.from({ length: 10 }, (_, i) => i);
     let room = 3;
+    let freed = () => {};
     const report = new Tally().report();
     const closed = closeAll(
       {
@@ -33,6 +33,7 @@ describe('closeAll', () => {
           room -= 1;
         },
         room: () => room,
+        whenRoom: () => new Promise((resolve) => (freed = resolve)),
         handedOver: () => Promise.resolve(),
         closePublisher: () => Promise.resolve(report),
         settled: () => Promise.resolve(),
@@ -41,8 +42,10 @@ describe('closeAll', () => {
     );
     await settle();
     expect(letGo).toEqual([0, 1, 2]);
-    room = 2; // two were sent
-    await vi.advanceTimersByTimeAsync(ROOM_RETRY_MS);
+    room = 2; // two were sent: no timer runs, the wave resumes when told
+    await settle();
+    expect(letGo).toEqual([0, 1, 2]);
+    freed();
     await settle();
     expect(letGo).toEqual([0, 1, 2, 3, 4]);
     // Nothing more is sent: at the deadline, the rest are let go at once, to be reported.

@@ -1,7 +1,6 @@
-import { ROOM_RETRY_MS } from './backlog.js';
 import type { DeliveryReport } from './delivery-report.js';
 import { LANE, pace, paced } from './slices.js';
-import { type Deadline, startTimer } from './timers.js';
+import type { Deadline } from './timers.js';
 
 /** Options of `nebuly.shutdown`. */
 export interface ShutdownOptions {
@@ -24,6 +23,8 @@ export interface ClosingParts<C> {
   letGo: (conversation: C) => void;
   /** How many more may be let go now (see `backlogRoom`); the rest wait, until the deadline. */
   room: () => number;
+  /** Resolves once sends have settled and half the backlog is free again (see `backlogSize`). */
+  whenRoom: () => Promise<void>;
   /** Resolves once what was let go is stored and handed to the publisher. */
   handedOver: () => Promise<unknown>;
   /** Closes the publisher by the deadline, and resolves with its report. */
@@ -35,10 +36,11 @@ export interface ClosingParts<C> {
 /**
  * Closes the recorder within `deadline` (set when `shutdown()` was called; this runs with
  * the stages, which may have had to load first): lets go of every open conversation, in
- * slices (there may be thousands), as fast as the backlog has room for them and at once
- * when the deadline passes, waits for them to reach the publisher, closes it (aborting
- * what still runs at the deadline), and resolves with its report. The process stays
- * alive until the deadline, whatever stage the conversations are in.
+ * slices (there may be thousands), as fast as the backlog has room for them (woken as
+ * their sends settle, not by a timer) and at once when the deadline passes, waits for
+ * them to reach the publisher, closes it (aborting what still runs at the deadline), and
+ * resolves with its report. The process stays alive until the deadline, whatever stage
+ * the conversations are in.
  *
  * @example
  * ```ts
@@ -53,7 +55,7 @@ export async function closeAll<C>(parts: ClosingParts<C>, deadline: Deadline): P
     expired = true;
   });
   for (let conversation = parts.next(); conversation !== undefined; conversation = parts.next()) {
-    while (!expired && parts.room() <= 0) await Promise.race([retry(), deadline.expired]);
+    while (!expired && parts.room() <= 0) await Promise.race([parts.whenRoom(), deadline.expired]);
     parts.letGo(conversation);
     const wait = pace(LANE.end);
     if (wait !== undefined) await wait;
@@ -63,9 +65,4 @@ export async function closeAll<C>(parts: ClosingParts<C>, deadline: Deadline): P
   deadline.clear();
   await Promise.race([parts.settled(), deadline.expired]);
   return delivery;
-}
-
-/** Resolves {@link ROOM_RETRY_MS} from now; the timer does not hold the process (the deadline does). */
-function retry(): Promise<void> {
-  return new Promise((resolve) => void startTimer(resolve, ROOM_RETRY_MS));
 }

@@ -17,7 +17,7 @@ import { type CheckedFeedback, checkFeedback, type FeedbackParams } from './feed
 import { fieldsOf } from './fields.js';
 import { sharedKey } from './keys.js';
 import { LazyStages } from './lazy-stages.js';
-import { backlogRoom } from './backlog.js';
+import { backlogRoom, backlogSize } from './backlog.js';
 import { OpenConversations } from './open-conversations.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Transport } from './publication.js';
@@ -73,6 +73,8 @@ export class Recorder {
   #lastFlush: Promise<unknown> = Promise.resolve();
   #shutdown: Promise<DeliveryReport> | undefined;
   readonly #exitGuard: ExitGuard;
+  /** What waits for room in the backlog (`closeAll`): woken by {@link Recorder.#changed}. */
+  #roomWaiters: (() => void)[] = [];
 
   /** @throws TypeError when a recorder option is out of range. */
   constructor(init: RecorderInit) {
@@ -84,7 +86,7 @@ export class Recorder {
       transport: init.http,
       report: this.#report,
       mask: init.mask,
-      changed: () => this.#exitGuard.update(),
+      changed: () => this.#changed(),
     });
     this.#context = { now: options.now, report: this.#report, gate: { closed: false } };
     this.#shared = options.store?.shared ?? false;
@@ -120,6 +122,25 @@ export class Recorder {
    */
   #room(): number {
     return this.#shared ? Number.POSITIVE_INFINITY : backlogRoom(this.#unsent(), this.#options.maxConcurrentSends);
+  }
+
+  /** Resolves once half the backlog is free (at once if it is): sends settling free it. */
+  #whenRoom(): Promise<void> {
+    if (this.#halfFree()) return Promise.resolve();
+    return new Promise((resolve) => this.#roomWaiters.push(resolve));
+  }
+
+  #halfFree(): boolean {
+    return this.#room() >= backlogSize(this.#options.maxConcurrentSends) / 2;
+  }
+
+  /** A send settled, or the publisher's queue drained: what is at risk at exit, and the room in the backlog, changed. */
+  #changed(): void {
+    this.#exitGuard.update();
+    if (this.#roomWaiters.length === 0 || !this.#halfFree()) return;
+    const waiters = this.#roomWaiters;
+    this.#roomWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   /** Conversations ended and not settled; before the stages load, those waiting for them. */
@@ -320,6 +341,7 @@ export class Recorder {
             next,
             letGo,
             room: () => this.#room(),
+            whenRoom: () => this.#whenRoom(),
             handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
             closePublisher: (deadline) => publisher.close(deadline),
             settled: () => sender.settled(),

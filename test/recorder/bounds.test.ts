@@ -148,6 +148,18 @@ describe('the queue bound', () => {
     expect(errors).toEqual([]);
     expect(transport.requests).toHaveLength(2_200);
   });
+  it('at shutdown, lets go of a wave as fast as its sends settle: woken by them, with no timer to wait for', async () => {
+    const { transport, errors, recorder } = setup({ maxConcurrentSends: 2 });
+    for (let i = 0; i < 1_100; i += 1) {
+      recorder.startConversation({ end_user: 'u', conversation_id: `c${i}` }).interaction({ input: `q${i}` }).end({ output: 'a' });
+    }
+    const closed = recorder.shutdown({ timeoutMs: 5_000 });
+    // The fake clock never moves: only the sends settling let the next ones go.
+    await until(() => transport.requests.length === 1_100);
+    await expect(closed).resolves.toMatchObject({ delivered: 1_100 });
+    expect(errors).toEqual([]);
+  });
+
   it('at the shutdown deadline, lets go of every conversation still waiting for room, each reported with its payload', async () => {
     const { transport, errors, recorder } = setup();
     transport.fallback = 'hold';
