@@ -22,19 +22,5 @@ const MIN_BACKLOG = 64;
  * ```
  */
 export function backlogRoom(unsent: number, maxConcurrentSends: number): number {
-  return backlogSize(maxConcurrentSends) - unsent;
-}
-
-/**
- * How many conversations the backlog holds: {@link MIN_BACKLOG}, or twice the send slots.
- * A wave waiting for room resumes once half of it is free, not at each place freed: it
- * would let go of one conversation a wake.
- *
- * @example
- * ```ts
- * backlogSize(32); // 64
- * ```
- */
-export function backlogSize(maxConcurrentSends: number): number {
-  return Math.max(MIN_BACKLOG, 2 * maxConcurrentSends);
+  return Math.max(MIN_BACKLOG, 2 * maxConcurrentSends) - unsent;
 }

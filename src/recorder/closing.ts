@@ -23,7 +23,7 @@ export interface ClosingParts<C> {
   letGo: (conversation: C) => void;
   /** How many more may be let go now (see `backlogRoom`); the rest wait, until the deadline. */
   room: () => number;
-  /** Resolves once sends have settled and half the backlog is free again (see `backlogSize`). */
+  /** Resolves once the backlog has room again: a send settled. */
   whenRoom: () => Promise<void>;
   /** Resolves once what was let go is stored and handed to the publisher. */
   handedOver: () => Promise<unknown>;
@@ -51,11 +51,20 @@ export async function closeAll<C>(parts: ClosingParts<C>, deadline: Deadline): P
   // Not in the caller's call: shutdown() returns at once.
   await paced(LANE.end);
   let expired = false;
+  let wake: (() => void) | undefined;
+  // One reaction on the deadline for the whole wave: racing it at each wait would leave
+  // one on it a wait, thousands, until it passes.
   void deadline.expired.then(() => {
     expired = true;
+    wake?.();
   });
   for (let conversation = parts.next(); conversation !== undefined; conversation = parts.next()) {
-    while (!expired && parts.room() <= 0) await Promise.race([parts.whenRoom(), deadline.expired]);
+    while (!expired && parts.room() <= 0) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        void parts.whenRoom().then(resolve);
+      });
+    }
     parts.letGo(conversation);
     const wait = pace(LANE.end);
     if (wait !== undefined) await wait;

@@ -17,7 +17,7 @@ import { type CheckedFeedback, checkFeedback, type FeedbackParams } from './feed
 import { fieldsOf } from './fields.js';
 import { sharedKey } from './keys.js';
 import { LazyStages } from './lazy-stages.js';
-import { backlogRoom, backlogSize } from './backlog.js';
+import { backlogRoom } from './backlog.js';
 import { OpenConversations } from './open-conversations.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Transport } from './publication.js';
@@ -124,20 +124,16 @@ export class Recorder {
     return this.#shared ? Number.POSITIVE_INFINITY : backlogRoom(this.#unsent(), this.#options.maxConcurrentSends);
   }
 
-  /** Resolves once half the backlog is free (at once if it is): sends settling free it. */
+  /** Resolves once the backlog has room (at once if it has): each send settling makes some. */
   #whenRoom(): Promise<void> {
-    if (this.#halfFree()) return Promise.resolve();
+    if (this.#room() > 0) return Promise.resolve();
     return new Promise((resolve) => this.#roomWaiters.push(resolve));
-  }
-
-  #halfFree(): boolean {
-    return this.#room() >= backlogSize(this.#options.maxConcurrentSends) / 2;
   }
 
   /** A send settled, or the publisher's queue drained: what is at risk at exit, and the room in the backlog, changed. */
   #changed(): void {
     this.#exitGuard.update();
-    if (this.#roomWaiters.length === 0 || !this.#halfFree()) return;
+    if (this.#roomWaiters.length === 0 || this.#room() <= 0) return;
     const waiters = this.#roomWaiters;
     this.#roomWaiters = [];
     for (const resolve of waiters) resolve();
