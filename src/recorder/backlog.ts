@@ -1,10 +1,3 @@
-/**
- * How long the idle timer, when the backlog is full, waits before it asks
- * {@link backlogRoom} again: about the time the conversations in it take to send when the
- * service answers at once. (`shutdown()` does not poll: it is woken as sends settle.)
- */
-export const ROOM_RETRY_MS = 1;
-
 /** The fewest conversations the backlog holds, however few the send slots. */
 const MIN_BACKLOG = 64;
 
@@ -14,7 +7,8 @@ const MIN_BACKLOG = 64;
  * at once would wait all together as jobs, promises and bodies, which every scavenge of
  * the heap copies while they wait: 10 to 20 ms of pause for 10,000. Let go as the ones
  * before them are sent, they wait as what they already were, open conversations. The
- * backlog is deep enough to keep every send slot busy twice over.
+ * backlog is deep enough to keep every send slot busy twice over. Who waits for room is
+ * told when a send settles: nothing polls.
  *
  * @example
  * ```ts

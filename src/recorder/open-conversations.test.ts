@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ROOM_RETRY_MS } from './backlog.js';
 import { IDLE_PER_TICK, OpenConversations } from './open-conversations.js';
 import { ConversationState } from './state.js';
 
@@ -70,7 +69,7 @@ describe('OpenConversations', () => {
     expect(idle[0]).toBe('k0');
   });
 
-  it('ends no more than `room` allows, and asks again ROOM_RETRY_MS later; the others stay open, idle', () => {
+  it('ends no more than `room` allows; the others stay open, idle, with no timer, until roomFreed()', () => {
     const idle: string[] = [];
     let room = 10;
     const open = new OpenConversations<Handle>({
@@ -88,14 +87,32 @@ describe('OpenConversations', () => {
     expect(idle).toHaveLength(10);
     expect(open.size).toBe(20);
     expect(open.isIdle(open.idlest() as Handle)).toBe(true);
-    vi.advanceTimersByTime(ROOM_RETRY_MS);
-    expect(idle).toHaveLength(10);
+    // Nothing polls while there is no room.
+    expect(vi.getTimerCount()).toBe(0);
     room = 15;
-    vi.advanceTimersByTime(ROOM_RETRY_MS);
+    open.roomFreed();
+    // Not in roomFreed()'s call: on a timer of its own.
+    expect(idle).toHaveLength(10);
+    vi.advanceTimersByTime(0);
     expect(idle).toHaveLength(25);
+    open.roomFreed();
+    expect(vi.getTimerCount()).toBe(1);
     room = 100;
-    vi.advanceTimersByTime(ROOM_RETRY_MS);
+    vi.advanceTimersByTime(0);
     expect(idle).toHaveLength(30);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('forgets a wait for room once stopped (at shutdown): roomFreed() then arms nothing', () => {
+    let room = 0;
+    const open = new OpenConversations<Handle>({ idleTimeoutMs: 100, now, onIdle: () => (room -= 1), room: () => room });
+    open.add(handle('a'));
+    time = 100;
+    vi.advanceTimersByTime(100);
+    expect(open.size).toBe(1);
+    open.stop();
+    room = 10;
+    open.roomFreed();
     expect(vi.getTimerCount()).toBe(0);
   });
 

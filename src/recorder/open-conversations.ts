@@ -1,5 +1,4 @@
 import type { ActivityOrder, ConversationState } from './state.js';
-import { ROOM_RETRY_MS } from './backlog.js';
 import { LinkedList } from './linked-list.js';
 import { isPeriod, startTimer } from './timers.js';
 
@@ -24,7 +23,7 @@ export interface OpenConversationsOptions<H> {
   onIdle: (handle: H) => void;
   /**
    * How many more idle conversations `onIdle` can take now: those it is not given wait,
-   * open, for a later tick. Unset: as many as go idle.
+   * open, until {@link OpenConversations.roomFreed}. Unset: as many as go idle.
    */
   room?: (() => number) | undefined;
 }
@@ -35,9 +34,9 @@ export interface OpenConversationsOptions<H> {
  * its state records activity). The idlest is thus the first, found in O(1), and one timer
  * serves them all: it fires when the first would go idle, ends at most
  * {@link IDLE_PER_TICK} idle ones, and sleeps until the next would. When `room` says
- * fewer can be taken, the others stay open and are asked for again
- * {@link ROOM_RETRY_MS} later: thousands going idle together are ended as fast as they
- * can be sent, not all at once into a backlog.
+ * fewer can be taken, the others stay open until the owner says there is room again
+ * ({@link OpenConversations.roomFreed}): thousands going idle together are ended as fast
+ * as they can be sent, not all at once into a backlog, and nothing polls meanwhile.
  *
  * @example
  * ```ts
@@ -51,6 +50,8 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
   readonly #byKey = new Map<string, H>();
   readonly #order = new LinkedList<ConversationState>();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The last tick left idle conversations open for want of room. */
+  #waitingForRoom = false;
 
   constructor(options: OpenConversationsOptions<H>) {
     this.#options = options;
@@ -102,10 +103,21 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
     this.#order.moveToEnd(state);
   }
 
-  /** Stops the idle timer; conversations stay listed. */
+  /** Stops the idle timer, and any wait for room; conversations stay listed. */
   stop(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#waitingForRoom = false;
+  }
+
+  /**
+   * The owner's backlog has room again: a tick that left idle conversations open for want
+   * of it runs again, from a timer of its own (not in the caller's call).
+   */
+  roomFreed(): void {
+    if (!this.#waitingForRoom) return;
+    this.#waitingForRoom = false;
+    this.#arm(0);
   }
 
   /** Sets the one timer for when the idlest would go idle, unless it is set already. */
@@ -128,8 +140,9 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
     while (this.#order.head !== undefined && this.#idleAt(this.#order.head, at)) {
       if (ended >= limit) {
         // More are idle: the next tick, after the host has run, or, with no room left,
-        // once some of what was taken has gone.
-        this.#arm(limit === IDLE_PER_TICK ? 0 : ROOM_RETRY_MS);
+        // once some of what was taken has gone (roomFreed).
+        if (limit === IDLE_PER_TICK) this.#arm(0);
+        else this.#waitingForRoom = true;
         return;
       }
       const handle = this.#byKey.get(this.#order.head.key) as H;

@@ -73,7 +73,7 @@ export class Recorder {
   #lastFlush: Promise<unknown> = Promise.resolve();
   #shutdown: Promise<DeliveryReport> | undefined;
   readonly #exitGuard: ExitGuard;
-  /** What waits for room in the backlog (`closeAll`): woken by {@link Recorder.#changed}. */
+  /** What waits for room in the backlog (`closeAll`; the idle timer is told apart): woken by {@link Recorder.#changed}. */
   #roomWaiters: (() => void)[] = [];
 
   /** @throws TypeError when a recorder option is out of range. */
@@ -133,7 +133,9 @@ export class Recorder {
   /** A send settled, or the publisher's queue drained: what is at risk at exit, and the room in the backlog, changed. */
   #changed(): void {
     this.#exitGuard.update();
-    if (this.#roomWaiters.length === 0 || this.#room() <= 0) return;
+    if (this.#room() <= 0) return;
+    this.#open.roomFreed();
+    if (this.#roomWaiters.length === 0) return;
     const waiters = this.#roomWaiters;
     this.#roomWaiters = [];
     for (const resolve of waiters) resolve();

@@ -1,4 +1,4 @@
-import { backlogRoom, ROOM_RETRY_MS } from '../../src/recorder/backlog.js';
+import { backlogRoom } from '../../src/recorder/backlog.js';
 import { IDLE_PER_TICK } from '../../src/recorder/open-conversations.js';
 import { describe, expect, it, vi } from 'vitest';
 import { type DeliveryError, QueueFullError } from '../../src/recorder/errors.js';
@@ -9,7 +9,7 @@ useFakeClock();
 
 /**
  * Lets the recorder's slices run and moves the fake clock `stepMs` at a time (its idle
- * timer, the backlog's retries), `steps` times or until `done` holds.
+ * timer), `steps` times or until `done` holds.
  */
 async function drive(steps: number, stepMs: number, done: () => boolean = () => false): Promise<void> {
   for (let step = 0; step < steps && !done(); step += 1) {
@@ -124,14 +124,14 @@ describe('the queue bound', () => {
     await vi.advanceTimersByTimeAsync(30_000); // the first 1,100 go idle together
     // One timer ends at most IDLE_PER_TICK of them a tick, the rest on the next ticks …
     expect(endedOf(idle)).toBe(IDLE_PER_TICK);
-    await drive(400, ROOM_RETRY_MS);
+    await drive(400, 1);
     // … while the backlog has room: with every send held, the others wait, open.
     expect(endedOf(idle)).toBe(backlogRoom(0, 2));
     expect(transport.requests).toHaveLength(2);
     // Sent, they make room for the rest.
     transport.fallback = 'accept';
     transport.releaseAll();
-    await drive(400, ROOM_RETRY_MS, () => transport.requests.length === 1_100);
+    await drive(400, 1, () => transport.requests.length === 1_100);
     expect(endedOf(idle)).toBe(1_100);
 
     // Shutdown closes every open conversation to recording at once, and sends them as
@@ -139,11 +139,11 @@ describe('the queue bound', () => {
     transport.fallback = 'hold';
     const closed = recorder.shutdown({ timeoutMs: 5_000 });
     expect(endedOf(atShutdown)).toBe(1_100);
-    await drive(400, ROOM_RETRY_MS, () => transport.requests.length > 1_102);
+    await drive(400, 1, () => transport.requests.length > 1_102);
     expect(transport.requests).toHaveLength(1_102);
     transport.fallback = 'accept';
     transport.releaseAll();
-    await drive(400, ROOM_RETRY_MS, () => transport.requests.length === 2_200);
+    await drive(400, 1, () => transport.requests.length === 2_200);
     await expect(closed).resolves.toMatchObject({ delivered: 2_200 });
     expect(errors).toEqual([]);
     expect(transport.requests).toHaveLength(2_200);
