@@ -1,3 +1,5 @@
+import { randomUuid } from '../utils/uuid.js';
+
 /**
  * The header that makes a repeated ingesting request count once (the IETF httpapi
  * draft's name); the reference server stores a body once per key.
@@ -10,9 +12,8 @@
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 /**
- * A new `Idempotency-Key`: a random UUID (version 4), from `crypto.randomUUID` where
- * the runtime has it, else from `crypto.getRandomValues` (a browser page over plain
- * HTTP has only the latter). Made once per call, and kept for each of its retries.
+ * A new `Idempotency-Key`: a random UUID (version 4), made once per call and kept for
+ * each of its retries.
  *
  * @example
  * ```ts
@@ -20,11 +21,6 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
  * ```
  */
 export function newIdempotencyKey(): string {
-  const uuid = globalThis.crypto.randomUUID?.();
-  if (uuid !== undefined) return uuid;
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  // Without Web Crypto's random values there is no `crypto.randomUUID` either: that throws.
+  return randomUuid() ?? globalThis.crypto.randomUUID();
 }
