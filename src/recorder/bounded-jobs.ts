@@ -1,3 +1,4 @@
+import { microtask } from '../utils/microtask.js';
 import { Fifo } from './fifo.js';
 import { Progress } from './progress.js';
 
@@ -48,7 +49,7 @@ export class BoundedJobs<T> {
     this.#waiting.push({ item, number });
     if (!this.#startScheduled) {
       this.#startScheduled = true;
-      queueMicrotask(this.#start);
+      microtask(this.#start);
     }
   }
 

@@ -33,7 +33,7 @@ describe('closeAll', () => {
           room -= 1;
         },
         room: () => room,
-        whenRoom: () => new Promise((resolve) => (freed = resolve)),
+        onRoom: (wake) => (freed = wake),
         handedOver: () => Promise.resolve(),
         closePublisher: () => Promise.resolve(report),
         settled: () => Promise.resolve(),

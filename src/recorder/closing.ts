@@ -23,8 +23,8 @@ export interface ClosingParts<C> {
   letGo: (conversation: C) => void;
   /** How many more may be let go now (see `backlogRoom`); the rest wait, until the deadline. */
   room: () => number;
-  /** Resolves once the backlog has room again: a send settled. */
-  whenRoom: () => Promise<void>;
+  /** Calls `wake` once the backlog has room again (a send settled), at once if it has. */
+  onRoom: (wake: () => void) => void;
   /** Resolves once what was let go is stored and handed to the publisher. */
   handedOver: () => Promise<unknown>;
   /** Closes the publisher by the deadline, and resolves with its report. */
@@ -60,9 +60,10 @@ export async function closeAll<C>(parts: ClosingParts<C>, deadline: Deadline): P
   });
   for (let conversation = parts.next(); conversation !== undefined; conversation = parts.next()) {
     while (!expired && parts.room() <= 0) {
+      // Told, not handed a promise: a wave waits once for nearly every conversation.
       await new Promise<void>((resolve) => {
         wake = resolve;
-        void parts.whenRoom().then(resolve);
+        parts.onRoom(resolve);
       });
     }
     parts.letGo(conversation);

@@ -14,8 +14,8 @@ export interface FeedbackSenderOptions {
   report: (error: NebulyError) => void;
   now: () => number;
   mask: Mask | undefined;
-  /** Resolves once the interactions of the conversation `key` taken so far are in the store. */
-  stored: (key: string) => Promise<void>;
+  /** Resolves once the interactions of the conversation `key` taken so far are in the store; `undefined`: they are. */
+  stored: (key: string) => Promise<void> | undefined;
   /** Resolves once the conversations being sent by this process are sent: one may hold the interaction. */
   sending: () => Promise<void>;
 }

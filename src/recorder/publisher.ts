@@ -8,6 +8,7 @@ import { RefusalBurst } from './burst.js';
 import { BoundedQueue } from './queue.js';
 import { LANE, pace } from './slices.js';
 import type { Deadline } from './timers.js';
+import { microtask } from '../utils/microtask.js';
 
 export type { DeliveryRequest, Publication, Transport } from './publication.js';
 
@@ -220,7 +221,7 @@ export class Publisher {
     this.#pumpScheduled = true;
     // A microtask, not a timer: the conversation leaves as soon as the caller's
     // synchronous work is done, and conversations ended together queue together.
-    queueMicrotask(() => {
+    microtask(() => {
       this.#pumpScheduled = false;
       this.#pump();
     });

@@ -124,10 +124,10 @@ export class Recorder {
     return this.#shared ? Number.POSITIVE_INFINITY : backlogRoom(this.#unsent(), this.#options.maxConcurrentSends);
   }
 
-  /** Resolves once the backlog has room (at once if it has): each send settling makes some. */
-  #whenRoom(): Promise<void> {
-    if (this.#room() > 0) return Promise.resolve();
-    return new Promise((resolve) => this.#roomWaiters.push(resolve));
+  /** Calls `wake` once the backlog has room (at once if it has): each send settling makes some. */
+  #onRoom(wake: () => void): void {
+    if (this.#room() > 0) wake();
+    else this.#roomWaiters.push(wake);
   }
 
   /** A send settled, or the publisher's queue drained: what is at risk at exit, and the room in the backlog, changed. */
@@ -339,7 +339,7 @@ export class Recorder {
             next,
             letGo,
             room: () => this.#room(),
-            whenRoom: () => this.#whenRoom(),
+            onRoom: (wake) => this.#onRoom(wake),
             handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
             closePublisher: (deadline) => publisher.close(deadline),
             settled: () => sender.settled(),

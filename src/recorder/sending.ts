@@ -6,7 +6,8 @@ import { messageOf, RecordingError } from './errors.js';
 import { type FittedBody, fitConversation } from './fit.js';
 import { BoundedJobs } from './bounded-jobs.js';
 import { InteractionSends } from './interaction-sends.js';
-import { LANE, paced } from './slices.js';
+import { LANE, pace, paced } from './slices.js';
+import { isThenable } from '../utils/thenable.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Publisher } from './publisher.js';
@@ -155,8 +156,12 @@ export class Sender {
     const { store, storing, publisher, now, leaseMs, report } = this.#options;
     const { key, id } = conversation;
     // Thousands may end together (shutdown, a wave of idle ones): each waits its turn.
-    await paced(LANE.end);
-    await storing.pending(key);
+    // Awaited only when there is something to wait for: each await is a promise and a
+    // resumption, and a wave has thousands of ends.
+    const turn = pace(LANE.end);
+    if (turn !== undefined) await turn;
+    const stored = storing.pending(key);
+    if (stored !== undefined) await stored;
     const sent = this.#interactionSends.outcomeOf(key, id);
     if (sent !== undefined) {
       for (const error of errors) report(error);
@@ -165,7 +170,8 @@ export class Sender {
     }
     let claim: ConversationClaim | undefined;
     try {
-      claim = await store.claim(key, now(), leaseMs);
+      const claiming = store.claim(key, now(), leaseMs);
+      claim = isThenable(claiming) ? await claiming : claiming;
     } catch (cause) {
       // Still in the store: a sweep (of this instance or another) sends it later.
       const error = new NebulyError(`The conversation store could not be read to end conversation ${id}: ${messageOf(cause)}`, {

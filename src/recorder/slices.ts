@@ -1,3 +1,4 @@
+import { microtask } from '../utils/microtask.js';
 import { Fifo } from './fifo.js';
 
 /**
@@ -56,7 +57,8 @@ function newLanes(): Fifo<() => void>[] {
 
 /** Whether any work waits, in any lane. */
 function anyWaiting(): boolean {
-  return waiting.some((lane) => lane.length > 0);
+  for (const lane of waiting) if (lane.length > 0) return true;
+  return false;
 }
 
 /** The first waiting work of the nearest lane that has any, taken off its queue. */
@@ -89,16 +91,18 @@ function sliceOver(current: { start: number; units: number }): boolean {
 function resumeWaiting(): void {
   resuming = false;
   const current = beginSlice();
+  // Made once a slice, not once for each work resumed in it.
+  const resumed = (): void => {
+    if (!anyWaiting()) return;
+    if (slice === current && !sliceOver(current)) next();
+    else scheduleResume();
+  };
   const next = (): void => {
     const resolve = takeNext();
     if (resolve === undefined) return;
     resolve();
     // After the resumed work's own continuation, which was queued first.
-    queueMicrotask(() => {
-      if (!anyWaiting()) return;
-      if (slice === current && !sliceOver(current)) next();
-      else scheduleResume();
-    });
+    microtask(resumed);
   };
   next();
 }

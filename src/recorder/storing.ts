@@ -122,6 +122,8 @@ export class Storing {
 
   /** The conversation ends: what waits for a step goes as it is (the step left out, and said). */
   release(conversation: ConversationRef): void {
+    // Nearly always: nothing waits for a step (a copy of the map per conversation, else).
+    if (this.#parked.size === 0) return;
     for (const [record, owner] of Array.from(this.#parked)) {
       if (owner.key === conversation.key) {
         this.#parked.delete(record);
@@ -130,10 +132,13 @@ export class Storing {
     }
   }
 
-  /** Resolves once every interaction of `key` taken so far is stored (or given up and reported). */
-  pending(key: string): Promise<void> {
+  /**
+   * Resolves once every interaction of `key` taken so far is stored (or given up and
+   * reported); `undefined` when none is waiting to be: nothing to await.
+   */
+  pending(key: string): Promise<void> | undefined {
     const pending = this.#pending.get(key);
-    if (pending === undefined) return Promise.resolve();
+    if (pending === undefined) return undefined;
     return new Promise((resolve) => pending.waiters.push(resolve));
   }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InternalServerError } from '../../src/core/errors.js';
 import { DeliveryError } from '../../src/recorder/errors.js';
+import { memoryStore } from '../../src/recorder/store/memory-store.js';
+import type { ConversationStore } from '../../src/types/store.js';
 import { oneTurn, settle, setup, until, useFakeClock } from './setup.js';
 
 useFakeClock();
@@ -39,6 +41,32 @@ describe('sending', () => {
   });
 });
 
+
+/** A memory store whose every answer comes as a thenable that is not a native promise, as a store built on another promise library may give. */
+function thenableStore(): ConversationStore {
+  const store = memoryStore();
+  return new Proxy(store, {
+    get: (target, name) => {
+      const value: unknown = Reflect.get(target, name, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const answer: unknown = value.apply(target, args);
+        return { then: (resolve: (value: unknown) => void) => setImmediate(() => resolve(answer)) };
+      };
+    },
+  });
+}
+
+describe('a store that answers with thenables', () => {
+  it('has its conversations claimed and sent, and the empty ones found empty', async () => {
+    const { transport, recorder } = setup({ store: thenableStore() });
+    const outcome = oneTurn(recorder, 'thenable');
+    const empty = recorder.startConversation({ end_user: 'u', conversation_id: 'nothing' }).end();
+    await until(() => transport.requests.length === 1);
+    expect(await outcome).toEqual({ status: 'delivered', conversationId: 'thenable' });
+    expect(await empty).toEqual({ status: 'empty', conversationId: 'nothing' });
+  });
+});
 
 describe('flush', () => {
   it('resolves once everything ended before it was delivered', async () => {
