@@ -12,7 +12,11 @@ export interface MemoryResult {
   interactions: number;
   heapBytes: number;
   jsonBytes: number;
+  /** Heap held by an open conversation with nothing recorded in it (10,000 of them, on average). */
+  openConversationBytes: number;
 }
+
+const OPEN = 10_000;
 
 /**
  * What buffering costs in memory: CONVERSATIONS × TURNS interactions recorded into open
@@ -63,7 +67,17 @@ export async function benchMemory(sdk: Sdk): Promise<MemoryResult> {
   if (outcomes.some((outcome) => outcome.status !== 'delivered')) throw new Error('a buffered conversation was not delivered');
   await nebuly.shutdown();
   if (errors.length > 0) throw new Error(`the recorder reported: ${errors[0]?.message}`);
+
+  // What an open conversation holds by itself: an application may keep 100,000 open.
+  const many = new sdk.NebulyClient({ apiKey: 'bench-key', baseUrl: 'http://127.0.0.1:9', recorder: { idleTimeoutMs: 0, maxOpenConversations: OPEN } });
+  const users = Array.from({ length: OPEN }, (_, i) => `user-${i}`);
+  many.startConversation({ end_user: 'warm' });
+  const empty = collectGarbage();
+  for (const user of users) many.startConversation({ end_user: user });
+  const openConversationBytes = Math.round((collectGarbage() - empty) / OPEN);
+  await many.shutdown();
   return {
+    openConversationBytes,
     heapBytesPerJsonByte: heapBytes / jsonBytes,
     interactions: CONVERSATIONS * TURNS,
     heapBytes,

@@ -128,7 +128,8 @@ console.log(
     `(medians of ${cold.rounds} fresh processes each, alternating)`,
 );
 console.log(
-  `memory: ${memory.interactions} interactions hold ${memory.heapBytes} heap bytes for ${memory.jsonBytes} JSON bytes`,
+  `memory: ${memory.interactions} interactions hold ${memory.heapBytes} heap bytes for ${memory.jsonBytes} JSON bytes; ` +
+    `an open conversation with nothing recorded holds ${memory.openConversationBytes} B`,
 );
 for (const line of describeBundle(bundle)) console.log(line);
 console.log(

@@ -18,7 +18,10 @@ export function sharedKey(conversationId: string): string {
 
 /** @see {@link sharedKey} */
 export function newKey(conversationId: string): string {
-  return `s:${newId()}:${conversationId}`;
+  // Joined, not concatenated: one flat string for as long as the conversation is open,
+  // where `+` leaves a tree of three and the UUID under it (~60 bytes more, each of
+  // 100,000 open conversations).
+  return ['s:', newId(), ':', conversationId].join('');
 }
 
 /** The caller's id of a conversation, from its key. */
