@@ -3,6 +3,7 @@ import { ENDPOINTS, type Endpoint } from '../core/endpoints.js';
 import type { IngestPayloads, Mask, PayloadKind } from '../core/privacy-options.js';
 import { toIssues } from '../schemas/issues.js';
 import type { Issue } from '../utils/issues.js';
+import { isThenable } from '../utils/thenable.js';
 import { type ContentMap, mapContent } from './content.js';
 import { MASK_FAILED, MaskError, type MaskErrorCode } from './errors.js';
 
@@ -66,7 +67,7 @@ function notABody(value: unknown): string | undefined {
   if (typeof value !== 'object') return typeof value;
   if (Array.isArray(value)) return 'an array';
   try {
-    if (typeof (value as { then?: unknown }).then === 'function') return 'a Promise (a mask must be synchronous)';
+    if (isThenable(value)) return 'a Promise (a mask must be synchronous)';
   } catch {
     return 'an object that could not be read';
   }

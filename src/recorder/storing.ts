@@ -5,6 +5,7 @@ import type { ConversationStore, StoredInteraction } from '../types/store.js';
 import { DeliveryError, messageOf, RecordingError } from './errors.js';
 import { checkInteraction, type ConversationTags } from './payload.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
+import { isThenable } from '../utils/thenable.js';
 import { LANE, pace } from './slices.js';
 import { newId } from './ids.js';
 import { BoundedJobs } from './bounded-jobs.js';
@@ -216,8 +217,8 @@ export class Storing {
     }
     try {
       // A store in memory answers at once; a thenable of any kind is awaited.
-      const appended: unknown = store.append(conversation.key, conversation.endUser, [stored], now());
-      if (typeof (appended as { then?: unknown } | undefined)?.then === 'function') await appended;
+      const appended = store.append(conversation.key, conversation.endUser, [stored], now());
+      if (isThenable(appended)) await appended;
     } catch (cause) {
       // Nothing dropped without a report: the interaction goes to onError as a body that
       // can be sent on its own (`nebuly replay`, `conversations.send`).
