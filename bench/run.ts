@@ -10,7 +10,7 @@ import { benchDelivery } from './delivery.js';
 import { benchImport } from './import.js';
 import { benchFrameworks } from './frameworks.js';
 import { benchIntegrations } from './integrations.js';
-import { benchMemory } from './memory.js';
+import { benchMemory, benchOpenConversation } from './memory.js';
 import { benchOtel } from './otel.js';
 import { benchPrivacy } from './privacy.js';
 import { benchRecording } from './record.js';
@@ -64,6 +64,7 @@ console.log('measuring NebulySpanProcessor against no processor …');
 const otel = await benchOtel(sdk);
 console.log('measuring the longest block of the event loop in large cases …');
 const blocking = await benchBlocking(sdk);
+const openConversationBytes = await benchOpenConversation(sdk);
 console.log('measuring the Redis store: 4 processes storing turns through one redis-server …');
 const redis = await benchRedis();
 console.log('measuring the bundle …');
@@ -129,7 +130,7 @@ console.log(
 );
 console.log(
   `memory: ${memory.interactions} interactions hold ${memory.heapBytes} heap bytes for ${memory.jsonBytes} JSON bytes; ` +
-    `an open conversation with nothing recorded holds ${memory.openConversationBytes} B`,
+    `an open conversation with nothing recorded holds ${openConversationBytes} B`,
 );
 for (const line of describeBundle(bundle)) console.log(line);
 console.log(
@@ -182,7 +183,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, bundle, integrations, frameworks, otel, blocking, privacy, redis },
+  details: { recording, delivery, import: cold, memory, openConversationBytes, bundle, integrations, frameworks, otel, blocking, privacy, redis },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');
