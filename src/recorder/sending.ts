@@ -6,7 +6,7 @@ import { messageOf, RecordingError } from './errors.js';
 import { type FittedBody, fitConversation } from './fit.js';
 import { BoundedJobs } from './bounded-jobs.js';
 import { InteractionSends } from './interaction-sends.js';
-import { LANE, pace, paced } from './slices.js';
+import { LANE, pace } from './slices.js';
 import { isThenable } from '../utils/thenable.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
@@ -199,7 +199,8 @@ export class Sender {
     published: () => void,
   ): Promise<ConversationOutcome> {
     const { store, publisher, now, maxConversationBytes, feedbackRetentionMs, report } = this.#options;
-    await paced(LANE.send);
+    const turn = pace(LANE.send);
+    if (turn !== undefined) await turn;
     if (claim.interactions.length === 0) {
       await settleClaim(() => store.complete(claim, now()), report);
       for (const found of errors) report(found);
@@ -215,11 +216,10 @@ export class Sender {
         ),
       );
     }
-    // In the order they started, whichever instance stored them first.
-    const interactions = claim.interactions
-      .slice()
-      .sort(byStart)
-      .map((stored) => stored.interaction);
+    // In the order they started, whichever instance stored them first (nearly always
+    // the order they are in: then not copied to be sorted).
+    const stored = inOrder(claim.interactions) ? claim.interactions : claim.interactions.slice().sort(byStart);
+    const interactions = stored.map((one) => one.interaction);
     const fitted = await fitConversation(claim.endUser, interactions, maxConversationBytes);
     if (fitted.croppedStrings > 0 || fitted.droppedInteractions > 0) {
       errors.push(
@@ -262,6 +262,14 @@ function byStart(a: StoredInteraction, b: StoredInteraction): number {
   const { time_start: second } = b.interaction;
   if (first !== second) return first < second ? -1 : 1;
   return a.origin === b.origin ? (a.order ?? 0) - (b.order ?? 0) : 0;
+}
+
+/** Whether `interactions` are already in the order {@link byStart} gives. */
+function inOrder(interactions: readonly StoredInteraction[]): boolean {
+  for (let index = 1; index < interactions.length; index += 1) {
+    if (byStart(interactions[index - 1] as StoredInteraction, interactions[index] as StoredInteraction) > 0) return false;
+  }
+  return true;
 }
 
 /**

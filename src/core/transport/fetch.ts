@@ -11,7 +11,9 @@ import type { Transport, WireResponse } from './types.js';
  * ```
  */
 export async function wireResponseOf(response: Response): Promise<WireResponse> {
-  const text = await response.text();
+  // A response with no body (a 202 from the bulk endpoint may be one) is not read: reading
+  // one still makes a stream's worth of objects (~1.3 kB in undici).
+  const text = response.body === null ? '' : await response.text();
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
