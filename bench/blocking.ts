@@ -85,6 +85,9 @@ function timed<T>(call: () => T): { value: T; ms: number } {
 
 const round = (ms: number) => Number(ms.toFixed(2));
 
+/** The idle time-out of `idle10kTogether`. */
+const IDLE_TIMEOUT_MS = 2_000;
+
 function client(sdk: Sdk, recorder: Record<string, unknown> = {}) {
   const sent: number[] = [];
   const nebuly = new sdk.NebulyClient({
@@ -167,11 +170,14 @@ export async function benchBlocking(sdk: Sdk): Promise<BlockingResult> {
   await shutdownMostCall.value;
   const shutdownMostGap = await loop.stop();
 
-  // 10,000 conversations going idle together.
+  // 10,000 conversations going idle together: long enough after recording that storing
+  // them is over first (it took 0.3-1 s on a busy machine, and with 300 ms the wave had
+  // sometimes been sent before the window opened, which then measured nothing).
   collectGarbage();
-  const { nebuly: idle, sent: idleSent } = client(sdk, { idleTimeoutMs: 300 });
+  const { nebuly: idle, sent: idleSent } = client(sdk, { idleTimeoutMs: IDLE_TIMEOUT_MS });
   for (let i = 0; i < 10_000; i += 1) record(idle.startConversation({ end_user: `user-${i}` }), i);
   await idle.flush();
+  if (idleSent.length > 0) throw new Error(`idle10kTogether: ${idleSent.length} conversations went idle before the window opened`);
   loop = watchLoop();
   // Until every one was sent: they end as fast as they are sent, not all at once.
   while (idleSent.length < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
