@@ -64,9 +64,41 @@ export function secretForms(secret: string): readonly string[] {
   }
   lastSecret = secret;
   lastForms = [...forms].sort((a, b) => b.length - a.length);
-  // One pass over a text finds any form; most responses hold none.
-  lastPattern = lastForms.length === 0 ? undefined : new RegExp(lastForms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  // One pass over a text finds any form; most responses hold none. The escaped form comes
+  // first: it also matches the secret as is, and any mix of escapes a JSON writer chose.
+  lastPattern =
+    lastForms.length === 0
+      ? undefined
+      : new RegExp([jsonEscapedPattern(secret), ...lastForms.map(escapeRegExp)].join('|'), 'g');
   return lastForms;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `[aA]` for a hex letter, the digit itself otherwise: JSON's `\u` escapes ignore case. */
+function hexDigitPattern(digit: string): string {
+  return /[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit;
+}
+
+/**
+ * A pattern for `secret` as any JSON writer may escape it inside a string: each UTF-16
+ * unit as is or as `\uXXXX` (in either case), a `/` also as `\/` (PHP), a `"` or `\` as
+ * its backslash escape. Servers differ (`\u0073k-…`, .NET's `\u002B`, PHP's `\/`), and a
+ * parsed body or a log line shows the key whatever escape was on the wire. Linear: each
+ * unit is one group of fixed alternatives, nothing repeats.
+ */
+function jsonEscapedPattern(secret: string): string {
+  let pattern = '';
+  for (let index = 0; index < secret.length; index += 1) {
+    const unit = secret.charCodeAt(index);
+    const hex = unit.toString(16).padStart(4, '0');
+    const alternatives = [escapeRegExp(secret.charAt(index)), `\\\\u${[...hex].map(hexDigitPattern).join('')}`];
+    if (unit === 0x2f || unit === 0x22 || unit === 0x5c) alternatives.push(escapeRegExp(`\\${secret.charAt(index)}`));
+    pattern += `(?:${alternatives.join('|')})`;
+  }
+  return pattern;
 }
 
 /**

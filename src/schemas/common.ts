@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { capIssues } from './issues.js';
+import { PROTO_TAG_MESSAGE } from './plain-checks.js';
 
 /** A non-empty string: identifiers, model names, sources. */
 export const nonEmptyString = z.string().check(z.minLength(1, 'must not be empty'));
@@ -8,10 +9,22 @@ export const nonEmptyString = z.string().check(z.minLength(1, 'must not be empty
 export const nonNegativeInt = z.int().check(z.nonnegative('must be zero or more'));
 
 /**
- * Key-value tags. The service's samples are all strings and custom tags become string
- * filters in the platform, so values are strings.
+ * Refuses an own `__proto__` key by name. zod's record, like an object spread, would
+ * leave it out of its copy without a word, so the tag would vanish from the wire.
  */
-export const tags = z.record(z.string(), z.string()).check(capIssues);
+const noProtoKey = z.custom<Record<string, string>>().check((payload) => {
+  const value = payload.value;
+  if (typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, '__proto__')) {
+    payload.issues.push({ code: 'custom', path: ['__proto__'], message: PROTO_TAG_MESSAGE, input: value });
+  }
+});
+
+/**
+ * Key-value tags. The service's samples are all strings and custom tags become string
+ * filters in the platform, so values are strings. A tag named `__proto__` is refused by
+ * name rather than dropped.
+ */
+export const tags = z.pipe(noProtoKey, z.record(z.string(), z.string()).check(capIssues));
 
 /** Days in each month of a common year; February gains one in a leap year. */
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

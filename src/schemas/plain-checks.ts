@@ -132,8 +132,9 @@ function isRecordLike(value: unknown): value is Record<PropertyKey, unknown> {
 
 /**
  * `tags`: an object of string values. Its copy as the schema outputs it (string keys,
- * in their order, an own `__proto__` key left out), or `undefined` with the issues in
- * `found`: each value that is no string, each symbol key. May throw where reading
+ * in their order), or `undefined` with the issues in `found`: an own `__proto__` key
+ * alone (refused by name, as the schema does before it reads the rest), else each value
+ * that is no string, each symbol key. May throw where reading
  * `value` throws, as zod would: the caller reports {@link unreadableIssues}.
  *
  * @example
@@ -146,10 +147,14 @@ export function checkTags(value: unknown, path: readonly PropertyKey[], found: F
     found.add(path, { code: 'invalid_type', expected: 'record', message: 'Invalid input' });
     return undefined;
   }
+  if (Object.prototype.hasOwnProperty.call(value, '__proto__')) {
+    found.add([...path, '__proto__'], { code: 'custom', message: PROTO_TAG_MESSAGE });
+    return undefined;
+  }
   const before = found.issues.length;
   const copy: Record<string, string> = {};
   for (const key of Reflect.ownKeys(value)) {
-    if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(value, key)) continue;
+    if (!Object.prototype.propertyIsEnumerable.call(value, key)) continue;
     if (typeof key === 'symbol') {
       found.add([...path, key], { code: 'invalid_key', origin: 'record', issues: [], message: 'Invalid input' });
       continue;
@@ -160,6 +165,9 @@ export function checkTags(value: unknown, path: readonly PropertyKey[], found: F
   }
   return found.issues.length === before ? copy : undefined;
 }
+
+/** Why a tag named `__proto__` is refused: a JavaScript object cannot carry it faithfully. */
+export const PROTO_TAG_MESSAGE = 'a tag may not be named `__proto__`: rename it';
 
 const SLUGS: ReadonlySet<unknown> = new Set(FEEDBACK_SLUGS);
 

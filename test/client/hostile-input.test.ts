@@ -44,6 +44,19 @@ function nested(depth: number): unknown {
   return value;
 }
 
+describe('a tag named __proto__', () => {
+  it('is refused by name, not dropped from the wire: nothing sent', async () => {
+    const params = withContent('hi');
+    const interaction = { ...params.interaction, tags: JSON.parse('{"__proto__": "x", "plan": "pro"}') as Record<string, string> };
+    const error = await rejection(nebuly.interactions.send({ ...params, interaction }));
+
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.pathText)).toEqual(['interaction.tags.__proto__']);
+    expect((error as ValidationError).message).toMatch(/may not be named `__proto__`/);
+    expect(service.requests).toHaveLength(0);
+  });
+});
+
 describe('huge invalid input', () => {
   it('130,000 invalid users: one short ValidationError that keeps every issue', async () => {
     const users = Array.from({ length: 130_000 }, () => ({ end_user: 5, tags: {}, active_from: '2026-01-01' }));

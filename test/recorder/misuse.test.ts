@@ -76,6 +76,19 @@ describe('recording with misuse and invalid data', () => {
     expect(paths).toContain('tags');
   });
 
+  it('refuses a tag named __proto__ by name, keeping the interaction and its other tags', async () => {
+    const { transport, errors, recorder } = setup();
+    const conversation = recorder.startConversation({ end_user: 'u' });
+    const tags = JSON.parse('{"__proto__": "x", "plan": "pro"}') as Record<string, string>;
+    conversation.interaction({ input: 'q', tags }).end({ output: 'a' });
+    await conversation.end();
+
+    expect(transport.bodies[0]).toMatchObject({ conversation: { interactions: [{ input: 'q', output: 'a' }] } });
+    const paths = errors.flatMap((error) => (error as ValidationError).issues.map((issue) => issue.pathText));
+    expect(paths).toEqual(['tags.__proto__']);
+    expect((errors[0] as ValidationError).message).toMatch(/__proto__/);
+  });
+
   it('drops a conversation with nothing valid, reporting why', async () => {
     const { transport, errors, recorder } = setup();
     const conversation = recorder.startConversation({ end_user: 'u' });

@@ -11,6 +11,14 @@ import { core, MATRIX, PATHS, TRANSPORTS } from './harness.js';
 const KEY = 'nb-secret-key-0123456789abcdef';
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const b64url = (text: string) => Buffer.from(text).toString('base64url');
+/** `text` as a JSON writer that escapes freely would put it in a string: `\u0073` or `\u004E`. */
+const escapedJson = (text: string) =>
+  [...text]
+    .map((char, index) => {
+      const hex = char.charCodeAt(0).toString(16).padStart(4, '0');
+      return index % 3 === 0 ? `\\u${hex}` : index % 3 === 1 ? `\\u${hex.toUpperCase()}` : char;
+    })
+    .join('');
 
 const ECHOES = {
   '500 JSON detail and a response header': (auth: string) => ({
@@ -27,6 +35,11 @@ const ECHOES = {
     status: 502,
     headers: { 'content-type': 'text/html' },
     body: `<html><body><h1>Bad gateway</h1><pre>GET / HTTP/1.1\nAuthorization: ${auth}\n</pre></body></html>`,
+  }),
+  'a JSON writer that escapes the key its own way (\\u0073, \\u004E)': (auth: string) => ({
+    status: 403,
+    headers: { 'content-type': 'application/json' },
+    body: `{"detail":"refused ${escapedJson(auth)}","input":{"authorization":"${escapedJson(auth)}"}}`,
   }),
   'base64 of the request headers, at every alignment': (auth: string) => ({
     status: 401,
@@ -48,9 +61,14 @@ function everything(error: unknown): string {
   ].join('\n');
 }
 
-/** The key, or any run of 12 base64 characters that encodes part of it. */
-function leaks(text: string): boolean {
-  if (text.includes(KEY)) return true;
+/** `text` with JSON's escapes undone: `\u0073` and PHP's `\/`. */
+function unescaped(text: string): string {
+  return text.replace(/\\u([0-9a-fA-F]{4})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))).replaceAll('\\/', '/');
+}
+
+/** The key, as is or escaped, or any run of 12 base64 characters that encodes part of it. */
+function leaks(text: string, key = KEY): boolean {
+  if (text.includes(key) || unescaped(text).includes(key)) return true;
   for (const token of text.match(/[A-Za-z0-9+/_-]{12,}={0,2}/g) ?? []) {
     for (const shift of ['', 'A', 'AA', 'AAA']) {
       const decoded = Buffer.from(shift + token.replaceAll('-', '+').replaceAll('_', '/'), 'base64').toString('latin1');
@@ -80,6 +98,19 @@ it('the check itself sees the key in every echo, plain and encoded', () => {
     const { headers, body } = echo(`Bearer ${KEY}`);
     expect(leaks(JSON.stringify(headers) + body)).toBe(true);
   }
+});
+
+it('keeps a key with / and + out of the error when a server writes them as PHP and .NET do', async () => {
+  const key = 'nb/secret+key-0123456789abcdef';
+  const server = await echoing((auth) => ({
+    status: 500,
+    headers: { 'content-type': 'application/json' },
+    body: `{"php":"${auth.replaceAll('/', '\\/')}","dotnet":"${auth.replaceAll('+', '\\u002B')}"}`,
+  }));
+  const nebuly = new NebulyClient({ apiKey: key, baseUrl: server.baseUrl, maxRetries: 0 });
+  const error = await rejection(nebuly.eligibleUsers.list());
+  expect(leaks(everything(error), key)).toBe(false);
+  expect(JSON.stringify((error as NebulyError & { body?: unknown }).body)).toBe('{"php":"Bearer [redacted]","dotnet":"Bearer [redacted]"}');
 });
 
 describe.each(MATRIX)('%s', (_name, transport, path) => {
