@@ -35,7 +35,20 @@ export function nodeModules(): NodeModules | undefined {
   }
   try {
     const load = process.getBuiltinModule.bind(process);
-    return { http: load('node:http') as typeof Http, https: load('node:https') as typeof Https, tls: load('node:tls') as typeof Tls };
+    const http = load('node:http') as typeof Http;
+    // `node:https` and `node:tls` take ~10 ms of main-thread CPU to load the first time:
+    // only a route that needs TLS (an https: URL or proxy) pays it, not an http:// one.
+    let https: typeof Https | undefined;
+    let tls: typeof Tls | undefined;
+    return {
+      http,
+      get https() {
+        return (https ??= load('node:https') as typeof Https);
+      },
+      get tls() {
+        return (tls ??= load('node:tls') as typeof Tls);
+      },
+    };
   } catch {
     return undefined;
   }

@@ -72,7 +72,9 @@ export interface Transport {
  * ```
  */
 export interface NodeModules {
-  http: typeof Http;
-  https: typeof Https;
-  tls: typeof Tls;
+  readonly http: typeof Http;
+  /** Read only by a route that needs TLS: on Node it is loaded at that first read. */
+  readonly https: typeof Https;
+  /** Read only by a tunnel through a proxy: on Node it is loaded at that first read. */
+  readonly tls: typeof Tls;
 }
