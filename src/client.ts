@@ -14,7 +14,7 @@ import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
 import { PlatformUsers } from './resources/platform-users.js';
-import type { FeedbackPage } from './page-feedback/page.js';
+import type { FeedbackPage, FeedbackPageInit } from './page-feedback/page.js';
 
 /** @internal What integrations made without a turn need of a client: its log and its `onError`. */
 export interface ClientParts {
@@ -67,8 +67,8 @@ export class NebulyClient {
   readonly baseUrl: string;
 
   readonly #recorder: Recorder;
-  /** Feedback from the page, made at its first use; the secret stays in its imported key. */
-  readonly #makePage: () => Promise<FeedbackPage>;
+  /** What feedback from the page is made with, at its first use. */
+  readonly #pageInit: Omit<FeedbackPageInit, 'record'>;
   #page: Promise<FeedbackPage> | undefined;
 
   /**
@@ -93,14 +93,9 @@ export class NebulyClient {
       options: resolved.recorder,
       mask: resolved.mask,
       sampled: resolved.sampleRate >= 1 ? undefined : createSampler(resolved),
-      feedbackToken: resolved.feedbackSecret === undefined ? undefined : (params) => this.feedbackToken(params),
+      feedbackToken: async (turn, options) => (await this.#feedbackPage()).forTurn(turn, options),
     });
-    const { feedbackSecret: secret, feedbackOrigins: origins } = resolved;
-    const now = resolved.recorder.now;
-    this.#makePage = async () => {
-      const { FeedbackPage } = await import('./page-feedback/page.js');
-      return new FeedbackPage({ secret, origins, now, record: (params) => this.feedback(params) });
-    };
+    this.#pageInit = { secret: resolved.feedbackSecret, origins: resolved.feedbackOrigins, now: resolved.recorder.now };
     partsOfClients.set(this, { log: resolved.log, report: resolved.onError });
   }
 
@@ -209,8 +204,9 @@ export class NebulyClient {
   }
 
   #feedbackPage(): Promise<FeedbackPage> {
-    this.#page ??= this.#makePage();
-    return this.#page;
+    return (this.#page ??= import('./page-feedback/page.js').then(
+      ({ FeedbackPage }) => new FeedbackPage({ ...this.#pageInit, record: (params) => this.feedback(params) }),
+    ));
   }
 
   /**

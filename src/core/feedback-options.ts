@@ -1,60 +1,7 @@
-import { NebulyError } from './errors.js';
-import { OptionSpec, problem, typeName } from './option-checks.js';
+import { valueOf } from './option-kinds.js';
 
-/**
- * The shortest `feedbackSecret` taken: 32 characters, 256 bits of a random hex or base64
- * string or more, the size of HMAC-SHA-256's own output. A shorter one could be guessed
- * offline from a single token.
- */
-export const MIN_FEEDBACK_SECRET_LENGTH = 32;
-
-/**
- * `feedbackSecret`: a string of at least {@link MIN_FEEDBACK_SECRET_LENGTH} characters.
- * Its messages say its length, never the value.
- */
-const FEEDBACK_SECRET_OPTION = new OptionSpec<string>((value, context) => {
-  if (typeof value !== 'string') {
-    problem(context, `must be a string (got ${typeName(value)})`);
-    return '';
-  }
-  if (value.length < MIN_FEEDBACK_SECRET_LENGTH) {
-    problem(
-      context,
-      `must be at least ${MIN_FEEDBACK_SECRET_LENGTH} characters (got ${value.length}); make one with \`openssl rand -hex 32\``,
-    );
-  }
-  return value;
-}).env('NEBULY_FEEDBACK_SECRET');
-
-/** `https://app.example.com`: a scheme, a host and maybe a port, as a browser's `Origin` header says it. */
-function isOrigin(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
-  } catch {
-    return false;
-  }
-}
-
-/** `feedbackOrigins`: a list of origins, each exactly as a browser sends it (no path, no trailing slash). */
-const FEEDBACK_ORIGINS_OPTION = new OptionSpec<readonly string[]>((value, context) => {
-  if (!Array.isArray(value)) {
-    problem(context, `must be an array of origins such as 'https://app.example.com' (got ${typeName(value)})`);
-    return [];
-  }
-  const origins: string[] = [];
-  value.forEach((origin: unknown, index) => {
-    if (isOrigin(origin)) origins.push(origin);
-    else {
-      problem(
-        { ...context, path: [...context.path, index] },
-        "must be an origin: a scheme and a host, maybe a port, no path or trailing slash, such as 'https://app.example.com'",
-      );
-    }
-  });
-  return Object.freeze(origins);
-});
+/** `https://app.example.com`: a scheme, a host, maybe a port; no path, no trailing slash, as a browser's `Origin` says it. */
+const ORIGIN = /^https?:\/\/[^/?#\s@]+$/;
 
 /**
  * The options of feedback from the page (`feedbackSecret`, `feedbackOrigins`), a part of
@@ -66,15 +13,17 @@ const FEEDBACK_ORIGINS_OPTION = new OptionSpec<readonly string[]>((value, contex
  * ```
  */
 export const FEEDBACK_OPTIONS = {
-  feedbackSecret: FEEDBACK_SECRET_OPTION,
-  feedbackOrigins: FEEDBACK_ORIGINS_OPTION.or(Object.freeze([])),
+  // 32 characters: 256 bits of a random hex or base64 string or more, HMAC-SHA-256's own
+  // size; a shorter secret could be guessed offline from one token. Never quoted.
+  feedbackSecret: valueOf<string>(
+    'a string of 32 characters or more',
+    (value) => typeof value === 'string' && value.length >= 32,
+  ).env('NEBULY_FEEDBACK_SECRET'),
+  feedbackOrigins: valueOf<readonly string[]>(
+    "an array of origins such as ['https://app.example.com']",
+    (value) => Array.isArray(value) && value.every((origin) => typeof origin === 'string' && ORIGIN.test(origin)),
+  ).or([]),
 } as const;
-
-/** How long a feedback token is accepted when `ttlMs` is not given: a day, as long as `recorder.feedbackRetentionMs` keeps a sent interaction for late feedback by default. */
-export const DEFAULT_FEEDBACK_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
-
-/** The longest `ttlMs` of a feedback token: 30 days. A token is a bearer credential; it should not outlive its use. */
-export const MAX_FEEDBACK_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * Options of `turn.feedbackToken()`.
@@ -86,7 +35,9 @@ export const MAX_FEEDBACK_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
  */
 export interface FeedbackTokenOptions {
   /**
-   * How long the token is accepted, from now, in milliseconds: 1 s to 30 days.
+   * How long the token is accepted, from now, in milliseconds: 1 s to 30 days. A day by
+   * default: as long as `recorder.feedbackRetentionMs` keeps a sent interaction for late
+   * feedback by default.
    * @default 86_400_000 (24 hours)
    */
   ttlMs?: number | undefined;
@@ -107,26 +58,16 @@ export interface FeedbackTokenParams extends FeedbackTokenOptions {
 }
 
 /**
- * Mints a feedback token for an interaction: what a turn asks its client for.
+ * Mints a feedback token for a turn: what `turn.feedbackToken()` asks its client for.
+ * `resumable`: its conversation is one of `nebuly.conversation({ conversation_id })`, the
+ * only kind feedback can find.
  *
  * @example
  * ```ts
- * const mint: FeedbackTokenMinter = (params) => nebuly.feedbackToken(params);
+ * const mint: FeedbackTokenMinter = (turn, options) => page.forTurn(turn, options);
  * ```
  */
-export type FeedbackTokenMinter = (params: FeedbackTokenParams) => Promise<string>;
-
-/**
- * The error of minting or receiving a feedback token without `feedbackSecret`.
- *
- * @example
- * ```ts
- * if (secret === undefined) throw noFeedbackSecret('nebuly.feedbackToken()');
- * ```
- */
-export function noFeedbackSecret(call: string): NebulyError {
-  return new NebulyError(
-    `nebuly-client: ${call} needs a \`feedbackSecret\`: pass one of 32 characters or more to \`new NebulyClient()\` ` +
-      'or set NEBULY_FEEDBACK_SECRET (make one with `openssl rand -hex 32`), the same in every instance.',
-  );
-}
+export type FeedbackTokenMinter = (
+  turn: { conversationId: string; interactionId: string; resumable: boolean },
+  options: FeedbackTokenOptions | undefined,
+) => Promise<string>;

@@ -1,3 +1,4 @@
+import { checkFeedbackAction, Found } from '../schemas/plain-checks.js';
 import { FEEDBACK_SLUGS } from '../schemas/wire-fields.js';
 
 /** What the page posts: its token, and the feedback action. */
@@ -36,11 +37,15 @@ export function readBody(parsed: unknown): FeedbackBody | { problem: string } {
   }
   const { token, slug, text, value } = body;
   if (typeof token !== 'string' || token === '') return { problem: '`token` must be the feedback token given with the answer' };
-  if (!(FEEDBACK_SLUGS as readonly unknown[]).includes(slug)) return { problem: `\`slug\` must be one of ${FEEDBACK_SLUGS.join(', ')}` };
-  if (text !== undefined && (typeof text !== 'string' || text.length > MAX_TEXT_LENGTH)) {
+  // The spec's rules, as `nebuly.feedback()` checks them; the messages here quote no value.
+  const found = new Found(body);
+  checkFeedbackAction({ slug, text, value }, [], found);
+  const [issue] = found.issues;
+  if (issue?.path[0] === 'slug') return { problem: `\`slug\` must be one of ${FEEDBACK_SLUGS.join(', ')}` };
+  if (issue?.path[0] === 'value' && issue.code === 'custom') return { problem: "`value` is only used with slug 'rating'" };
+  if (issue?.path[0] === 'text' || (typeof text === 'string' && text.length > MAX_TEXT_LENGTH)) {
     return { problem: `\`text\` must be a string of at most ${MAX_TEXT_LENGTH} characters` };
   }
-  if (value !== undefined && slug !== 'rating') return { problem: "`value` is only used with slug 'rating'" };
-  if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value))) return { problem: '`value` must be a whole number' };
+  if (value !== undefined && !Number.isInteger(value)) return { problem: '`value` must be a whole number' };
   return { token, slug: slug as FeedbackBody['slug'], text: text as string | undefined, value: value as number | undefined };
 }

@@ -1,9 +1,10 @@
-import { type FeedbackTokenParams, noFeedbackSecret } from '../core/feedback-options.js';
+import { NebulyError } from '../core/errors.js';
+import type { FeedbackTokenMinter, FeedbackTokenParams } from '../core/feedback-options.js';
 import { boundedText } from './bounded-body.js';
 import { type FeedbackBody, readBody } from './body.js';
 import { ALLOWED_METHODS, corsHeaders, originAllowed } from './cors.js';
 import { Repeats } from './repeats.js';
-import { tokenClaims } from './token-params.js';
+import { noFeedbackSecret, tokenClaims } from './token-params.js';
 import { FeedbackTokens } from './tokens.js';
 
 /** The largest body taken, in bytes: a token, a slug and a comment fit in far less. */
@@ -66,12 +67,28 @@ export class FeedbackPage {
   }
 
   /**
-   * A token for the interaction of `params`.
+   * A token for the interaction of `params`; `call` names the method in errors.
    * @throws NebulyError without a `feedbackSecret`; ValidationError naming a bad field.
    */
-  async token(params: FeedbackTokenParams): Promise<string> {
-    if (this.#tokens === undefined) throw noFeedbackSecret('nebuly.feedbackToken()');
+  async token(params: FeedbackTokenParams, call = 'nebuly.feedbackToken()'): Promise<string> {
+    if (this.#tokens === undefined) throw noFeedbackSecret(call);
     return this.#tokens.mint(tokenClaims(params, this.#now()));
+  }
+
+  /** `turn.feedbackToken()`'s token. */
+  async forTurn(...[turn, options]: Parameters<FeedbackTokenMinter>): Promise<string> {
+    if (!turn.resumable) {
+      throw new NebulyError(
+        'nebuly-client: turn.feedbackToken() needs a conversation of `nebuly.conversation({ conversation_id })`; feedback cannot find one of `startConversation()`.',
+      );
+    }
+    let ttlMs: unknown;
+    try {
+      ttlMs = options?.ttlMs;
+    } catch {
+      ttlMs = Number.NaN; // a getter that throws: the check below names `ttlMs`
+    }
+    return this.token({ conversation_id: turn.conversationId, interaction_id: turn.interactionId, ttlMs: ttlMs as number }, 'turn.feedbackToken()');
   }
 
   /**

@@ -1,9 +1,31 @@
-import { ValidationError } from '../core/errors.js';
-import { DEFAULT_FEEDBACK_TOKEN_TTL_MS, MAX_FEEDBACK_TOKEN_TTL_MS, type FeedbackTokenParams } from '../core/feedback-options.js';
+import { NebulyError, ValidationError } from '../core/errors.js';
+import type { FeedbackTokenParams } from '../core/feedback-options.js';
 import type { Issue } from '../utils/issues.js';
 import { MAX_ID_BYTES, type TokenClaims } from './token-bytes.js';
 
 const MIN_TTL_MS = 1000;
+
+/** How long a feedback token is accepted when `ttlMs` is not given: a day, as long as `recorder.feedbackRetentionMs` keeps a sent interaction by default. */
+export const DEFAULT_FEEDBACK_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The longest `ttlMs`: 30 days. A token is a bearer credential; it should not outlive its use. */
+export const MAX_FEEDBACK_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * The error of minting or receiving a feedback token without `feedbackSecret`, naming
+ * the `call` made.
+ *
+ * @example
+ * ```ts
+ * if (secret === undefined) throw noFeedbackSecret('nebuly.feedbackToken()');
+ * ```
+ */
+export function noFeedbackSecret(call: string): NebulyError {
+  return new NebulyError(
+    `nebuly-client: ${call} needs a \`feedbackSecret\`: pass one of 32 characters or more to \`new NebulyClient()\` ` +
+      'or set NEBULY_FEEDBACK_SECRET (make one with `openssl rand -hex 32`), the same in every instance.',
+  );
+}
 
 /** Reads `params[name]`, or `undefined` after noting that it could not be read. */
 function field(params: unknown, name: string, issues: Issue[]): unknown {

@@ -1,4 +1,4 @@
-import { type FeedbackTokenOptions, noFeedbackSecret } from '../core/feedback-options.js';
+import type { FeedbackTokenOptions } from '../core/feedback-options.js';
 import { NebulyError } from '../core/errors.js';
 import type {
   ConversationFeedbackAction,
@@ -187,15 +187,8 @@ export class Turn {
    */
   feedbackToken(options?: FeedbackTokenOptions): Promise<string> {
     const { feedbackToken, conversationId, key } = this.#state;
-    if (feedbackToken === undefined) return Promise.reject(noFeedbackSecret('turn.feedbackToken()'));
-    if (key !== sharedKey(conversationId)) {
-      return Promise.reject(
-        new NebulyError('nebuly-client: turn.feedbackToken() needs a conversation of `nebuly.conversation({ conversation_id })`; feedback cannot find one of `startConversation()`.'),
-      );
-    }
-    // Read safely: the client's check then names `ttlMs` when it cannot be read.
-    const ttlMs = readSafely(() => options?.ttlMs) as number | undefined;
-    return feedbackToken({ conversation_id: conversationId, interaction_id: this.id, ttlMs });
+    const turn = { conversationId, interactionId: this.id, resumable: key === sharedKey(conversationId) };
+    return feedbackToken?.(turn, options) ?? Promise.reject(new NebulyError('nebuly-client: turn.feedbackToken() needs a client'));
   }
 
   /** Ends the turn with the answer shown to the user; `time_end` is now. */
