@@ -125,8 +125,9 @@ export interface ClientOptions {
   /**
    * The origins of the pages allowed to post feedback to `nebuly.handleFeedback()` from
    * another origin, exactly as a browser sends them: `['https://app.example.com']`. A
-   * page on the handler's own origin needs none; any other gets no CORS headers, so its
-   * browser refuses to send.
+   * page on the handler's own origin needs none (behind a proxy that rewrites the host,
+   * list it too); any other gets no CORS headers, so its browser refuses to send, and a
+   * post that comes anyway is answered 403, nothing recorded.
    * @default [] (same origin only)
    */
   feedbackOrigins?: readonly string[] | undefined;
