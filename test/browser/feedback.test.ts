@@ -187,6 +187,14 @@ describe('nebuly-client/browser in Chromium', () => {
       await page.click('#thumb');
       await page.waitForFunction(() => (window as unknown as { results: boolean[] }).results.length === 1);
       expect(await resultsOf(page)).toEqual([false]);
+      // Nor does it throw for input that is no feedback at all, nor captureCopy for no element.
+      // (A string: vitest would rewrite an import() written here for Node.)
+      const misuse = `(async () => {
+        const entry = await import('/browser.js');
+        entry.captureCopy(null, null)();
+        return [await entry.sendFeedback(undefined), await entry.sendFeedback({ url: 'http://[bad', token: 't', slug: 'thumbs_up' })];
+      })()`;
+      expect(await page.evaluate(misuse)).toEqual([false, false]);
     } finally {
       await close();
     }
