@@ -28,7 +28,7 @@ export interface ConversationContext {
   readonly report: (error: NebulyError) => void;
   /** Closed at shutdown: every conversation of the recorder is then closed to recording. */
   readonly gate: RecordingGate;
-  /** The client's `nebuly.feedbackToken`, for `turn.feedbackToken()`; none for a recorder made without a client. */
+  /** How `turn.feedbackToken()` asks the client for a token; none for a recorder made without a client. */
   readonly feedbackToken?: FeedbackTokenMinter | undefined;
 }
 

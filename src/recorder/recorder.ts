@@ -39,7 +39,7 @@ export interface RecorderInit {
   mask?: Mask | undefined;
   /** Whether an end user is in the sample (`sampleRate`); all are when left out. */
   sampled?: ((endUser: string) => boolean) | undefined;
-  /** The client's `nebuly.feedbackToken`, for `turn.feedbackToken()`. */
+  /** How `turn.feedbackToken()` asks the client for a token. */
   feedbackToken?: FeedbackTokenMinter | undefined;
 }
 

@@ -48,7 +48,7 @@ export class ConversationState {
   readonly now: () => number;
   readonly report: (error: NebulyError) => void;
   readonly events: TurnEvents;
-  /** The client's `nebuly.feedbackToken`, for `turn.feedbackToken()`. */
+  /** How `turn.feedbackToken()` asks the client for a token. */
   readonly feedbackToken: FeedbackTokenMinter | undefined;
   /** Neighbours in the recorder's {@link ActivityOrder}; `undefined` at the ends or out of it. */
   previous: ConversationState | undefined;
