@@ -8,9 +8,9 @@ const LAYERS = [
   ['schemas'],
   ['core'],
   ['privacy'],
-  ['resources', 'builders', 'recorder'],
+  ['resources', 'builders', 'recorder', 'page-feedback'],
   ['client\\.ts', 'deprecated-schemas\\.ts'],
-  ['index\\.ts', 'integrations', 'node', 'redis', 'cli', 'reference-server'],
+  ['index\\.ts', 'integrations', 'node', 'redis', 'cli', 'reference-server', 'browser'],
 ];
 
 const TESTS = '\\.test\\.ts$';

@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'docs/api', 'coverage', 'node_modules', 'bench/results.json'] },
+  { ignores: ['dist', 'docs/api', 'coverage', 'node_modules', 'bench/results.json', 'test/.snippets'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },

@@ -50,6 +50,7 @@ export const PACKAGE_ENTRIES: readonly PackageEntry[] = [
   { subpath: 'otel', source: 'src/integrations/otel/index.ts', framework: '@opentelemetry/sdk-trace-base' },
   { subpath: 'openai-agents', source: 'src/integrations/openai-agents/index.ts', framework: '@openai/agents' },
   { subpath: 'redis', source: 'src/redis/index.ts' },
+  { subpath: 'browser', source: 'src/browser/index.ts', apart: true },
 ];
 
 /** The import path users write: `nebuly-client`, `nebuly-client/openai`. */

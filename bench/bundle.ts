@@ -126,7 +126,8 @@ export async function bundle(contents: string, splitting: boolean): Promise<Buil
     const files = new Map((result.outputFiles ?? []).map((file) => [file.path, file.contents]));
     const outputs = (result.metafile as Metafile).outputs;
     const absolute = (output: string) => join(ROOT, output);
-    const start = Object.keys(outputs).find((output) => outputs[output]?.entryPoint !== undefined) as string;
+    // The user's entry: each lazy chunk names an entry point too (the module `import()` loads).
+    const start = Object.keys(outputs).find((output) => outputs[output]?.entryPoint?.endsWith('user-entry.js') === true) as string;
     const eager = new Set<string>([start]);
     for (const output of eager) {
       for (const { path, kind } of outputs[output]?.imports ?? []) {

@@ -5,6 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
 
 // The main entry must never load an integration's framework: walk the files it imports
 // (relative specifiers) in both formats and refuse any framework specifier among them.
@@ -53,6 +55,38 @@ execFileSync(process.execPath, ['--input-type=module', '-e', esm + crossEntry], 
 execFileSync(process.execPath, ['--input-type=module', '-e', esmByName + crossEntry], { stdio: 'inherit' });
 execFileSync(process.execPath, ['--input-type=commonjs', '-e', cjs + crossEntry], { stdio: 'inherit' });
 console.log('== the integration entries take targets made by the main entry (ESM for bundlers, ESM for Node, CommonJS)');
+
+// nebuly-client/browser runs in users' pages: no `node:` import anywhere it loads, no API
+// key, and at most 4 KB min+gz as a page's bundler makes it.
+const BROWSER_LIMIT_GZIP_BYTES = 4096;
+for (const entry of ['dist/browser.js', 'dist/browser.cjs']) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(file, 'utf8');
+    for (const [, specifier] of code.matchAll(/(?:from\s*|import\s*\(?\s*|require\(\s*)['"]([^'"]+)['"]/g)) {
+      if (specifier.startsWith('.')) visit(join(dirname(file), specifier));
+      else throw new Error(`${entry} loads ${specifier}: the browser entry must import nothing`);
+    }
+    if (/apiKey|authorization/i.test(code)) throw new Error(`${file} mentions an API key: the browser entry must hold none`);
+  };
+  visit(entry);
+}
+const browserBundle = await build({
+  stdin: { contents: "export { sendFeedback, captureCopy } from './dist/browser.js';", resolveDir: process.cwd() },
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'browser',
+  write: false,
+  logLevel: 'silent',
+});
+const browserGzipBytes = gzipSync(browserBundle.outputFiles[0].contents).length;
+if (browserGzipBytes > BROWSER_LIMIT_GZIP_BYTES) {
+  throw new Error(`nebuly-client/browser is ${browserGzipBytes} bytes min+gz: over its ${BROWSER_LIMIT_GZIP_BYTES}`);
+}
+console.log(`== nebuly-client/browser imports nothing, holds no key, and is ${browserGzipBytes} bytes min+gz (at most ${BROWSER_LIMIT_GZIP_BYTES})`);
 
 const dir = mkdtempSync(join(tmpdir(), 'nebuly-pack-'));
 const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' });

@@ -1,6 +1,7 @@
 import { HttpCore } from './core/http.js';
 import type { NebulyError } from './core/errors.js';
 import type { Log } from './core/logging.js';
+import type { FeedbackTokenParams } from './core/feedback-options.js';
 import type { ClientOptions } from './core/options.js';
 import { resolveClientOptions } from './core/resolve-options.js';
 import { createSampler } from './privacy/sample.js';
@@ -13,6 +14,7 @@ import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
 import { PlatformUsers } from './resources/platform-users.js';
+import type { FeedbackPage, FeedbackPageInit } from './page-feedback/page.js';
 
 /** @internal What integrations made without a turn need of a client: its log and its `onError`. */
 export interface ClientParts {
@@ -65,7 +67,9 @@ export class NebulyClient {
   readonly baseUrl: string;
 
   readonly #recorder: Recorder;
-
+  /** What feedback from the page is made with, at its first use. */
+  readonly #pageInit: Omit<FeedbackPageInit, 'record'>;
+  #page: Promise<FeedbackPage> | undefined;
 
   /**
    * @throws TypeError when there is no API key (option or `NEBULY_API_KEY`), the region
@@ -89,7 +93,9 @@ export class NebulyClient {
       options: resolved.recorder,
       mask: resolved.mask,
       sampled: resolved.sampleRate >= 1 ? undefined : createSampler(resolved),
+      feedbackToken: async (turn, options) => (await this.#feedbackPage()).forTurn(turn, options),
     });
+    this.#pageInit = { secret: resolved.feedbackSecret, origins: resolved.feedbackOrigins, now: resolved.recorder.now };
     partsOfClients.set(this, { log: resolved.log, report: resolved.onError });
   }
 
@@ -151,6 +157,56 @@ export class NebulyClient {
    */
   feedback(params: FeedbackParams): Promise<void> {
     return this.#recorder.feedback(params);
+  }
+
+  /**
+   * A token that lets a page send its user's feedback on one interaction through
+   * {@link NebulyClient.handleFeedback}, without the API key: it names the conversation
+   * and the interaction, expires after `ttlMs` (24 h by default; 1 s to 30 days), and is
+   * signed with `feedbackSecret` (HMAC-SHA-256), so it cannot be altered or moved to
+   * another interaction. Any instance with the same secret can mint it or receive it.
+   * Use `turn.feedbackToken()` when the turn is in hand.
+   *
+   * @throws NebulyError (rejects) without a `feedbackSecret`; ValidationError naming a bad field.
+   * @example
+   * ```ts
+   * const token = await nebuly.feedbackToken({ conversation_id: chatId, interaction_id: message.interactionId });
+   * ```
+   */
+  async feedbackToken(params: FeedbackTokenParams): Promise<string> {
+    return (await this.#feedbackPage()).token(params);
+  }
+
+  /**
+   * Answers the route a page posts its user's feedback to, with the token given with the
+   * answer: `{ token, slug, text?, value? }` (`value` only with `slug: 'rating'`). Mount
+   * it on any route that speaks web `Request` and `Response`: a Next.js route handler,
+   * Hono, a Worker, Express through an adapter (docs/recorder.md, "Feedback from the
+   * page"). Answers 204 once accepted, and records the action as
+   * {@link NebulyClient.feedback} does; 400 naming the bad field; 401 for a token that is
+   * forged, altered, expired or signed with another secret; 403 for an origin not in
+   * `feedbackOrigins` (nor the route's own); 405 for another method; 413 for a body over
+   * 16 KiB. Answers CORS preflights and sets `Access-Control-Allow-Origin` only for
+   * allowed origins. No answer holds the token or the secret. A repeated word (the same
+   * thumb again) is recorded once per instance; a changed one (down after up, a new
+   * rating) is recorded, up to four per interaction and kind.
+   *
+   * @throws NebulyError (rejects) without a `feedbackSecret`.
+   * @example
+   * ```ts
+   * // app/api/feedback/route.ts (Next.js)
+   * export const POST = (request: Request) => nebuly.handleFeedback(request);
+   * export const OPTIONS = POST;
+   * ```
+   */
+  async handleFeedback(request: Request): Promise<Response> {
+    return (await this.#feedbackPage()).handle(request);
+  }
+
+  #feedbackPage(): Promise<FeedbackPage> {
+    return (this.#page ??= import('./page-feedback/page.js').then(
+      ({ FeedbackPage }) => new FeedbackPage({ ...this.#pageInit, record: (params) => this.feedback(params) }),
+    ));
   }
 
   /**

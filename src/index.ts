@@ -91,6 +91,7 @@ export type { DeliveryReport } from './recorder/delivery-report.js';
 export type { ConversationOutcome, ConversationStatus } from './recorder/outcome.js';
 export { memoryStore, type MemoryStoreOptions } from './recorder/store/memory-store.js';
 export type { FeedbackParams } from './recorder/feedback-params.js';
+export type { FeedbackTokenOptions, FeedbackTokenParams } from './core/feedback-options.js';
 export type {
   ConversationClaim,
   ConversationStore,

@@ -7,7 +7,7 @@ import type { AcceptedResponse, DeliverRequest } from './http-types.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
 import type { Log } from './logging.js';
 import type { ResolvedClientOptions } from './options.js';
-import { redactError, redactText } from './redact.js';
+import { redactError, redactText, type Secrets } from './redact.js';
 import type { CallOverrides } from './request-options.js';
 import { errorOf, isRedirect, parseBody, redactResponse } from './response.js';
 import { nextAttempt, unresolvedHost, wait } from './retry.js';
@@ -46,6 +46,8 @@ function isAborted(signal: AbortSignal | undefined): boolean {
  */
 export class HttpEngine {
   readonly options: ResolvedClientOptions;
+  /** What is redacted from every response and failure: the API key, and the feedback secret when there is one. */
+  readonly #secrets: Secrets;
   readonly #log: Log;
   /** The client's headers, the SDK's set over them: the same plain object for every request. */
   readonly baseHeaders: Readonly<Record<string, string>>;
@@ -54,6 +56,7 @@ export class HttpEngine {
 
   constructor(options: ResolvedClientOptions, choice: TransportChoice) {
     this.options = options;
+    this.#secrets = options.feedbackSecret === undefined ? options.apiKey : [options.apiKey, options.feedbackSecret];
     this.#log = options.log;
     // Set, not merged: a user header of any case never joins or replaces the SDK's.
     this.baseHeaders = {
@@ -111,7 +114,7 @@ export class HttpEngine {
       let failure: unknown;
       const started = this.#log.enabled('debug') ? Date.now() : 0;
       try {
-        response = redactResponse(await send(timeoutMs), this.options.apiKey);
+        response = redactResponse(await send(timeoutMs), this.#secrets);
       } catch (error) {
         failure = error;
       }
@@ -146,10 +149,10 @@ export class HttpEngine {
       return new TimeoutError(`${method} ${path} got no answer within ${timeoutMs} ms (${tries})`, { attempts });
     }
     // A custom fetch may put the request, headers and all, into what it throws.
-    const cause = redactError(error, this.options.apiKey);
+    const cause = redactError(error, this.#secrets);
     const host = unresolvedHost(error);
     if (host !== undefined) {
-      const named = redactText(host === '' ? new URL(this.options.baseUrl).hostname : host, this.options.apiKey);
+      const named = redactText(host === '' ? new URL(this.options.baseUrl).hostname : host, this.#secrets);
       return new ConnectionError(`${method} ${path} failed: the host ${named} does not resolve (DNS: ENOTFOUND); check the base URL`, { cause, attempts });
     }
     return new ConnectionError(`${method} ${path} failed after ${tries}: ${describeNetworkError(cause)}`, { cause, attempts });

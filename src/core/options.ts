@@ -114,6 +114,24 @@ export interface ClientOptions {
    */
   sampleKey?: string | undefined;
   /**
+   * The secret that signs feedback tokens (`turn.feedbackToken()`), so that a page can
+   * send its user's feedback through `nebuly.handleFeedback()` without the API key: at
+   * least 32 characters (`openssl rand -hex 32`), the same in every instance that mints
+   * or receives tokens. Never logged, never in an error or inspect output. Changing it
+   * voids the tokens already given out (docs/recorder.md, "Feedback from the page").
+   * @default process.env.NEBULY_FEEDBACK_SECRET, else none: minting a token throws
+   */
+  feedbackSecret?: string | undefined;
+  /**
+   * The origins of the pages allowed to post feedback to `nebuly.handleFeedback()` from
+   * another origin, exactly as a browser sends them: `['https://app.example.com']`. A
+   * page on the handler's own origin needs none (behind a proxy that rewrites the host,
+   * list it too); any other gets no CORS headers, so its browser refuses to send, and a
+   * post that comes anyway is answered 403, nothing recorded.
+   * @default [] (same origin only)
+   */
+  feedbackOrigins?: readonly string[] | undefined;
+  /**
    * Lets the client be constructed in a web page. Without it the constructor throws
    * there: the project's API key would reach every visitor, and with it anyone can read
    * every user of the project and delete every interaction. Call the API from a server;
@@ -141,6 +159,9 @@ export interface ResolvedClientOptions {
   mask: Mask | undefined;
   sampleRate: number;
   sampleKey: string;
+  /** `undefined` when none is set: minting a token then throws, naming the option. */
+  feedbackSecret: string | undefined;
+  feedbackOrigins: readonly string[];
 }
 
 /** The defaults of {@link ClientOptions}. */

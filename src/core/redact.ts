@@ -37,9 +37,15 @@ function base64Forms(secret: string): string[] {
   return forms;
 }
 
-let lastSecret: string | undefined;
-let lastForms: readonly string[] = [];
-let lastPattern: RegExp | undefined;
+/**
+ * The secrets redacted, or one: the API key, and the feedback secret when the client has
+ * one (`feedbackSecret`), each taken out of every text as the key is.
+ */
+export type Secrets = string | readonly string[];
+
+/** The forms and pattern of the last few secrets: a client redacts the same one or two on every response. */
+const known = new Map<string, { forms: readonly string[]; pattern: RegExp | undefined }>();
+const MAX_KNOWN = 8;
 
 /**
  * Every form in which `secret` can show in a text: as is, JSON-escaped, URL-encoded,
@@ -53,7 +59,12 @@ let lastPattern: RegExp | undefined;
  * ```
  */
 export function secretForms(secret: string): readonly string[] {
-  if (secret === lastSecret) return lastForms;
+  return patternOf(secret).forms;
+}
+
+function patternOf(secret: string): { forms: readonly string[]; pattern: RegExp | undefined } {
+  const cached = known.get(secret);
+  if (cached !== undefined) return cached;
   const forms = new Set<string>();
   if (secret.length >= 4) {
     forms.add(secret);
@@ -62,15 +73,13 @@ export function secretForms(secret: string): readonly string[] {
     forms.add(secret.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;'));
     for (const form of base64Forms(secret)) if (form.length >= MIN_FORM_LENGTH) forms.add(form);
   }
-  lastSecret = secret;
-  lastForms = [...forms].sort((a, b) => b.length - a.length);
+  const sorted = [...forms].sort((a, b) => b.length - a.length);
   // One pass over a text finds any form; most responses hold none. The escaped form comes
   // first: it also matches the secret as is, and any mix of escapes a JSON writer chose.
-  lastPattern =
-    lastForms.length === 0
-      ? undefined
-      : new RegExp([jsonEscapedPattern(secret), ...lastForms.map(escapeRegExp)].join('|'), 'g');
-  return lastForms;
+  const pattern = sorted.length === 0 ? undefined : new RegExp([jsonEscapedPattern(secret), ...sorted.map(escapeRegExp)].join('|'), 'g');
+  if (known.size >= MAX_KNOWN) known.clear();
+  known.set(secret, { forms: sorted, pattern });
+  return known.get(secret) as { forms: readonly string[]; pattern: RegExp | undefined };
 }
 
 function escapeRegExp(text: string): string {
@@ -110,9 +119,9 @@ function jsonEscapedPattern(secret: string): string {
  * redactText('Authorization: Bearer nb-123456', 'nb-123456'); // 'Authorization: Bearer [redacted]'
  * ```
  */
-export function redactText(text: string, secret: string): string {
-  secretForms(secret);
-  const pattern = lastPattern;
+export function redactText(text: string, secret: Secrets): string {
+  if (typeof secret !== 'string') return secret.reduce((clean, one) => redactText(clean, one), text);
+  const { pattern } = patternOf(secret);
   return pattern === undefined || text === '' ? text : text.replace(pattern, REDACTED);
 }
 
@@ -143,11 +152,11 @@ function describeThrown(value: unknown): string {
  * throw new ConnectionError('POST /x failed', { cause: redactError(error, apiKey) });
  * ```
  */
-export function redactError(thrown: unknown, secret: string): Error {
+export function redactError(thrown: unknown, secret: Secrets): Error {
   return copyError(thrown, secret, new Set(), 0);
 }
 
-function copyError(thrown: unknown, secret: string, seen: Set<unknown>, depth: number): Error {
+function copyError(thrown: unknown, secret: Secrets, seen: Set<unknown>, depth: number): Error {
   seen.add(thrown);
   const clean = (text: string) => redactText(text, secret);
   if (!(attempt(() => thrown instanceof Error) ?? false)) return new Error(clean(describeThrown(thrown)));

@@ -1,9 +1,9 @@
 import { APIError, RedirectError } from './errors.js';
-import { redactText } from './redact.js';
+import { redactText, type Secrets } from './redact.js';
 import type { WireResponse } from './transport/types.js';
 
 /**
- * The response with every form of the API key (as is, escaped, base64) taken out of its
+ * The response with every form of the API key and the feedback secret (as is, escaped, base64) taken out of its
  * body and header values: the one place where a response enters the SDK, so that
  * nothing derived from it (an error's message, stack, `body`, `headers`, `requestId`, a
  * log line, a `DeliveryError`) can carry a key that a server or proxy echoed.
@@ -13,7 +13,7 @@ import type { WireResponse } from './transport/types.js';
  * const response = redactResponse(await transport.send(request), apiKey);
  * ```
  */
-export function redactResponse(response: WireResponse, secret: string): WireResponse {
+export function redactResponse(response: WireResponse, secret: Secrets): WireResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) headers[redactText(name, secret)] = redactText(value, secret);
   return { ...response, headers, text: redactText(response.text, secret) };

@@ -3,6 +3,7 @@
  * (hooks), what the recorder may do with it (control), and how it begins (init).
  */
 import type { NebulyError } from '../core/errors.js';
+import type { FeedbackTokenMinter } from '../core/feedback-options.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { InteractionRecord } from './record.js';
 
@@ -27,6 +28,8 @@ export interface ConversationContext {
   readonly report: (error: NebulyError) => void;
   /** Closed at shutdown: every conversation of the recorder is then closed to recording. */
   readonly gate: RecordingGate;
+  /** How `turn.feedbackToken()` asks the client for a token; none for a recorder made without a client. */
+  readonly feedbackToken?: FeedbackTokenMinter | undefined;
 }
 
 /**

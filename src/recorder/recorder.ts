@@ -1,4 +1,5 @@
 import type { NebulyError } from '../core/errors.js';
+import type { FeedbackTokenMinter } from '../core/feedback-options.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
 import type { Mask } from '../core/privacy-options.js';
 import {
@@ -38,6 +39,8 @@ export interface RecorderInit {
   mask?: Mask | undefined;
   /** Whether an end user is in the sample (`sampleRate`); all are when left out. */
   sampled?: ((endUser: string) => boolean) | undefined;
+  /** How `turn.feedbackToken()` asks the client for a token. */
+  feedbackToken?: FeedbackTokenMinter | undefined;
 }
 
 /**
@@ -88,7 +91,7 @@ export class Recorder {
       mask: init.mask,
       changed: () => this.#changed(),
     });
-    this.#context = { now: options.now, report: this.#report, gate: { closed: false } };
+    this.#context = { now: options.now, report: this.#report, gate: { closed: false }, feedbackToken: init.feedbackToken };
     this.#shared = options.store?.shared ?? false;
     this.#sampled = init.sampled ?? (() => true);
     this.#open = new OpenConversations<Conversation>({

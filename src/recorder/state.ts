@@ -1,4 +1,5 @@
 import type { NebulyError } from '../core/errors.js';
+import type { FeedbackTokenMinter } from '../core/feedback-options.js';
 import type { RecordingGate } from './conversation-hooks.js';
 import type { InteractionRecord, OpenRecord } from './record.js';
 
@@ -47,6 +48,8 @@ export class ConversationState {
   readonly now: () => number;
   readonly report: (error: NebulyError) => void;
   readonly events: TurnEvents;
+  /** How `turn.feedbackToken()` asks the client for a token. */
+  readonly feedbackToken: FeedbackTokenMinter | undefined;
   /** Neighbours in the recorder's {@link ActivityOrder}; `undefined` at the ends or out of it. */
   previous: ConversationState | undefined;
   next: ConversationState | undefined;
@@ -65,6 +68,7 @@ export class ConversationState {
       events: TurnEvents;
       /** The recorder's: once closed, so is this conversation. */
       gate?: RecordingGate | undefined;
+      feedbackToken?: FeedbackTokenMinter | undefined;
     },
   ) {
     this.conversationId = conversationId;
@@ -75,6 +79,7 @@ export class ConversationState {
     this.now = init.now;
     this.report = init.report;
     this.events = init.events;
+    this.feedbackToken = init.feedbackToken;
     this.#lastActivityAt = init.now();
   }
 

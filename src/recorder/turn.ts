@@ -1,3 +1,5 @@
+import type { FeedbackTokenOptions } from '../core/feedback-options.js';
+import { NebulyError } from '../core/errors.js';
 import type {
   ConversationFeedbackAction,
   EmbeddingStepInput,
@@ -9,6 +11,7 @@ import { endOutput, llmFields } from './call-fields.js';
 import { RecordingError } from './errors.js';
 import { fieldReaderOf, readSafely } from './fields.js';
 import type { InteractionRecord, OpenRecord } from './record.js';
+import { sharedKey } from './keys.js';
 import type { ConversationState } from './state.js';
 
 /** Parameters of `turn.end`. */
@@ -166,6 +169,26 @@ export class Turn {
     else (this.#record.feedback ??= []).push(recorded);
     this.#state.lastActivityAt = this.#state.now();
     return this;
+  }
+
+  /**
+   * A token the page sends back with its user's feedback on this answer, through
+   * `nebuly.handleFeedback()`, without the API key: signed with `feedbackSecret`, it
+   * names this interaction and expires after `ttlMs` (24 h by default). Send it with the
+   * answer. Rejects without a `feedbackSecret`, or for a conversation of
+   * `startConversation()` (feedback finds conversations by the id given to
+   * `nebuly.conversation()`).
+   *
+   * @example
+   * ```ts
+   * turn.end({ output: answer });
+   * return Response.json({ answer, feedbackToken: await turn.feedbackToken() });
+   * ```
+   */
+  feedbackToken(options?: FeedbackTokenOptions): Promise<string> {
+    const { feedbackToken, conversationId, key } = this.#state;
+    const turn = { conversationId, interactionId: this.id, resumable: key === sharedKey(conversationId) };
+    return feedbackToken?.(turn, options) ?? Promise.reject(new NebulyError('nebuly-client: turn.feedbackToken() needs a client'));
   }
 
   /** Ends the turn with the answer shown to the user; `time_end` is now. */

@@ -218,6 +218,8 @@ describe('unknown option names', () => {
       mask: (payload) => payload,
       sampleRate: 0.5,
       sampleKey: 'team-key',
+      feedbackSecret: 'f'.repeat(32),
+      feedbackOrigins: ['https://app.example.com'],
       dangerouslyAllowBrowser: false,
     };
     expect(new NebulyClient(every).baseUrl).toBe('http://127.0.0.1:1');
