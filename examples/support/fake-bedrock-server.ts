@@ -78,7 +78,14 @@ export function eventStreamMessage(headers: Record<string, string>, payload: Uin
   return Buffer.concat([withoutCrc, uint32(crc32(withoutCrc))]);
 }
 
-function encode(message: BedrockStreamMessage): Buffer {
+/**
+ * One message of a ConverseStream answer as event-stream bytes: an event, or an exception.
+ * @example
+ * ```ts
+ * streamMessageBytes({ event: 'messageStop', data: { stopReason: 'end_turn' } });
+ * ```
+ */
+export function streamMessageBytes(message: BedrockStreamMessage): Buffer {
   const payload = Buffer.from(JSON.stringify(message.data), 'utf8');
   const headers =
     'event' in message
@@ -104,7 +111,7 @@ function send(response: Http2ServerResponse, reply: BedrockReply): void {
   }
   response.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake-request-id' });
   const count = reply.hangAfter ?? reply.stream.length;
-  for (const message of reply.stream.slice(0, count)) response.write(encode(message));
+  for (const message of reply.stream.slice(0, count)) response.write(streamMessageBytes(message));
   // A hanging stream stays open until the client goes away.
   if (reply.hangAfter === undefined) response.end();
 }
