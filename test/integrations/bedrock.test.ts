@@ -154,6 +154,32 @@ describe('ConverseCommand', () => {
     expect(sent()[0]?.interactions).toMatchObject([{ input: 'Where is order 7?', output: 'Order 7 shipped.' }]);
   });
 
+  it('the SDK’s retries run as before: one step, for the answer that came', async () => {
+    bedrock.answer((_request, index) =>
+      index === 0 ? { status: 503, json: { message: 'Service unavailable' }, errorType: 'ServiceUnavailableException' } : { json: converseOutput(ANSWER) },
+    );
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const client = new BedrockRuntimeClient({ ...options(), maxAttempts: 2 });
+    clients.push(client);
+    const output = await observeBedrock(client, { nebuly, endUser: 'user-1' }).send(new ConverseCommand(INPUT));
+    expect(output.$metadata.attempts).toBe(2);
+    await nebuly.flush();
+    expect(errors).toEqual([]);
+    expect(sent()[0]?.interactions).toMatchObject([{ output: 'Order 7 shipped.', trace: [{ output: 'Order 7 shipped.', input_tokens: 25 }] }]);
+  });
+
+  it('a send with a callback gets its result as before, unrecorded', async () => {
+    bedrock.answer(() => ({ json: converseOutput(ANSWER) }));
+    const { nebuly, sent } = nebulyWithReference();
+    const observed = observeBedrock(runtime(), { nebuly, endUser: 'user-1' });
+    const output = await new Promise((resolve, reject) => {
+      observed.send(new ConverseCommand(INPUT), (error: unknown, data?: unknown) => (error ? reject(error as Error) : resolve(data)));
+    });
+    expect(output).toMatchObject({ output: { message: { content: [{ text: 'Order 7 shipped.' }] } } });
+    await nebuly.flush();
+    expect(sent()).toEqual([]);
+  });
+
   it('a provider error reaches the caller as the SDK’s own exception class; the step says so', async () => {
     bedrock.answer(() => ({ status: 429, json: { message: 'Too many requests, please wait before trying again.' }, errorType: 'ThrottlingException' }));
     const { nebuly, sent, errors } = nebulyWithReference();

@@ -2,7 +2,7 @@
  * `observeGoogleGenAI` with the real `@google/genai` client against a local server that
  * speaks the Gemini API (`:generateContent`, `:streamGenerateContent?alt=sse`).
  */
-import { ApiError, type Content, type FunctionDeclaration, type GenerateContentResponse, GoogleGenAI } from '@google/genai';
+import { ApiError, type CallableTool, type Content, type FunctionDeclaration, type GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { currentInteractionId, endConversation, observeGoogleGenAI } from 'nebuly-client/google-genai';
 import { geminiChunks, geminiResponse } from '../../examples/support/gemini-replies.js';
@@ -20,6 +20,9 @@ const PARAMS = {
 };
 const ANSWER = { model: 'gemini-test-001', text: 'Order 7 shipped.', inputTokens: 25, outputTokens: 6 };
 
+/** A response without the HTTP response the SDK keeps beside it (its `date` header differs from call to call). */
+const withoutHttp = (response: GenerateContentResponse) => ({ ...response, sdkHttpResponse: undefined });
+
 describe('models.generateContent', () => {
   it('gives the caller what the unwrapped client gives, and records one interaction', async () => {
     provider.answer(() => geminiResponse(ANSWER));
@@ -28,7 +31,7 @@ describe('models.generateContent', () => {
     const conversation = nebuly.startConversation({ end_user: 'user-1' });
     const observed = observeGoogleGenAI(genai(), { conversation });
     const response = await observed.models.generateContent(PARAMS);
-    expect(response).toEqual(plain);
+    expect(withoutHttp(response)).toEqual(withoutHttp(plain));
     expect(response.text).toBe('Order 7 shipped.');
     expect(provider.requests[1]?.path).toBe('/v1beta/models/gemini-test:generateContent');
     await conversation.end();
@@ -106,7 +109,7 @@ describe('models.generateContentStream', () => {
     const unwrapped = await collect(await genai().models.generateContentStream(PARAMS));
     const observed = observeGoogleGenAI(genai(), { nebuly, endUser: 'user-1' });
     const chunks = await collect(await observed.models.generateContentStream(PARAMS));
-    expect(chunks).toEqual(unwrapped);
+    expect(chunks.map(withoutHttp)).toEqual(unwrapped.map(withoutHttp));
     expect(chunks.map((chunk) => chunk.text)).toEqual(['Order 7 ', 'ship', 'ped.']);
     expect(provider.requests[1]?.path).toBe('/v1beta/models/gemini-test:streamGenerateContent');
     await nebuly.flush();
@@ -283,6 +286,81 @@ describe('a chat with function calls (realism: the trace is what the Gemini API 
         };
       }),
     );
+  });
+});
+
+describe('what else the client does', () => {
+  it('a function call with an id is answered by the response of that id', async () => {
+    provider.answer(() => geminiResponse(ANSWER));
+    const { nebuly, sent, errors } = nebulyWithReference();
+    await observeGoogleGenAI(genai(), { nebuly, endUser: 'user-1' }).models.generateContent({
+      model: 'gemini-test',
+      contents: [
+        { role: 'user', parts: [{ text: 'Where are orders 7 and 8?' }] },
+        {
+          role: 'model',
+          parts: [{ functionCall: { id: 'call-a', name: 'get_order', args: { id: 7 } } }, { functionCall: { id: 'call-b', name: 'get_order', args: { id: 8 } } }],
+        },
+        // Answered in the other order: the ids say which is which.
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { id: 'call-b', name: 'get_order', response: { result: 'order 8: packed' } } },
+            { functionResponse: { id: 'call-a', name: 'get_order', response: { result: 'order 7: shipped' } } },
+          ],
+        },
+      ],
+    });
+    await nebuly.flush();
+    expect(errors).toEqual([]);
+    expect(sent()[0]?.interactions[0]?.trace).toMatchObject([
+      { source: 'get_order', input: '{"id":8}', outputs: ['{"result":"order 8: packed"}'] },
+      { source: 'get_order', input: '{"id":7}', outputs: ['{"result":"order 7: shipped"}'] },
+      { output: 'Order 7 shipped.' },
+    ]);
+  });
+
+  it('automatic function calling (a CallableTool) is one observed call: one LLM step, the final answer', async () => {
+    provider.answer((_request, index) =>
+      index === 0 ? geminiResponse({ model: 'gemini-test-001', toolCalls: [{ name: 'get_order', arguments: { id: 7 } }] }) : geminiResponse(ANSWER),
+    );
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const tool: CallableTool = {
+      tool: () => Promise.resolve({ functionDeclarations: [GET_ORDER] }),
+      callTool: (calls) => Promise.resolve(calls.map((call) => ({ functionResponse: { name: call.name ?? '', response: { result: 'shipped' } } }))),
+    };
+    const response = await observeGoogleGenAI(genai(), { nebuly, endUser: 'user-1' }).models.generateContent({ ...PARAMS, config: { ...PARAMS.config, tools: [tool] } });
+    expect(response.text).toBe('Order 7 shipped.');
+    expect(provider.requests).toHaveLength(2);
+    await nebuly.flush();
+    expect(errors).toEqual([]);
+    expect(sent()[0]?.interactions).toMatchObject([{ input: 'Where is order 7?', output: 'Order 7 shipped.', trace: [{ output: 'Order 7 shipped.' }] }]);
+    expect(sent()[0]?.interactions[0]?.trace).toHaveLength(1);
+  });
+
+  it('other methods pass through unrecorded', async () => {
+    provider.answer(() => ({ json: { embeddings: [{ values: [0.1, 0.2] }] } }));
+    const { nebuly, sent } = nebulyWithReference();
+    const result = await observeGoogleGenAI(genai(), { nebuly, endUser: 'user-1' }).models.embedContent({ model: 'text-embedding-004', contents: 'shipping' });
+    expect(result.embeddings?.[0]?.values).toEqual([0.1, 0.2]);
+    await nebuly.flush();
+    expect(sent()).toEqual([]);
+  });
+
+  it('reads the client’s version from its user agent: a tested major says nothing, another is told once', async () => {
+    provider.answer(() => geminiResponse(ANSWER));
+    const { nebuly, info } = nebulyWithReference();
+    await observeGoogleGenAI(genai(), { nebuly, endUser: 'user-1' }).models.generateContent(PARAMS);
+    expect(info).toEqual([]);
+    const response = (await genai().models.generateContent(PARAMS)) as unknown;
+    const future = {
+      apiClient: { getDefaultHeaders: () => ({ 'user-agent': 'google-genai-sdk/9.1.0 gl-node/v30.0.0' }) },
+      models: { generateContent: () => Promise.resolve(response) },
+    };
+    const observed = observeGoogleGenAI(future, { nebuly, endUser: 'user-1' });
+    await observed.models.generateContent();
+    await observed.models.generateContent();
+    expect(info).toEqual([expect.stringContaining('@google/genai 9.1.0 is a version this integration was not tested with (tested: 2.x, 3.x)')]);
   });
 });
 
