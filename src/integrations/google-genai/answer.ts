@@ -8,7 +8,13 @@ import { arrayField, field, stringField, tokenCount, toolCallText } from '../pro
 import type { DetailedAnswer } from '../token-details.js';
 import { FunctionIds } from './contents.js';
 
-/** The model as recorded: the request's `models/gemini-…` without its prefix. */
+/**
+ * The model as recorded: the request's `models/gemini-…` without its prefix.
+ * @example
+ * ```ts
+ * modelName('models/gemini-2.5-flash'); // 'gemini-2.5-flash'
+ * ```
+ */
 export function modelName(model: string | undefined): string | undefined {
   return model?.startsWith('models/') === true ? model.slice('models/'.length) : model;
 }
