@@ -227,6 +227,23 @@ describe('ConverseStreamCommand', () => {
     expect(sent()[0]?.interactions[0]).toMatchObject({ output: 'Order 7 ship\n[nebuly: stream aborted, output incomplete]' });
   });
 
+  it('an abort through send()’s abortSignal records the partial output, marked aborted', async () => {
+    bedrock.answer(() => ({ stream: converseStreamEvents(ANSWER, ['Order 7 ', 'ship', 'ped.']), hangAfter: 3 }));
+    const { nebuly, sent } = nebulyWithReference();
+    const observed = observeBedrock(runtime(), { nebuly, endUser: 'user-1' });
+    const controller = new AbortController();
+    const { stream } = await observed.send(new ConverseStreamCommand(INPUT), { abortSignal: controller.signal });
+    // The SDK ends the stream once its request is aborted (quietly): the signal says it was aborted.
+    const read: string[] = [];
+    for await (const event of stream ?? []) {
+      read.push(event.contentBlockDelta?.delta?.text ?? '');
+      if (event.contentBlockDelta?.delta?.text === 'ship') controller.abort();
+    }
+    expect(read.join('')).toBe('Order 7 ship');
+    await nebuly.flush();
+    expect(sent()[0]?.interactions[0]).toMatchObject({ output: 'Order 7 ship\n[nebuly: stream aborted, output incomplete]' });
+  });
+
   it('an exception event reaches the caller as the SDK’s exception; the partial output is marked failed', async () => {
     const stream = converseStreamEvents(ANSWER, ['Order 7 ', 'shipped.']).slice(0, 2);
     stream.push({ exception: 'modelStreamErrorException', data: { message: 'The model stopped.', originalStatusCode: 500 } });
