@@ -49,6 +49,8 @@ export const PACKAGE_ENTRIES: readonly PackageEntry[] = [
   { subpath: 'langchain', source: 'src/integrations/langchain/index.ts', framework: '@langchain/core' },
   { subpath: 'otel', source: 'src/integrations/otel/index.ts', framework: '@opentelemetry/sdk-trace-base' },
   { subpath: 'openai-agents', source: 'src/integrations/openai-agents/index.ts', framework: '@openai/agents' },
+  { subpath: 'google-genai', source: 'src/integrations/google-genai.ts', framework: '@google/genai' },
+  { subpath: 'bedrock', source: 'src/integrations/bedrock.ts', framework: '@aws-sdk/client-bedrock-runtime' },
   { subpath: 'redis', source: 'src/redis/index.ts' },
   { subpath: 'browser', source: 'src/browser/index.ts', apart: true },
 ];

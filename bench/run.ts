@@ -13,6 +13,7 @@ import { benchIntegrations } from './integrations.js';
 import { benchMemory, benchOpenConversation } from './memory.js';
 import { benchOtel } from './otel.js';
 import { benchPrivacy } from './privacy.js';
+import { benchProviders, describeProviders } from './providers.js';
 import { benchRecording } from './record.js';
 import { benchRedis } from './redis.js';
 import { DIST, loadSdk } from './sdk.js';
@@ -32,6 +33,8 @@ const TARGETS = {
   clientAndRecorderBundleGzipBytes: { max: 21_000, unit: 'B', vs: 'limit' },
   openaiOverheadUsPerCall: { max: 20, unit: 'µs', vs: 'unwrapped OpenAI client' },
   openaiOverheadUsPerChunk: { max: 2, unit: 'µs', vs: 'unwrapped OpenAI client' },
+  geminiOverheadUsPerCall: { max: 20, unit: 'µs', vs: 'unwrapped @google/genai client' },
+  bedrockOverheadUsPerCall: { max: 20, unit: 'µs', vs: 'unwrapped Bedrock runtime client' },
   otelOverheadUsPerSpan: { max: 5, unit: 'µs', vs: 'no span processor' },
   longestBlockMs: { max: 10, unit: 'ms', vs: 'limit' },
   maskPiiUsPerKb: { max: 50, unit: 'µs/kB', vs: 'limit' },
@@ -58,6 +61,8 @@ console.log('measuring import time against langfuse, fresh processes …');
 const cold = await benchImport();
 console.log('measuring observeOpenAI against the unwrapped client …');
 const integrations = await benchIntegrations(sdk);
+console.log('measuring observeGoogleGenAI and observeBedrock against the unwrapped clients …');
+const providers = await benchProviders(sdk);
 console.log('measuring nebulyMiddleware and NebulyCallbackHandler against no-op ones …');
 const frameworks = await benchFrameworks(sdk);
 console.log('measuring NebulySpanProcessor against no processor …');
@@ -81,6 +86,8 @@ const figures: Record<Metric, number> = {
   clientAndRecorderBundleGzipBytes: bundle.scenarios.clientAndRecorder.eagerGzipBytes,
   openaiOverheadUsPerCall: integrations.overheadUsPerCall,
   openaiOverheadUsPerChunk: integrations.overheadUsPerChunk,
+  geminiOverheadUsPerCall: providers.gemini.overheadUsPerCall,
+  bedrockOverheadUsPerCall: providers.bedrock.overheadUsPerCall,
   otelOverheadUsPerSpan: otel.overheadUsPerSpan,
   longestBlockMs: Math.max(
     ...BLOCKING_SCENARIOS.flatMap(
@@ -148,6 +155,7 @@ console.log(
     `chat.completions.create ${quartiles(integrations.plainCallUs)} unwrapped, ${quartiles(integrations.observedCallUs)} observed; ` +
     `per chunk of a ${integrations.chunksPerStream}-chunk stream ${quartiles(integrations.plainChunkUs)} unwrapped, ${quartiles(integrations.observedChunkUs)} observed`,
 );
+for (const line of describeProviders(providers)) console.log(line);
 console.log(
   `nebulyMiddleware, lower quartiles of ${frameworks.calls} calls and ${frameworks.streams} streams: ` +
     `generateText ${quartiles(frameworks.aiSdkPlainCallUs)} with a no-op middleware, ${quartiles(frameworks.aiSdkObservedCallUs)} with it; ` +
@@ -183,7 +191,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, openConversationBytes, bundle, integrations, frameworks, otel, blocking, privacy, redis },
+  details: { recording, delivery, import: cold, memory, openConversationBytes, bundle, integrations, providers, frameworks, otel, blocking, privacy, redis },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');

@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 
 // The main entry must never load an integration's framework: walk the files it imports
 // (relative specifiers) in both formats and refuse any framework specifier among them.
-const FRAMEWORKS = /^(openai|@anthropic-ai\/|ai$|ai\/|@langchain\/|@opentelemetry\/|@openai\/)/;
+const FRAMEWORKS = /^(openai|@anthropic-ai\/|@google\/genai|@aws-sdk\/|ai$|ai\/|@langchain\/|@opentelemetry\/|@openai\/)/;
 function frameworksLoadedBy(entry) {
   const seen = new Set();
   const found = new Set();
@@ -41,16 +41,18 @@ const crossEntry = `
   const conversation = nebuly.startConversation({ end_user: 'u' });
   openai.observeOpenAI({}, { turn });
   anthropic.observeAnthropic({}, { turn });
+  genai.observeGoogleGenAI({}, { turn });
+  bedrock.observeBedrock({}, { conversation });
   aiSdk.nebulyMiddleware({ nebuly, endUser: 'u' });
   aiSdk.nebulyTelemetry({ conversation });
   new langchain.NebulyCallbackHandler({ turn });
   new otel.NebulySpanProcessor({ nebuly });
   new agents.NebulyAgentsProcessor({ nebuly });`;
-const ENTRIES = "['index', 'openai', 'anthropic', 'ai-sdk', 'langchain', 'otel', 'openai-agents']";
-const esm = `const [main, openai, anthropic, aiSdk, langchain, otel, agents] = await Promise.all(${ENTRIES}.map((name) => import('./dist/' + name + '.js')));`;
+const ENTRIES = "['index', 'openai', 'anthropic', 'ai-sdk', 'langchain', 'otel', 'openai-agents', 'google-genai', 'bedrock']";
+const esm = `const [main, openai, anthropic, aiSdk, langchain, otel, agents, genai, bedrock] = await Promise.all(${ENTRIES}.map((name) => import('./dist/' + name + '.js')));`;
 // As Node resolves the package's names: the `node` condition, the build in dist/node.
-const esmByName = `const [main, openai, anthropic, aiSdk, langchain, otel, agents] = await Promise.all(['', '/openai', '/anthropic', '/ai-sdk', '/langchain', '/otel', '/openai-agents'].map((subpath) => import('nebuly-client' + subpath)));`;
-const cjs = `const [main, openai, anthropic, aiSdk, langchain, otel, agents] = ${ENTRIES}.map((name) => require('./dist/' + name + '.cjs'));`;
+const esmByName = `const [main, openai, anthropic, aiSdk, langchain, otel, agents, genai, bedrock] = await Promise.all(['', '/openai', '/anthropic', '/ai-sdk', '/langchain', '/otel', '/openai-agents', '/google-genai', '/bedrock'].map((subpath) => import('nebuly-client' + subpath)));`;
+const cjs = `const [main, openai, anthropic, aiSdk, langchain, otel, agents, genai, bedrock] = ${ENTRIES}.map((name) => require('./dist/' + name + '.cjs'));`;
 execFileSync(process.execPath, ['--input-type=module', '-e', esm + crossEntry], { stdio: 'inherit' });
 execFileSync(process.execPath, ['--input-type=module', '-e', esmByName + crossEntry], { stdio: 'inherit' });
 execFileSync(process.execPath, ['--input-type=commonjs', '-e', cjs + crossEntry], { stdio: 'inherit' });

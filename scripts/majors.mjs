@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Runs the tests of the framework majors that need Node 22 (test/majors/: ai 7, openai 7,
- * @openai/agents) on each Node of scripts/node-runtimes (22 and 24); the rest of the suite
+ * @openai/agents, @google/genai 3) on each Node of scripts/node-runtimes (22 and 24); the rest of the suite
  * runs on the machine's Node (`npm test`).
  *
  * The majors are a package of their own (test/majors/package.json and its lock), installed

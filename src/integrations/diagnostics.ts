@@ -21,6 +21,8 @@ export const TESTED_MAJORS = {
   '@anthropic-ai/sdk': [1],
   ai: [6, 7],
   '@langchain/core': [1],
+  '@google/genai': [2, 3],
+  '@aws-sdk/client-bedrock-runtime': [3],
 } as const satisfies Record<string, readonly number[]>;
 
 /**

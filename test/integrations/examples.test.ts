@@ -35,6 +35,36 @@ describe('the integration examples run against the local fakes and exit 0', () =
     );
     expect(stdout.match(/stored:/g)).toHaveLength(1);
   });
+
+  it('examples/google-genai.ts records a chat: the function call loop one interaction, the streamed message the next', async () => {
+    const stdout = await runExample('examples/google-genai.ts');
+    expect(stdout).toContain('conversation chat-1: delivered');
+    expect(stdout).toContain(
+      [
+        'stored: "Where is order A-17?" -> "Your order shipped on Monday."',
+        '  llm gemini-example-001 (80 in / 12 out)',
+        '  tool get_order -> ["{\\"result\\":\\"A-17: shipped Monday\\"}"]',
+        '  llm gemini-example-001 (120 in / 8 out)',
+        'stored: "Can I change the address?" -> "You can change it until it ships."',
+        '  llm gemini-example-001 (150 in / 9 out)',
+      ].join('\n'),
+    );
+    expect(stdout).not.toContain('gemini-not-a-real-key');
+  });
+
+  it('examples/bedrock.ts records the streamed tool loop as one interaction: two model calls, the tool run between', async () => {
+    const stdout = await runExample('examples/bedrock.ts');
+    expect(stdout).toContain('conversation: delivered');
+    expect(stdout).toContain(
+      [
+        'stored: "Where is order A-17?" -> "Your order shipped on Monday."',
+        '  llm (1 messages, 80 tokens in)',
+        '  tool get_order -> ["A-17: shipped Monday"]',
+        '  llm (3 messages, 120 tokens in)',
+      ].join('\n'),
+    );
+    expect(stdout.match(/stored:/g)).toHaveLength(1);
+  });
 });
 
 describe('the framework examples run, offline, and the reference server gets what they say', () => {

@@ -65,7 +65,7 @@ describe('an integration entry whose framework is not installed', () => {
     expect(stderr).toContain(`Cannot find package '${framework}'`);
   });
 
-  it.each(['openai', 'anthropic', 'ai-sdk'])('nebuly-client/%s loads without it: it imports its framework as types only', async (name) => {
+  it.each(['openai', 'anthropic', 'google-genai', 'bedrock', 'ai-sdk'])('nebuly-client/%s loads without it: it imports its framework as types only', async (name) => {
     expect(await load(join(OUT, 'cjs', `${name}.cjs`))).toEqual({ failed: false, stderr: '' });
     expect(await load(join(OUT, 'esm', `${name}.js`))).toEqual({ failed: false, stderr: '' });
   });

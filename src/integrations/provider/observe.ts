@@ -61,8 +61,12 @@ function isAbortError(error: unknown): boolean {
  * Wraps a stream's iterator: each chunk goes to the caller as it arrives, unchanged, and
  * to `recording` after; the step is recorded when the stream ends, fails, or is left.
  * A plain object rather than an async generator: it adds one `then` per chunk, no more.
+ * @example
+ * ```ts
+ * const observed = observeIterator(stream[Symbol.asyncIterator](), recording.stream(), modelCall, signal);
+ * ```
  */
-function observeIterator(
+export function observeIterator(
   inner: AsyncIterator<unknown>,
   recording: StreamRecording,
   end: ModelCall,
