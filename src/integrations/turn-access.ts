@@ -44,6 +44,8 @@ export interface TurnInternals {
   setInput(input: string): void;
   /** Whether the turn's conversation ended: nothing more can be recorded in the turn. */
   closed(): boolean;
+  /** The steps recorded so far, as recorded (read only: a tool run the app recorded itself is not recorded again). */
+  steps(): readonly Readonly<Record<string, unknown>>[];
 }
 
 /**
@@ -116,5 +118,6 @@ export function turnInternals(turn: Turn): TurnInternals {
       if (!record.ended && state.open) record.input = input;
     },
     closed: () => !state.open,
+    steps: () => record.trace,
   };
 }

@@ -1,4 +1,5 @@
 import type { EmbeddingModelMiddleware, LanguageModelMiddleware } from 'ai';
+import { markActiveSpan } from '../call-marks.js';
 import { checkTestedVersion } from '../diagnostics.js';
 import { ModelCall } from '../model-call.js';
 import { failedCall, llmFinished } from '../provider/step.js';
@@ -56,6 +57,8 @@ function startModelCall(given: NebulyTarget | undefined, params: CallHeaders & {
     const { messages, toolRuns } = promptRequest(Array.isArray(prompt) ? prompt : []);
     const modelCall = new ModelCall(beginCall(target, { input: lastUserText(messages), toolRuns }));
     checkTestedVersion(modelCall.call.client, 'ai', aiVersion(params));
+    // The AI SDK's model-call span holds this call: a NebulySpanProcessor leaves it to this middleware.
+    markActiveSpan();
     return { modelCall, model: model.modelId, messages } satisfies ModelCallRecording;
   } catch {
     // Only a bug gets here; there is no call to report it through yet. The model call goes on.

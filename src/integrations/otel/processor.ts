@@ -4,6 +4,7 @@
  */
 import { clientParts, NebulyClient } from '../../client.js';
 import { NebulyError } from '../../core/errors.js';
+import { insideRecordedCall, markSpan, takeSpanMark } from '../call-marks.js';
 import { diagnoseOnce } from '../diagnostics.js';
 import { defaultConversationId, defaultEndUser } from './identity.js';
 import { runInput, runOutput } from './messages.js';
@@ -59,6 +60,8 @@ interface OpenSpan {
   readonly span: OtelSpan;
   readonly parentId: string | undefined;
   readonly children: SpanNode[];
+  /** A wrapper records a model call in it (call-marks.ts): its trace is left to that wrapper. */
+  wrapped: boolean;
 }
 
 /**
@@ -68,7 +71,9 @@ interface OpenSpan {
  * step, each tool run (`execute_tool`) and retrieval a retrieval step, in the order they
  * started. It reads the OTel GenAI semantic conventions (`gen_ai.*`), the AI SDK's `ai.*`
  * attributes, OpenInference and OpenLLMetry. A model call seen in two layers (the AI
- * SDK's span and a provider instrumentation's inside it) is recorded once. Span times
+ * SDK's span and a provider instrumentation's inside it) is recorded once; a trace holding a
+ * model call that an integration of this package records too (`observeOpenAI`,
+ * `nebulyMiddleware`…) is left to that integration. Span times
  * become the interactions' times. Model calls whose content the instrumentation did not
  * capture are left out, and told once (at `info`, through the client's logger).
  *
@@ -118,7 +123,11 @@ export class NebulySpanProcessor {
         const oldest = this.#open.keys().next().value;
         if (oldest !== undefined) this.#open.delete(oldest);
       }
-      this.#open.set(span.spanContext().spanId, { span, parentId: parentIdOf(span), children: [] });
+      const spanId = span.spanContext().spanId;
+      // Started inside a call a wrapper records (an instrumentation of the provider's client
+      // under observeOpenAI): the wrapper's record is the one kept.
+      if (insideRecordedCall()) markSpan(spanId);
+      this.#open.set(spanId, { span, parentId: parentIdOf(span), children: [], wrapped: false });
     } catch (error) {
       this.#fault(error);
     }
@@ -131,12 +140,16 @@ export class NebulySpanProcessor {
       const id = span.spanContext().spanId;
       const open = this.#open.get(id);
       this.#open.delete(id);
+      const wrapped = takeSpanMark(id) || open?.wrapped === true;
       const kind = spanKind(span.attributes);
+      const holder = this.#aiAncestor(open?.parentId ?? parentIdOf(span));
+      // A model call a wrapper records, however deep: the whole tree is the wrapper's, so
+      // that neither the call nor the tool runs around it are recorded twice.
+      if (wrapped && holder !== undefined) holder.wrapped = true;
       if (kind === undefined) return;
       const node: SpanNode = { span, kind, children: open?.children ?? [] };
-      const holder = this.#aiAncestor(open?.parentId ?? parentIdOf(span));
       if (holder !== undefined) holder.children.push(node);
-      else this.#record(node);
+      else if (!wrapped) this.#record(node);
     } catch (error) {
       this.#fault(error);
     }
