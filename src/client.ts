@@ -89,6 +89,7 @@ export class NebulyClient {
       options: resolved.recorder,
       mask: resolved.mask,
       sampled: resolved.sampleRate >= 1 ? undefined : createSampler(resolved),
+      modelPrices: resolved.modelPrices,
     });
     partsOfClients.set(this, { log: resolved.log, report: resolved.onError });
   }

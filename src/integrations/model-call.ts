@@ -5,6 +5,7 @@
  */
 import type { EmbeddingStepInput, LLMStepInput } from '../schemas/index.js';
 import { diagnose } from './diagnostics.js';
+import { type BilledTokens, callCost } from './model-prices.js';
 import type { ObservedCall } from './observed-call.js';
 import type { StepSlot } from './turn-access.js';
 
@@ -23,6 +24,8 @@ export interface Finished {
   output: string;
   /** The answer asked for tools (their call ids): the interaction goes on. */
   awaitsTools?: readonly string[] | undefined;
+  /** The call's tokens as billed, when the provider said them apart: the step's `cost` comes from them. */
+  billed?: BilledTokens | undefined;
 }
 
 /**
@@ -77,6 +80,7 @@ export class ModelCall {
       return undefined;
     }
     if (finished.llm !== undefined) {
+      this.#price(finished.llm, finished.billed);
       this.#slot.llm(finished.llm);
       // A failed or stopped call is marked as such: its missing counts say nothing more.
       if (finished.llm.input_tokens === undefined && finished.llm.output_tokens === undefined && !finished.llm.output.includes('[nebuly: ')) {
@@ -86,6 +90,18 @@ export class ModelCall {
     else this.#slot.cancel();
     if (this.#endsCall) this.call.end({ output: finished.output, awaitsTools: finished.awaitsTools });
     return finished;
+  }
+
+  /** Sets the step's `cost` when its tokens were billed at more than two rates and its model has a price. */
+  #price(llm: LLMStepInput, billed: BilledTokens | undefined): void {
+    if (billed === undefined || llm.cost !== undefined) return;
+    try {
+      const cost = callCost(llm.model, billed, this.call.modelPrices);
+      if (cost !== undefined) llm.cost = cost;
+    } catch (error) {
+      // A price the option let through that makes no amount (too large): the step goes without.
+      this.call.fault(error, 'pricing a call');
+    }
   }
 
   /** The call was given up without anything to record (the caller read the raw response). */

@@ -3,6 +3,7 @@
  * parts (`turnParts`) so that the main entry carries none of it.
  */
 import type { NebulyError } from '../core/errors.js';
+import type { ModelPrice } from '../core/model-price.js';
 import { RecordingError } from '../recorder/errors.js';
 import { UNFINISHED_STEP } from '../recorder/record.js';
 import { embeddingRecord, llmRecord, retrievalRecord, type Turn, turnParts } from '../recorder/turn.js';
@@ -46,6 +47,8 @@ export interface TurnInternals {
   closed(): boolean;
   /** The steps recorded so far, as recorded (read only: a tool run the app recorded itself is not recorded again). */
   steps(): readonly Readonly<Record<string, unknown>>[];
+  /** The client's `modelPrices`. */
+  modelPrices(): Readonly<Record<string, ModelPrice>> | undefined;
 }
 
 /**
@@ -119,5 +122,6 @@ export function turnInternals(turn: Turn): TurnInternals {
     },
     closed: () => !state.open,
     steps: () => record.trace,
+    modelPrices: () => state.modelPrices,
   };
 }

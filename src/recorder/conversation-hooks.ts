@@ -2,6 +2,7 @@
  * How a conversation and the recorder that started it talk: what it tells the recorder
  * (hooks), what the recorder may do with it (control), and how it begins (init).
  */
+import type { ModelPrice } from '../core/model-price.js';
 import type { NebulyError } from '../core/errors.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { InteractionRecord } from './record.js';
@@ -27,6 +28,8 @@ export interface ConversationContext {
   readonly report: (error: NebulyError) => void;
   /** Closed at shutdown: every conversation of the recorder is then closed to recording. */
   readonly gate: RecordingGate;
+  /** The client's `modelPrices`, for the integrations that price the steps they record. */
+  readonly modelPrices?: Readonly<Record<string, ModelPrice>> | undefined;
 }
 
 /**

@@ -128,6 +128,7 @@ export class Conversation {
       now: context.now,
       report: context.report,
       gate: context.gate,
+      modelPrices: context.modelPrices,
       events: this.#openTurns,
     });
     if ('refusal' in init || 'sampledOut' in init) {

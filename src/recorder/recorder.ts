@@ -1,3 +1,4 @@
+import type { ModelPrice } from '../core/model-price.js';
 import type { NebulyError } from '../core/errors.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
 import type { Mask } from '../core/privacy-options.js';
@@ -38,6 +39,8 @@ export interface RecorderInit {
   mask?: Mask | undefined;
   /** Whether an end user is in the sample (`sampleRate`); all are when left out. */
   sampled?: ((endUser: string) => boolean) | undefined;
+  /** The client's `modelPrices`, handed to its conversations for the integrations. */
+  modelPrices?: Readonly<Record<string, ModelPrice>> | undefined;
 }
 
 /**
@@ -88,7 +91,7 @@ export class Recorder {
       mask: init.mask,
       changed: () => this.#changed(),
     });
-    this.#context = { now: options.now, report: this.#report, gate: { closed: false } };
+    this.#context = { now: options.now, report: this.#report, gate: { closed: false }, modelPrices: init.modelPrices };
     this.#shared = options.store?.shared ?? false;
     this.#sampled = init.sampled ?? (() => true);
     this.#open = new OpenConversations<Conversation>({

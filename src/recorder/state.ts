@@ -1,3 +1,4 @@
+import type { ModelPrice } from '../core/model-price.js';
 import type { NebulyError } from '../core/errors.js';
 import type { RecordingGate } from './conversation-hooks.js';
 import type { InteractionRecord, OpenRecord } from './record.js';
@@ -47,6 +48,8 @@ export class ConversationState {
   readonly now: () => number;
   readonly report: (error: NebulyError) => void;
   readonly events: TurnEvents;
+  /** The client's `modelPrices` (integrations price the steps they record with them). */
+  readonly modelPrices: Readonly<Record<string, ModelPrice>> | undefined;
   /** Neighbours in the recorder's {@link ActivityOrder}; `undefined` at the ends or out of it. */
   previous: ConversationState | undefined;
   next: ConversationState | undefined;
@@ -65,6 +68,7 @@ export class ConversationState {
       events: TurnEvents;
       /** The recorder's: once closed, so is this conversation. */
       gate?: RecordingGate | undefined;
+      modelPrices?: Readonly<Record<string, ModelPrice>> | undefined;
     },
   ) {
     this.conversationId = conversationId;
@@ -75,6 +79,7 @@ export class ConversationState {
     this.now = init.now;
     this.report = init.report;
     this.events = init.events;
+    this.modelPrices = init.modelPrices;
     this.#lastActivityAt = init.now();
   }
 
