@@ -21,7 +21,7 @@ interface OpenInteraction {
   readonly after: (() => void) | undefined;
   /** The tool calls its last answer asked for, by id. */
   awaited: readonly string[];
-  /** Its output so far: the last answer's text. */
+  /** Its output so far: the last answer's text (all of them, for calls that join their output). */
   output: string;
 }
 
@@ -90,13 +90,14 @@ function callIn(destination: Destination, interaction: OpenInteraction, client: 
   const internals = turnInternals(interaction.turn);
   return new TurnCall(interaction.turn, (result: CallResult) => {
     if (result.input !== undefined) internals.setInput(result.input);
+    const output = result.joinsOutput === true ? interaction.output + (result.output ?? '') : (result.output ?? '');
     if (result.awaitsTools !== undefined && !internals.closed()) {
       interaction.awaited = result.awaitsTools;
-      interaction.output = result.output ?? '';
+      interaction.output = output;
       destination.pending.push(interaction);
       return;
     }
-    close(interaction, result.output ?? '');
+    close(interaction, output);
   }, client);
 }
 

@@ -41,17 +41,20 @@ export class ModelCall {
   readonly call: ObservedCall;
   readonly #slot: StepSlot;
   readonly #endsCall: boolean;
+  readonly #joinsOutput: boolean;
   #done = false;
   #streamed = false;
 
   /**
    * `endsCall: false` when the model call is one run of a larger one (a LangChain agent)
-   * that ends the call itself.
+   * that ends the call itself; `joinsOutput` when the user is shown the text of every
+   * call of the interaction (see `CallResult.joinsOutput`).
    */
-  constructor(call: ObservedCall, options: { endsCall?: boolean } = {}) {
+  constructor(call: ObservedCall, options: { endsCall?: boolean; joinsOutput?: boolean } = {}) {
     this.call = call;
     this.#slot = call.reserve();
     this.#endsCall = options.endsCall ?? true;
+    this.#joinsOutput = options.joinsOutput ?? false;
   }
 
   /** The answer is streamed: a missing token count is a stream without usage. */
@@ -88,7 +91,7 @@ export class ModelCall {
       }
     } else if (finished.embedding !== undefined) this.#slot.embedding(finished.embedding);
     else this.#slot.cancel();
-    if (this.#endsCall) this.call.end({ output: finished.output, awaitsTools: finished.awaitsTools });
+    if (this.#endsCall) this.call.end({ output: finished.output, awaitsTools: finished.awaitsTools, joinsOutput: this.#joinsOutput });
     return finished;
   }
 
@@ -113,6 +116,6 @@ export class ModelCall {
 
   #giveUp(): void {
     this.#slot.cancel();
-    if (this.#endsCall) this.call.end({});
+    if (this.#endsCall) this.call.end({ joinsOutput: this.#joinsOutput });
   }
 }

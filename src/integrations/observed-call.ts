@@ -27,6 +27,12 @@ export interface CallResult {
    * is not over, the next call with their results continues it.
    */
   awaitsTools?: readonly string[] | undefined;
+  /**
+   * The user is shown the text of every call of the interaction, one after the other (the
+   * AI SDK's `textStream` across the steps of a `streamText`): `output` is added to the
+   * interaction's output so far instead of replacing it.
+   */
+  joinsOutput?: boolean | undefined;
 }
 
 /**
