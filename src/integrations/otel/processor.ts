@@ -10,6 +10,7 @@ import { defaultConversationId, defaultEndUser } from './identity.js';
 import { runInput, runOutput } from './messages.js';
 import { recordInteraction } from '../record-interaction.js';
 import { spanKind } from './kind.js';
+import { isLangfuseSpan } from './langfuse.js';
 import { epochMs, type OtelSpan, parentIdOf, scopeOf } from './span.js';
 import { readSteps, type SpanNode } from './steps.js';
 
@@ -192,6 +193,8 @@ export class NebulySpanProcessor {
       return;
     }
     if (steps.length === 0 && uncaptured.length > 0 && root.kind !== 'run') return;
+    // A Langfuse `span` observation is any unit of work: an interaction only when it made a model call.
+    if (isLangfuseSpan(root.span.attributes) && !steps.some((step) => step.kind === 'llm' || step.kind === 'embedding')) return;
     recordInteraction(this.#nebuly, {
       endUser,
       conversationId: resolve(this.#conversationId, trees),
