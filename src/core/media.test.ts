@@ -9,7 +9,12 @@ describe('withoutMediaText', () => {
 
   it('replaces a data URL of any length, and a bare run from 1 kB', () => {
     expect(withoutMediaText('a data:image/gif;base64,R0lGODlhAQABAAAAACw= b')).toBe('a [image/gif 14 B] b');
-    expect(withoutMediaText(`[${'A'.repeat(MAX_BASE64_RUN)}]`)).toBe('[[application/octet-stream 768 B]]');
+    expect(withoutMediaText(`[${'Ab'.repeat(MAX_BASE64_RUN / 2)}]`)).toBe('[[application/octet-stream 768 B]]');
+    // One kind of character is text: a rule of dashes, a placeholder of x's.
+    const rule = '-'.repeat(5000);
+    expect(withoutMediaText(rule)).toBe(rule);
+    // Unless the part it is in says it is media.
+    expect(withoutMediaText('A'.repeat(MAX_BASE64_RUN), 'image/png')).toBe('[image/png 768 B]');
     expect(withoutMediaText('data: not a URL')).toBe('data: not a URL');
   });
 

@@ -64,16 +64,33 @@ function sizeOf(length: number, padding: number): string {
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
-/** The end of the base64 run starting at `start`, and its `=` padding. */
-function runEnd(text: string, start: number): { end: number; padding: number } {
+/** Which of upper case, lower case, digits and symbols a base64 character is, as a bit. */
+function classOf(code: number): number {
+  if (code >= 65 && code <= 90) return 1;
+  if (code >= 97 && code <= 122) return 2;
+  if (code >= 48 && code <= 57) return 4;
+  return 8;
+}
+
+/**
+ * The end of the base64 run starting at `start`, its `=` padding, and whether it mixes
+ * kinds of characters as encoded bytes do (a line of `-----` or `xxxxx` is text).
+ */
+function runEnd(text: string, start: number): { end: number; padding: number; mixed: boolean } {
   let end = start;
-  while (end < text.length && isBase64Char(text.charCodeAt(end))) end += 1;
+  let classes = 0;
+  while (end < text.length) {
+    const code = text.charCodeAt(end);
+    if (!isBase64Char(code)) break;
+    classes |= classOf(code);
+    end += 1;
+  }
   let padding = 0;
   while (padding < 2 && text.charCodeAt(end) === 61) {
     end += 1;
     padding += 1;
   }
-  return { end, padding };
+  return { end, padding, mixed: classes !== 1 && classes !== 2 && classes !== 4 && classes !== 8 };
 }
 
 /**
@@ -93,7 +110,8 @@ function dataUrlAt(text: string, at: number): { mediaType: string; payload: numb
 
 /**
  * `text` with each base64 data URL, and each other base64 run of {@link MAX_BASE64_RUN}
- * characters or more, replaced by `[<media type> <size>]`; `mediaType` names a run's type
+ * characters or more that mixes kinds of characters (upper and lower case, digits,
+ * symbols: encoded bytes do), replaced by `[<media type> <size>]`; `mediaType` names a run's type
  * when a sibling field says it. The same string when there is none.
  *
  * @example
@@ -119,8 +137,9 @@ export function withoutMediaText(text: string, mediaType?: string): string {
       }
     }
     if (isBase64Char(code)) {
-      const { end, padding } = runEnd(text, index);
-      if (end - index - padding >= MAX_BASE64_RUN) {
+      const { end, padding, mixed } = runEnd(text, index);
+      // A run of one kind of character is text, unless a sibling field says it is media.
+      if (end - index - padding >= MAX_BASE64_RUN && (mixed || mediaType !== undefined)) {
         out += `${text.slice(copied, index)}[${mediaType ?? sniff(text, index)} ${sizeOf(end - index - padding, padding)}]`;
         copied = end;
       }

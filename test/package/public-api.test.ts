@@ -69,7 +69,7 @@ const NEW_SCHEMAS = ['feedbackMetadataSchema', 'sendFeedbackParamsSchema'];
 const ROOT_API = [
   // the client and its resources
   'NebulyClient', 'Interactions', 'Conversations', 'EligibleUsers', 'PlatformUsers',
-  'CLIENT_DEFAULTS', 'REGION_BASE_URLS', 'ClientOptions', 'Region', 'AcceptedResponse',
+  'CLIENT_DEFAULTS', 'REGION_BASE_URLS', 'ClientOptions', 'ModelPrice', 'Region', 'AcceptedResponse',
   'RequestOptions', 'LogLevel', 'Logger', 'LogFields',
   // errors
   'NebulyError', 'ValidationError', 'Issue', 'APIError', 'BadRequestError', 'AuthenticationError',
