@@ -17,6 +17,7 @@ import { openAIChatCompletion } from '../../examples/support/replies.js';
 import { answer, getOrder, mockModel, stream, streamedAnswer, usage } from './ai-sdk-fixtures.js';
 import { nebulyWithReference } from './nebuly.js';
 import { openai, provider, useFakeProvider } from './openai/provider.js';
+import { tracing } from './otel/tracing.js';
 
 useFakeProvider();
 
@@ -57,6 +58,24 @@ describe('the AI SDK’s streamText', () => {
       'getOrder',
       'Both shipped.',
     ]);
+  });
+
+  it('with its telemetry into NebulySpanProcessor: the output is all of textStream too', async () => {
+    const { tracer, sent, nebuly, errors } = tracing();
+    const model = mockModel({ stream: [textThenToolCall('Let me look that up. ', '7'), stream(streamedAnswer(['Order 7 ', 'shipped.']))] });
+    const result = streamText({
+      model,
+      tools: { getOrder },
+      stopWhen: stepCountIs(5),
+      prompt: 'Where is order 7?',
+      experimental_telemetry: { isEnabled: true, tracer, metadata: { userId: 'user-1' } },
+    });
+    let shown = '';
+    for await (const text of result.textStream) shown += text;
+    await nebuly.shutdown();
+    expect(errors).toEqual([]);
+    expect(shown).toBe('Let me look that up. Order 7 shipped.');
+    expect(sent()[0]!.interactions[0]).toMatchObject({ input: 'Where is order 7?', output: shown });
   });
 
   it('generateText shows its final text: the output is the last step’s, as before', async () => {

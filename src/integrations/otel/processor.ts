@@ -199,7 +199,7 @@ export class NebulySpanProcessor {
       endUser,
       conversationId: resolve(this.#conversationId, trees),
       input: root.kind === 'llm' ? undefined : runInput(root.span.attributes),
-      output: root.kind === 'llm' ? undefined : runOutput(root.span.attributes),
+      output: root.kind === 'llm' ? undefined : (streamedText(root) ?? runOutput(root.span.attributes)),
       steps,
       startMs: epochMs(root.span.startTime),
       endMs: epochMs(root.span.endTime),
@@ -239,6 +239,20 @@ function allBelow(node: SpanNode): SpanNode[] {
   };
   visit(node);
   return found.sort((a, b) => epochMs(a.span.startTime) - epochMs(b.span.startTime));
+}
+
+/**
+ * What an AI SDK `streamText` showed: its `textStream`, the text of every step one after
+ * the other (its own `ai.response.text` is the last step's). `undefined` for other runs.
+ */
+function streamedText(root: SpanNode): string | undefined {
+  if (root.span.attributes['ai.operationId'] !== 'ai.streamText') return undefined;
+  const steps = allBelow(root).filter((node) => node.span.attributes['ai.operationId'] === 'ai.streamText.doStream');
+  if (steps.length === 0) return undefined;
+  return steps.map((node) => {
+    const text = node.span.attributes['ai.response.text'];
+    return typeof text === 'string' ? text : '';
+  }).join('');
 }
 
 /** The first non-empty answer of `resolver` over `spans`; what it throws counts as none. */
