@@ -5,7 +5,8 @@
  *
  * Applied where each path builds its wire body: the typed calls of ingesting endpoints
  * (`typed-call.ts`) and the recorder's interactions (`recorder/interaction-parts.ts`).
- * Strings are scanned once, left to right, with no regular expression that can backtrack.
+ * Strings are scanned left to right, a window at a time, with no regular expression that
+ * can backtrack.
  */
 
 /** A run of base64 this long or longer is media, whatever field holds it. */
@@ -108,11 +109,47 @@ function dataUrlAt(text: string, at: number): { mediaType: string; payload: numb
   return { mediaType: mediaType === '' ? 'text/plain' : mediaType.toLowerCase(), payload: comma + 1 };
 }
 
+/** `text` with each base64 data URL replaced; found with the native `indexOf`. */
+function withoutDataUrls(text: string): string {
+  let at = text.indexOf('data:');
+  if (at < 0) return text;
+  let out = '';
+  let copied = 0;
+  while (at >= 0) {
+    const url = dataUrlAt(text, at);
+    if (url === undefined) {
+      at = text.indexOf('data:', at + 5);
+      continue;
+    }
+    const { end, padding } = runEnd(text, url.payload);
+    out += `${text.slice(copied, at)}[${url.mediaType} ${sizeOf(end - url.payload - padding, padding)}]`;
+    copied = end;
+    at = text.indexOf('data:', end);
+  }
+  return out + text.slice(copied);
+}
+
+/**
+ * The start of the next run of at least {@link MAX_BASE64_RUN} base64 characters from
+ * `from`, else -1. It looks at the last character of each window first and, when that is
+ * base64, back from there: text, whose words are short, is crossed a window at a time.
+ */
+function nextLongRun(text: string, from: number): number {
+  let start = from;
+  while (start + MAX_BASE64_RUN <= text.length) {
+    let probe = start + MAX_BASE64_RUN - 1;
+    while (probe >= start && isBase64Char(text.charCodeAt(probe))) probe -= 1;
+    if (probe < start) return start;
+    start = probe + 1;
+  }
+  return -1;
+}
+
 /**
  * `text` with each base64 data URL, and each other base64 run of {@link MAX_BASE64_RUN}
  * characters or more that mixes kinds of characters (upper and lower case, digits,
- * symbols: encoded bytes do), replaced by `[<media type> <size>]`; `mediaType` names a run's type
- * when a sibling field says it. The same string when there is none.
+ * symbols: encoded bytes do), replaced by `[<media type> <size>]`; `mediaType` names a
+ * run's type when a sibling field says it. The same string when there is none.
  *
  * @example
  * ```ts
@@ -120,35 +157,21 @@ function dataUrlAt(text: string, at: number): { mediaType: string; payload: numb
  * ```
  */
 export function withoutMediaText(text: string, mediaType?: string): string {
-  if (text.length < MAX_BASE64_RUN && !text.includes('data:')) return text;
+  const withoutUrls = text.length < 5 ? text : withoutDataUrls(text);
+  if (withoutUrls.length < MAX_BASE64_RUN) return withoutUrls;
   let out = '';
   let copied = 0;
-  let index = 0;
-  while (index < text.length) {
-    const code = text.charCodeAt(index);
-    if (code === 100 /* d */ && text.startsWith('data:', index)) {
-      const url = dataUrlAt(text, index);
-      if (url !== undefined) {
-        const { end, padding } = runEnd(text, url.payload);
-        out += `${text.slice(copied, index)}[${url.mediaType} ${sizeOf(end - url.payload - padding, padding)}]`;
-        copied = end;
-        index = end;
-        continue;
-      }
+  let start = nextLongRun(withoutUrls, 0);
+  while (start >= 0) {
+    const { end, padding, mixed } = runEnd(withoutUrls, start);
+    // A run of one kind of character is text, unless a sibling field says it is media.
+    if (mixed || mediaType !== undefined) {
+      out += `${withoutUrls.slice(copied, start)}[${mediaType ?? sniff(withoutUrls, start)} ${sizeOf(end - start - padding, padding)}]`;
+      copied = end;
     }
-    if (isBase64Char(code)) {
-      const { end, padding, mixed } = runEnd(text, index);
-      // A run of one kind of character is text, unless a sibling field says it is media.
-      if (end - index - padding >= MAX_BASE64_RUN && (mixed || mediaType !== undefined)) {
-        out += `${text.slice(copied, index)}[${mediaType ?? sniff(text, index)} ${sizeOf(end - index - padding, padding)}]`;
-        copied = end;
-      }
-      index = Math.max(end, index + 1);
-      continue;
-    }
-    index += 1;
+    start = nextLongRun(withoutUrls, end);
   }
-  return copied === 0 ? text : out + text.slice(copied);
+  return copied === 0 ? withoutUrls : out + withoutUrls.slice(copied);
 }
 
 /** The media type a part says for its `data` (`{ type: 'base64', media_type, data }`, `{ mimeType, data }`, OpenAI's `input_audio`). */
