@@ -189,6 +189,30 @@ describe('OpenTelemetry beside a wrapper on the same call', () => {
     ]);
   });
 
+  it('a call observeOpenAI records inside a traced tool run leaves the traced run to the processor', async () => {
+    provider.answer(() => openAIChatCompletion({ model: 'gpt-4o-2024-08-06', text: 'summary', inputTokens: 5, outputTokens: 1 }));
+    const { tracer, sent, nebuly } = tracing();
+    const client = observeOpenAI(openai(), { nebuly, endUser: 'user-1', conversationId: 'tool-calls' });
+    const llmAttributes = (text: string) => ({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': 'gpt-4o',
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Summarize order 7' }] }]),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: text }] }]),
+    });
+    await tracer.startActiveSpan('invoke_agent', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'user.id': 'user-1' } }, async (run) => {
+      tracer.startSpan('chat', { attributes: llmAttributes('calling summarize') }).end();
+      await tracer.startActiveSpan('execute_tool', { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'summarize' } }, async (tool) => {
+        await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Summarize order 7' }] });
+        tool.end();
+      });
+      run.end();
+    });
+    await nebuly.shutdown();
+    // The agent's run (its own model call and the tool run) and the wrapped call inside the tool: each once.
+    const byConversation = sent().map((conversation) => conversation.interactions.map((interaction) => (interaction.trace as unknown[]).length));
+    expect(byConversation.sort()).toEqual([[1], [2]]);
+  });
+
   it('a lone GenAI span with no wrapper on its call is still recorded by the processor', async () => {
     const { tracer, sent, nebuly } = tracing();
     const span = tracer.startSpan('chat gpt-4o', {

@@ -141,11 +141,14 @@ export class NebulySpanProcessor {
       const id = span.spanContext().spanId;
       const open = this.#open.get(id);
       this.#open.delete(id);
-      const wrapped = takeSpanMark(id) || open?.wrapped === true;
       const kind = spanKind(span.attributes);
+      // A model call (or a run) in which a wrapper records a call, however deep: the whole
+      // tree is the wrapper's, so that neither the call nor the tool runs around it are
+      // recorded twice. A tool's span that was active around a wrapped call is a tool run
+      // that made a call of its own: its tree stays the processor's.
+      const marked = takeSpanMark(id) && (kind === 'llm' || kind === 'embedding' || kind === 'run');
+      const wrapped = marked || open?.wrapped === true;
       const holder = this.#aiAncestor(open?.parentId ?? parentIdOf(span));
-      // A model call a wrapper records, however deep: the whole tree is the wrapper's, so
-      // that neither the call nor the tool runs around it are recorded twice.
       if (wrapped && holder !== undefined) holder.wrapped = true;
       if (kind === undefined) return;
       const node: SpanNode = { span, kind, children: open?.children ?? [] };
