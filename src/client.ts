@@ -94,6 +94,7 @@ export class NebulyClient {
       mask: resolved.mask,
       sampled: resolved.sampleRate >= 1 ? undefined : createSampler(resolved),
       feedbackToken: async (turn, options) => (await this.#feedbackPage()).forTurn(turn, options),
+      modelPrices: resolved.modelPrices,
     });
     this.#pageInit = { secret: resolved.feedbackSecret, origins: resolved.feedbackOrigins, now: resolved.recorder.now };
     partsOfClients.set(this, { log: resolved.log, report: resolved.onError });

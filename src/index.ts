@@ -38,6 +38,7 @@ export {
   CLIENT_DEFAULTS,
   REGION_BASE_URLS,
   type ClientOptions,
+  type ModelPrice,
   type Region,
 } from './core/options.js';
 export type { AcceptedResponse } from './core/http.js';

@@ -1,5 +1,6 @@
 import { MAX_TIMER_DELAY_MS } from '../utils/timer-limit.js';
-import { OptionSpec, problem, typeName } from './option-checks.js';
+import { checkOptions, OptionSpec, problem, typeName } from './option-checks.js';
+import type { ModelPrice } from './model-price.js';
 
 // The kinds of value an option can take, each with the words of its message: every
 // table of options (options of the client, the recorder, a call) is made of these.
@@ -115,3 +116,53 @@ export function number(range: NumberRange): OptionSpec<number> {
  * ```
  */
 export const milliseconds = (): OptionSpec<number> => number({ min: 0, max: MAX_TIMER_DELAY_MS, unit: 'milliseconds' });
+
+/** A price in US dollars per million tokens. */
+const usdPerMillion = (): OptionSpec<number> => number({ min: 0, unit: 'US dollars per million tokens' });
+
+/** The fields of a {@link ModelPrice}; `input` and `output` are required (checked apart). */
+const PRICE_FIELDS = { input: usdPerMillion(), cachedInput: usdPerMillion(), cacheWrite: usdPerMillion(), output: usdPerMillion() };
+
+/**
+ * Prices by model name (`modelPrices`): an object whose keys are model names and whose
+ * values are {@link ModelPrice}s, each problem at its path (`modelPrices["gpt-4o"].output`).
+ *
+ * @example
+ * ```ts
+ * const modelPrices = prices().or({});
+ * ```
+ */
+export function prices(): OptionSpec<Readonly<Record<string, ModelPrice>>> {
+  return new OptionSpec((value, context) => {
+    const checked: Record<string, ModelPrice> = {};
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      problem(context, `must be an object of model names to prices (got ${Array.isArray(value) ? 'an array' : typeName(value)})`);
+      return checked;
+    }
+    let entries: [string, unknown][];
+    try {
+      entries = Object.entries(value);
+    } catch {
+      problem(context, 'could not be read (a getter or Proxy threw)');
+      return checked;
+    }
+    for (const [model, price] of entries) {
+      const at = { ...context, path: [...context.path, model] };
+      if (model.trim() === '') problem(at, 'is an empty model name');
+      if (typeof price !== 'object' || price === null) {
+        problem(at, `must be a price { input, output, cachedInput?, cacheWrite? } in US dollars per million tokens (got ${typeName(price)})`);
+        continue;
+      }
+      const before = at.issues.length;
+      const fields = checkOptions(price, PRICE_FIELDS, at, 'a price field');
+      // A price already found wrong says so; one that is right so far must name both rates.
+      for (const required of ['input', 'output'] as const) {
+        if (at.issues.length === before && fields[required] === undefined) {
+          problem({ ...at, path: [...at.path, required] }, 'is required: US dollars per million tokens');
+        }
+      }
+      checked[model] = fields as ModelPrice;
+    }
+    return checked;
+  });
+}

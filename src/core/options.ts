@@ -1,7 +1,10 @@
 import type { NebulyError } from './errors.js';
 import type { Log, Logger, LogLevel } from './logging.js';
+import type { ModelPrice } from './model-price.js';
 import type { Mask } from './privacy-options.js';
 import type { RecorderOptions, ResolvedRecorderOptions } from './recorder-options.js';
+
+export type { ModelPrice } from './model-price.js';
 
 // The client's options as users write them, and their defaults; `resolve-options.ts`
 // checks and resolves them.
@@ -132,6 +135,22 @@ export interface ClientOptions {
    */
   feedbackOrigins?: readonly string[] | undefined;
   /**
+   * Prices of models, by name, in US dollars per million tokens: they extend the SDK's
+   * built-in, dated table of OpenAI, Anthropic and Gemini models (and replace its price
+   * of a model named in both). An LLM step recorded by an integration whose call reported
+   * cached, cache-write or reasoning tokens carries its `cost` (micro-dollars) from these
+   * prices, since the service would price cached input as plain input. A name matches the
+   * model as the provider reports it and its dated variants (`gpt-4o` prices
+   * `gpt-4o-2024-08-06`; the longest name that matches wins). A model in neither table
+   * gets no `cost`. See docs/client.md, "Model prices".
+   * @default {} (the built-in table alone)
+   * @example
+   * ```ts
+   * new NebulyClient({ modelPrices: { 'my-finetune': { input: 3, cachedInput: 1.5, output: 12 } } });
+   * ```
+   */
+  modelPrices?: Readonly<Record<string, ModelPrice>> | undefined;
+  /**
    * Lets the client be constructed in a web page. Without it the constructor throws
    * there: the project's API key would reach every visitor, and with it anyone can read
    * every user of the project and delete every interaction. Call the API from a server;
@@ -162,6 +181,8 @@ export interface ResolvedClientOptions {
   /** `undefined` when none is set: minting a token then throws, naming the option. */
   feedbackSecret: string | undefined;
   feedbackOrigins: readonly string[];
+  /** The `modelPrices` option, checked: `{}` when none. */
+  modelPrices: Readonly<Record<string, ModelPrice>>;
 }
 
 /** The defaults of {@link ClientOptions}. */

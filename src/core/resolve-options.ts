@@ -2,7 +2,7 @@ import type { Issue } from '../utils/issues.js';
 import { NebulyError } from './errors.js';
 import { backgroundReporter, resolveLog } from './logging.js';
 import { checkOptions, constructionError, group, OptionSpec } from './option-checks.js';
-import { flag, func, milliseconds, text } from './option-kinds.js';
+import { flag, func, milliseconds, prices, text } from './option-kinds.js';
 import { CLIENT_DEFAULTS, type ClientOptions, REGION_BASE_URLS, type Region, type ResolvedClientOptions } from './options.js';
 import { FEEDBACK_OPTIONS } from './feedback-options.js';
 import { PRIVACY_OPTIONS } from './privacy-options.js';
@@ -29,6 +29,7 @@ const CLIENT_OPTIONS = {
   recorder: group(RECORDER_OPTIONS),
   ...PRIVACY_OPTIONS,
   ...FEEDBACK_OPTIONS,
+  modelPrices: prices().or({}),
   dangerouslyAllowBrowser: flag().or(false),
 } satisfies { readonly [K in keyof ClientOptions]-?: OptionSpec<unknown, unknown> };
 
@@ -113,9 +114,9 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   const given = checkOptions(options, CLIENT_OPTIONS, { path: [], issues });
   if (issues.length > 0) throw constructionError(issues);
   if (!given.dangerouslyAllowBrowser && isBrowser()) throw new NebulyError(BROWSER_REFUSAL);
-  const { timeoutMs, maxRetries, retryDelayMs, fetch, headers, recorder, mask, sampleRate, sampleKey, feedbackSecret, feedbackOrigins } = given;
+  const { timeoutMs, maxRetries, retryDelayMs, fetch, headers, recorder, mask, sampleRate, sampleKey, feedbackSecret, feedbackOrigins, modelPrices } = given;
   const log = resolveLog(given.logLevel, given.logger);
   const apiKey = apiKeyOf(given.apiKey);
   const baseUrl = baseUrlOf(given.baseUrl, given.region);
-  return { apiKey, baseUrl, timeoutMs, maxRetries, retryDelayMs, fetch, headers, onError: backgroundReporter(log, given.onError), log, recorder, mask, sampleRate, sampleKey, feedbackSecret, feedbackOrigins };
+  return { apiKey, baseUrl, timeoutMs, maxRetries, retryDelayMs, fetch, headers, onError: backgroundReporter(log, given.onError), log, recorder, mask, sampleRate, sampleKey, feedbackSecret, feedbackOrigins, modelPrices };
 }

@@ -1,3 +1,4 @@
+import { withoutMedia } from './media.js';
 import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
 import { toIssues } from '../schemas/issues.js';
@@ -38,7 +39,7 @@ async function kyFor(engine: HttpEngine): Promise<KyInstance> {
 /**
  * A typed call, loaded with zod and ky at the first one: validates `params` with the
  * endpoint's schema (rejecting with a `ValidationError`, nothing sent), after `HttpCore`
- * checked the request options into `overrides`, passes the body through `filter` (the client's mask), sends it as JSON through
+ * checked the request options into `overrides`, takes media out of an ingesting body (`media.ts`), passes the body through `filter` (the client's mask), sends it as JSON through
  * ky within the engine's attempt loop, and resolves with the body parsed by the
  * endpoint's response schema, or for ingestion its status and body. A call to an endpoint that
  * ingests data carries an `Idempotency-Key`, the same on each retry.
@@ -58,7 +59,9 @@ export async function typedCall<N extends EndpointName>(
   type Result = EndpointResult<(typeof ENDPOINTS)[N]>;
   const endpoint = ENDPOINTS[name];
   const { method, path, params: paramsSchema, response: responseSchema } = endpoint;
-  const valid = paramsSchema === undefined ? undefined : parseOrThrow(paramsSchema, params);
+  const checked = paramsSchema === undefined ? undefined : parseOrThrow(paramsSchema, params);
+  // What an ingesting endpoint stores goes without media (base64 images, audio, documents), masked after.
+  const valid = checked !== undefined && (endpoint as Endpoint).ingests === true ? withoutMedia(checked) : checked;
   const body = valid === undefined ? undefined : JSON.stringify(filter === undefined ? valid : filter(endpoint, valid));
   const key =
     overrides.headers?.[IDEMPOTENCY_HEADER] ?? overrides.idempotencyKey ?? ((endpoint as Endpoint).ingests === true ? newIdempotencyKey() : undefined);

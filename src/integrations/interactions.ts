@@ -21,7 +21,7 @@ interface OpenInteraction {
   readonly after: (() => void) | undefined;
   /** The tool calls its last answer asked for, by id. */
   awaited: readonly string[];
-  /** Its output so far: the last answer's text. */
+  /** Its output so far: the last answer's text (all of them, for calls that join their output). */
   output: string;
 }
 
@@ -90,18 +90,53 @@ function callIn(destination: Destination, interaction: OpenInteraction, client: 
   const internals = turnInternals(interaction.turn);
   return new TurnCall(interaction.turn, (result: CallResult) => {
     if (result.input !== undefined) internals.setInput(result.input);
+    const output = result.joinsOutput === true ? interaction.output + (result.output ?? '') : (result.output ?? '');
     if (result.awaitsTools !== undefined && !internals.closed()) {
       interaction.awaited = result.awaitsTools;
-      interaction.output = result.output ?? '';
+      interaction.output = output;
       destination.pending.push(interaction);
       return;
     }
-    close(interaction, result.output ?? '');
+    close(interaction, output);
   }, client);
 }
 
-function recordRuns(call: ObservedCall, runs: readonly ToolRun[]): void {
-  for (const run of runs) call.retrieval({ source: run.source, input: run.input, outputs: [run.output] });
+/** The same text, or the same JSON written with other spacing (tool arguments as the app and the model each wrote them). */
+function sameText(recorded: unknown, text: string): boolean {
+  if (recorded === text) return true;
+  if (typeof recorded !== 'string') return false;
+  try {
+    return JSON.stringify(JSON.parse(recorded)) === JSON.stringify(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the turn already holds this tool run since its last model call: the app recorded
+ * it itself (`turn.retrieval()`). Only since then: the same tool run twice, for two model
+ * calls, is two runs.
+ */
+function recordedAlready(steps: readonly Readonly<Record<string, unknown>>[], run: ToolRun): boolean {
+  for (let index = steps.length - 1; index >= 0; index -= 1) {
+    const step = steps[index]!;
+    if (step['source'] === undefined) return false;
+    const outputs = step['outputs'];
+    if (step['source'] === run.source && sameText(step['input'], run.input) && Array.isArray(outputs) && outputs.length === 1 && sameText(outputs[0], run.output)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The tool runs a call's messages end with, as retrieval steps, except those the app recorded itself. */
+function recordRuns(turn: Turn, call: ObservedCall, runs: readonly ToolRun[]): void {
+  if (runs.length === 0) return;
+  const steps = turnInternals(turn).steps();
+  for (const run of runs) {
+    if (recordedAlready(steps, run)) continue;
+    call.retrieval({ source: run.source, input: run.input, outputs: [run.output] });
+  }
 }
 
 /**
@@ -138,7 +173,7 @@ export function beginInteractionCall(target: NebulyTarget, start: CallStart, cli
     if ('turn' in target) {
       const call = new TurnCall(target.turn, undefined, client);
       lastInteraction.set(target, target.turn);
-      recordRuns(call, runs);
+      recordRuns(target.turn, call, runs);
       return call;
     }
     const place = placeOf(target);
@@ -150,14 +185,14 @@ export function beginInteractionCall(target: NebulyTarget, start: CallStart, cli
     const continued = runs.length > 0 ? takePending(destination, runs) : undefined;
     if (continued !== undefined) {
       const call = callIn(destination, continued, client);
-      recordRuns(call, runs);
+      recordRuns(continued.turn, call, runs);
       return call;
     }
     settle(destination);
     const interaction = place.open(start.input ?? '');
     lastInteraction.set(target, interaction.turn);
     const call = callIn(destination, interaction, client);
-    recordRuns(call, runs);
+    recordRuns(interaction.turn, call, runs);
     return call;
   } catch {
     // Only a bug gets here (every recorder call reports instead of throwing), and there

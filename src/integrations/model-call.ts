@@ -5,6 +5,7 @@
  */
 import type { EmbeddingStepInput, LLMStepInput } from '../schemas/index.js';
 import { diagnose } from './diagnostics.js';
+import { type BilledTokens, callCost } from './model-prices.js';
 import type { ObservedCall } from './observed-call.js';
 import type { StepSlot } from './turn-access.js';
 
@@ -23,6 +24,8 @@ export interface Finished {
   output: string;
   /** The answer asked for tools (their call ids): the interaction goes on. */
   awaitsTools?: readonly string[] | undefined;
+  /** The call's tokens as billed, when the provider said them apart: the step's `cost` comes from them. */
+  billed?: BilledTokens | undefined;
 }
 
 /**
@@ -38,17 +41,20 @@ export class ModelCall {
   readonly call: ObservedCall;
   readonly #slot: StepSlot;
   readonly #endsCall: boolean;
+  readonly #joinsOutput: boolean;
   #done = false;
   #streamed = false;
 
   /**
    * `endsCall: false` when the model call is one run of a larger one (a LangChain agent)
-   * that ends the call itself.
+   * that ends the call itself; `joinsOutput` when the user is shown the text of every
+   * call of the interaction (see `CallResult.joinsOutput`).
    */
-  constructor(call: ObservedCall, options: { endsCall?: boolean } = {}) {
+  constructor(call: ObservedCall, options: { endsCall?: boolean; joinsOutput?: boolean } = {}) {
     this.call = call;
     this.#slot = call.reserve();
     this.#endsCall = options.endsCall ?? true;
+    this.#joinsOutput = options.joinsOutput ?? false;
   }
 
   /** The answer is streamed: a missing token count is a stream without usage. */
@@ -77,6 +83,7 @@ export class ModelCall {
       return undefined;
     }
     if (finished.llm !== undefined) {
+      this.#price(finished.llm, finished.billed);
       this.#slot.llm(finished.llm);
       // A failed or stopped call is marked as such: its missing counts say nothing more.
       if (finished.llm.input_tokens === undefined && finished.llm.output_tokens === undefined && !finished.llm.output.includes('[nebuly: ')) {
@@ -84,8 +91,20 @@ export class ModelCall {
       }
     } else if (finished.embedding !== undefined) this.#slot.embedding(finished.embedding);
     else this.#slot.cancel();
-    if (this.#endsCall) this.call.end({ output: finished.output, awaitsTools: finished.awaitsTools });
+    if (this.#endsCall) this.call.end({ output: finished.output, awaitsTools: finished.awaitsTools, joinsOutput: this.#joinsOutput });
     return finished;
+  }
+
+  /** Sets the step's `cost` when its tokens were billed at more than two rates and its model has a price. */
+  #price(llm: LLMStepInput, billed: BilledTokens | undefined): void {
+    if (billed === undefined || llm.cost !== undefined) return;
+    try {
+      const cost = callCost(llm.model, billed, this.call.modelPrices);
+      if (cost !== undefined) llm.cost = cost;
+    } catch (error) {
+      // A price the option let through that makes no amount (too large): the step goes without.
+      this.call.fault(error, 'pricing a call');
+    }
   }
 
   /** The call was given up without anything to record (the caller read the raw response). */
@@ -97,6 +116,6 @@ export class ModelCall {
 
   #giveUp(): void {
     this.#slot.cancel();
-    if (this.#endsCall) this.call.end({});
+    if (this.#endsCall) this.call.end({ joinsOutput: this.#joinsOutput });
   }
 }

@@ -4,6 +4,7 @@
  * wrong is reported to the client's `onError`.
  */
 import type { NebulyClient } from '../client.js';
+import type { ModelPrice } from '../core/model-price.js';
 import { NebulyError } from '../core/errors.js';
 import type { Turn } from '../recorder/turn.js';
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
@@ -26,6 +27,12 @@ export interface CallResult {
    * is not over, the next call with their results continues it.
    */
   awaitsTools?: readonly string[] | undefined;
+  /**
+   * The user is shown the text of every call of the interaction, one after the other (the
+   * AI SDK's `textStream` across the steps of a `streamText`): `output` is added to the
+   * interaction's output so far instead of replacing it.
+   */
+  joinsOutput?: boolean | undefined;
 }
 
 /**
@@ -68,6 +75,8 @@ export interface ObservedCall {
   readonly closed: boolean;
   /** The client recording, when the target names it (standalone, ambient): for diagnostics. */
   readonly client: NebulyClient | undefined;
+  /** The recording client's `modelPrices`, to price the call's step. */
+  readonly modelPrices: Readonly<Record<string, ModelPrice>> | undefined;
 }
 
 /** The message of a fault, without anything but the error's own message. */
@@ -142,6 +151,10 @@ export class TurnCall implements ObservedCall {
     return this.#internals.closed();
   }
 
+  get modelPrices(): Readonly<Record<string, ModelPrice>> | undefined {
+    return this.#internals.modelPrices();
+  }
+
   fault(error: unknown, context?: string): void {
     try {
       this.#internals.report(faultError(error, context));
@@ -193,4 +206,5 @@ export const NO_CALL: ObservedCall = {
   },
   closed: true,
   client: undefined,
+  modelPrices: undefined,
 };

@@ -3,6 +3,7 @@
  * parts (`turnParts`) so that the main entry carries none of it.
  */
 import type { NebulyError } from '../core/errors.js';
+import type { ModelPrice } from '../core/model-price.js';
 import { RecordingError } from '../recorder/errors.js';
 import { UNFINISHED_STEP } from '../recorder/record.js';
 import { embeddingRecord, llmRecord, retrievalRecord, type Turn, turnParts } from '../recorder/turn.js';
@@ -44,6 +45,10 @@ export interface TurnInternals {
   setInput(input: string): void;
   /** Whether the turn's conversation ended: nothing more can be recorded in the turn. */
   closed(): boolean;
+  /** The steps recorded so far, as recorded (read only: a tool run the app recorded itself is not recorded again). */
+  steps(): readonly Readonly<Record<string, unknown>>[];
+  /** The client's `modelPrices`. */
+  modelPrices(): Readonly<Record<string, ModelPrice>> | undefined;
 }
 
 /**
@@ -116,5 +121,7 @@ export function turnInternals(turn: Turn): TurnInternals {
       if (!record.ended && state.open) record.input = input;
     },
     closed: () => !state.open,
+    steps: () => record.trace,
+    modelPrices: () => state.modelPrices,
   };
 }

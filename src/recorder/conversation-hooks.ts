@@ -2,6 +2,7 @@
  * How a conversation and the recorder that started it talk: what it tells the recorder
  * (hooks), what the recorder may do with it (control), and how it begins (init).
  */
+import type { ModelPrice } from '../core/model-price.js';
 import type { NebulyError } from '../core/errors.js';
 import type { FeedbackTokenMinter } from '../core/feedback-options.js';
 import type { ConversationOutcome } from './outcome.js';
@@ -30,6 +31,8 @@ export interface ConversationContext {
   readonly gate: RecordingGate;
   /** How `turn.feedbackToken()` asks the client for a token; none for a recorder made without a client. */
   readonly feedbackToken?: FeedbackTokenMinter | undefined;
+  /** The client's `modelPrices`, for the integrations that price the steps they record. */
+  readonly modelPrices?: Readonly<Record<string, ModelPrice>> | undefined;
 }
 
 /**

@@ -129,6 +129,7 @@ export class Conversation {
       report: context.report,
       gate: context.gate,
       feedbackToken: context.feedbackToken,
+      modelPrices: context.modelPrices,
       events: this.#openTurns,
     });
     if ('refusal' in init || 'sampledOut' in init) {

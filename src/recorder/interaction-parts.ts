@@ -3,6 +3,7 @@
  * valid one without zod, and `payload-issues.ts`, which finds what is wrong with the
  * others): its result, the conversation's tags merged under its own, and its wire form.
  */
+import { withoutMedia, withoutMediaText } from '../core/media.js';
 import type { ConversationInteraction } from '../schemas/index.js';
 import type { Issue } from '../utils/issues.js';
 
@@ -63,9 +64,9 @@ function mergedTags(
 }
 
 /**
- * One interaction on the wire, in the schema's key order: the checked part, the
- * timestamps, the conversation's tags under its own (less `excludedTags`), optional
- * lists as empty ones.
+ * One interaction on the wire, in the schema's key order: the checked part without its
+ * media (`core/media.ts`), the timestamps, the conversation's tags under its own (less
+ * `excludedTags`), optional lists as empty ones.
  *
  * @example
  * ```ts
@@ -78,10 +79,12 @@ export function wireOf(
   conversationTags: ConversationTags,
   excludedTags?: ReadonlySet<string>,
 ): ConversationInteraction {
-  const { input, output } = part;
+  // No media leaves the process: base64 images, audio and documents become placeholders.
+  const input = withoutMediaText(part.input);
+  const output = withoutMediaText(part.output);
   const { start: time_start, end: time_end } = times;
   const feedback_actions = part.feedback_actions ?? [];
-  const trace = part.trace ?? [];
+  const trace = part.trace === undefined ? [] : withoutMedia(part.trace);
   const tags = mergedTags(conversationTags, part.tags, excludedTags);
   // Whole literals, not fields added one by one: the store keeps every interaction, and
   // added fields cost a property array each (~40 heap bytes).

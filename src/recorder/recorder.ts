@@ -1,3 +1,4 @@
+import type { ModelPrice } from '../core/model-price.js';
 import type { NebulyError } from '../core/errors.js';
 import type { FeedbackTokenMinter } from '../core/feedback-options.js';
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
@@ -41,6 +42,8 @@ export interface RecorderInit {
   sampled?: ((endUser: string) => boolean) | undefined;
   /** How `turn.feedbackToken()` asks the client for a token. */
   feedbackToken?: FeedbackTokenMinter | undefined;
+  /** The client's `modelPrices`, handed to its conversations for the integrations. */
+  modelPrices?: Readonly<Record<string, ModelPrice>> | undefined;
 }
 
 /**
@@ -91,7 +94,7 @@ export class Recorder {
       mask: init.mask,
       changed: () => this.#changed(),
     });
-    this.#context = { now: options.now, report: this.#report, gate: { closed: false }, feedbackToken: init.feedbackToken };
+    this.#context = { now: options.now, report: this.#report, gate: { closed: false }, feedbackToken: init.feedbackToken, modelPrices: init.modelPrices };
     this.#shared = options.store?.shared ?? false;
     this.#sampled = init.sampled ?? (() => true);
     this.#open = new OpenConversations<Conversation>({

@@ -1,3 +1,4 @@
+import type { ModelPrice } from '../core/model-price.js';
 import type { NebulyError } from '../core/errors.js';
 import type { FeedbackTokenMinter } from '../core/feedback-options.js';
 import type { RecordingGate } from './conversation-hooks.js';
@@ -50,6 +51,8 @@ export class ConversationState {
   readonly events: TurnEvents;
   /** How `turn.feedbackToken()` asks the client for a token. */
   readonly feedbackToken: FeedbackTokenMinter | undefined;
+  /** The client's `modelPrices` (integrations price the steps they record with them). */
+  readonly modelPrices: Readonly<Record<string, ModelPrice>> | undefined;
   /** Neighbours in the recorder's {@link ActivityOrder}; `undefined` at the ends or out of it. */
   previous: ConversationState | undefined;
   next: ConversationState | undefined;
@@ -69,6 +72,7 @@ export class ConversationState {
       /** The recorder's: once closed, so is this conversation. */
       gate?: RecordingGate | undefined;
       feedbackToken?: FeedbackTokenMinter | undefined;
+      modelPrices?: Readonly<Record<string, ModelPrice>> | undefined;
     },
   ) {
     this.conversationId = conversationId;
@@ -80,6 +84,7 @@ export class ConversationState {
     this.report = init.report;
     this.events = init.events;
     this.feedbackToken = init.feedbackToken;
+    this.modelPrices = init.modelPrices;
     this.#lastActivityAt = init.now();
   }
 

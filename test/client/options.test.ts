@@ -196,6 +196,20 @@ describe('unknown option names', () => {
     );
   });
 
+  it('checks `modelPrices`: an object of prices, each field a number of dollars, input and output required', () => {
+    expect(() => new NebulyClient({ apiKey: 'k', modelPrices: [] as never })).toThrow('`modelPrices` must be an object of model names to prices (got an array)');
+    expect(() => new NebulyClient({ apiKey: 'k', modelPrices: { 'gpt-4o': 2.5 } as never })).toThrow(
+      '`modelPrices.gpt-4o` must be a price { input, output, cachedInput?, cacheWrite? }',
+    );
+    expect(() => new NebulyClient({ apiKey: 'k', modelPrices: { m: { input: -1, output: 2 } } })).toThrow(
+      '`modelPrices.m.input` must be a number of US dollars per million tokens, zero or more',
+    );
+    expect(() => new NebulyClient({ apiKey: 'k', modelPrices: { m: { input: 1 } } as never })).toThrow('`modelPrices.m.output` is required');
+    expect(() => new NebulyClient({ apiKey: 'k', modelPrices: { m: { input: 1, output: 2, cached: 1 } } as never })).toThrow(
+      '`modelPrices.m.cached` is not a price field; the price fields are `modelPrices.m.input`, `modelPrices.m.cachedInput`',
+    );
+  });
+
   it('names a misspelt key option before complaining that there is no key', () => {
     vi.stubEnv('NEBULY_API_KEY', '');
     expect(() => new NebulyClient({ apiKey_: 'k' } as object)).toThrow('did you mean `apiKey`?');
@@ -220,6 +234,7 @@ describe('unknown option names', () => {
       sampleKey: 'team-key',
       feedbackSecret: 'f'.repeat(32),
       feedbackOrigins: ['https://app.example.com'],
+      modelPrices: { 'my-model': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 4 } },
       dangerouslyAllowBrowser: false,
     };
     expect(new NebulyClient(every).baseUrl).toBe('http://127.0.0.1:1');

@@ -69,7 +69,7 @@ const NEW_SCHEMAS = ['feedbackMetadataSchema', 'sendFeedbackParamsSchema'];
 const ROOT_API = [
   // the client and its resources
   'NebulyClient', 'Interactions', 'Conversations', 'EligibleUsers', 'PlatformUsers',
-  'CLIENT_DEFAULTS', 'REGION_BASE_URLS', 'ClientOptions', 'Region', 'AcceptedResponse',
+  'CLIENT_DEFAULTS', 'REGION_BASE_URLS', 'ClientOptions', 'ModelPrice', 'Region', 'AcceptedResponse',
   'RequestOptions', 'LogLevel', 'Logger', 'LogFields',
   // errors
   'NebulyError', 'ValidationError', 'Issue', 'APIError', 'BadRequestError', 'AuthenticationError',
@@ -78,7 +78,7 @@ const ROOT_API = [
   ...WIRE_TYPES,
   // builders
   'interactionParams', 'InteractionParamsInput', 'conversationInteraction', 'llmStep', 'retrievalStep', 'embeddingStep',
-  'feedbackAction', 'usdToMicroDollars', 'MICRO_DOLLARS_PER_USD', 'hashEndUser', 'HashEndUserOptions',
+  'feedbackAction', 'usdToMicroDollars', 'MICRO_DOLLARS_PER_USD', 'hashEndUser', 'HashEndUserOptions', 'FeedbackTokenOptions', 'FeedbackTokenParams',
   // the recorder
   'RECORDER_DEFAULTS', 'RecorderOptions', 'ResolvedRecorderOptions', 'Conversation', 'StartConversationParams',
   'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'DeliveryReport', 'ConversationOutcome', 'ConversationStatus',

@@ -1,4 +1,5 @@
 import type { EmbeddingModelMiddleware, LanguageModelMiddleware } from 'ai';
+import { markActiveSpan } from '../call-marks.js';
 import { checkTestedVersion } from '../diagnostics.js';
 import { ModelCall } from '../model-call.js';
 import { failedCall, llmFinished } from '../provider/step.js';
@@ -46,7 +47,12 @@ function aiVersion(params: CallHeaders): string | undefined {
 }
 
 /** Starts recording a model call, unless a telemetry integration records it. Never throws. */
-function startModelCall(given: NebulyTarget | undefined, params: CallHeaders & { prompt: unknown; toolChoice?: unknown }, model: ModelInfo) {
+function startModelCall(
+  given: NebulyTarget | undefined,
+  params: CallHeaders & { prompt: unknown; toolChoice?: unknown },
+  model: ModelInfo,
+  streams: boolean,
+) {
   try {
     const target = resolveTarget(given);
     if (target === undefined) return undefined;
@@ -54,8 +60,11 @@ function startModelCall(given: NebulyTarget | undefined, params: CallHeaders & {
     const identity = { provider: model.provider, modelId: model.modelId, input: lastUserWords(prompt), toolChoice: params.toolChoice };
     if (isAwaitedByTelemetry(target, identity)) return undefined;
     const { messages, toolRuns } = promptRequest(Array.isArray(prompt) ? prompt : []);
-    const modelCall = new ModelCall(beginCall(target, { input: lastUserText(messages), toolRuns }));
+    // A stream's text reaches the user as it comes (`textStream`), step after step.
+    const modelCall = new ModelCall(beginCall(target, { input: lastUserText(messages), toolRuns }), { joinsOutput: streams });
     checkTestedVersion(modelCall.call.client, 'ai', aiVersion(params));
+    // The AI SDK's model-call span holds this call: a NebulySpanProcessor leaves it to this middleware.
+    markActiveSpan();
     return { modelCall, model: model.modelId, messages } satisfies ModelCallRecording;
   } catch {
     // Only a bug gets here; there is no call to report it through yet. The model call goes on.
@@ -117,7 +126,7 @@ export function nebulyMiddleware(target?: NebulyTarget): NebulyMiddleware {
     specificationVersion: 'v3',
 
     async wrapGenerate({ doGenerate, params, model }) {
-      const recording = startModelCall(checked, params, model);
+      const recording = startModelCall(checked, params, model, false);
       if (recording === undefined) return doGenerate();
       const result = await awaited(recording, doGenerate);
       recording.modelCall.finish(() => llmFinished(recording.messages, generatedAnswer(result, recording.model), { kind: 'complete' }));
@@ -125,7 +134,7 @@ export function nebulyMiddleware(target?: NebulyTarget): NebulyMiddleware {
     },
 
     async wrapStream({ doStream, params, model }) {
-      const recording = startModelCall(checked, params, model);
+      const recording = startModelCall(checked, params, model, true);
       if (recording === undefined) return doStream();
       const result = await awaited(recording, doStream);
       recording.modelCall.streaming();

@@ -3,6 +3,7 @@
  * too) as an LLM step. Read structurally: only the fields used here, each checked.
  */
 import type { MethodObserver } from '../provider/recording.js';
+import type { BilledTokens } from '../model-prices.js';
 import { type Answer, type AnswerCollector, llmCallObserver, type ReadRequest } from '../provider/step.js';
 import {
   answerText,
@@ -75,6 +76,18 @@ function inputTokens(usage: unknown): number | undefined {
   return uncached + (tokenCount(field(usage, 'cache_creation_input_tokens')) ?? 0) + (tokenCount(field(usage, 'cache_read_input_tokens')) ?? 0);
 }
 
+/**
+ * The tokens as billed (`input_tokens` holds only the uncached ones), when the usage says
+ * how many were read from or written to the prompt cache.
+ */
+function billedTokens(usage: unknown, outputTokens: number | undefined): BilledTokens | undefined {
+  const input = tokenCount(field(usage, 'input_tokens'));
+  if (input === undefined || outputTokens === undefined) return undefined;
+  const cachedInput = tokenCount(field(usage, 'cache_read_input_tokens')) ?? 0;
+  const cacheWrite = tokenCount(field(usage, 'cache_creation_input_tokens')) ?? 0;
+  return { input, cachedInput, cacheWrite, output: outputTokens, reasoning: 0 };
+}
+
 /** A message's answer: its text blocks in order (one text), then its tool calls. */
 function messageAnswer(message: unknown, requested: string | undefined): Answer {
   let text = '';
@@ -90,13 +103,15 @@ function messageAnswer(message: unknown, requested: string | undefined): Answer 
     }
   }
   const usage = field(message, 'usage');
+  const outputTokens = tokenCount(field(usage, 'output_tokens'));
   return {
     model: stringField(message, 'model') ?? requested,
     text,
     toolCalls,
     toolCallIds,
     inputTokens: inputTokens(usage),
-    outputTokens: tokenCount(field(usage, 'output_tokens')),
+    outputTokens,
+    billed: billedTokens(usage, outputTokens),
   };
 }
 
@@ -114,6 +129,8 @@ class EventCollector implements AnswerCollector {
   readonly #blocks: StreamedBlock[] = [];
   #inputTokens: number | undefined;
   #outputTokens: number | undefined;
+  /** The usage's fields as the latest event that had each gave them. */
+  readonly #usage: Record<string, unknown> = {};
 
   constructor(model: string | undefined) {
     this.#model = model;
@@ -154,7 +171,9 @@ class EventCollector implements AnswerCollector {
 
   /** Counts as the latest event gives them: `output_tokens` is cumulative. */
   #readUsage(usage: unknown): void {
-    this.#inputTokens = inputTokens(usage) ?? this.#inputTokens;
+    if (typeof usage !== 'object' || usage === null) return;
+    for (const [name, value] of Object.entries(usage)) if (value !== null && value !== undefined) this.#usage[name] = value;
+    this.#inputTokens = inputTokens(this.#usage) ?? this.#inputTokens;
     this.#outputTokens = tokenCount(field(usage, 'output_tokens')) ?? this.#outputTokens;
   }
 
@@ -170,7 +189,15 @@ class EventCollector implements AnswerCollector {
         if (block.id !== undefined) toolCallIds.push(block.id);
       }
     }
-    return { model: this.#model, text, toolCalls, toolCallIds, inputTokens: this.#inputTokens, outputTokens: this.#outputTokens };
+    return {
+      model: this.#model,
+      text,
+      toolCalls,
+      toolCallIds,
+      inputTokens: this.#inputTokens,
+      outputTokens: this.#outputTokens,
+      billed: billedTokens(this.#usage, this.#outputTokens),
+    };
   }
 }
 

@@ -13,7 +13,7 @@ import { SweepingMap } from '../sweeping-map.js';
 import { beginCall, checkTarget, type NebulyTarget, type ObservedCall, type StepSlot, type TargetChoice } from '../target.js';
 import type { ToolRun } from '../tool-runs.js';
 import { inputText, outputText, stepMessages, toolResultText, toolRunsOf } from './messages.js';
-import { classNameOf, coreVersion, failedOutputs, firstString, generationAnswer, requestedModel } from './model-run.js';
+import { classNameOf, coreVersion, failedOutputs, firstString, generationAnswer, requestedModel, streamStartOutputTokens } from './model-run.js';
 
 /** The interaction a top-level run records into, with the last answer seen in it. */
 interface TopRun {
@@ -41,7 +41,15 @@ export function trackedRunCount(handler: NebulyCallbackHandler): number {
 /** What is kept of a run from its start to its end. */
 type RunState = { readonly top: TopRun; readonly isTop: boolean } & (
   | { readonly kind: 'chain' }
-  | { readonly kind: 'model'; readonly modelCall: ModelCall; readonly model: string; readonly messages: StepMessage[]; streamed: string }
+  | {
+      readonly kind: 'model';
+      readonly modelCall: ModelCall;
+      readonly model: string;
+      readonly messages: StepMessage[];
+      streamed: string;
+      /** What the stream's first chunk counted as output (see `streamStart`), to count it once. */
+      startOutputTokens: number | undefined;
+    }
   | { readonly kind: 'retrieval'; readonly slot: StepSlot; readonly source: string; readonly input: string }
 );
 
@@ -149,18 +157,26 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     });
   }
 
-  override handleLLMNewToken(token: string, _indices: unknown, runId: string): void {
+  override handleLLMNewToken(
+    token: string,
+    _indices: unknown,
+    runId: string,
+    _parentRunId?: string,
+    _tags?: string[],
+    fields?: { chunk?: unknown },
+  ): void {
     const run = this.#runs.get(runId);
     if (run?.kind !== 'model' || typeof token !== 'string') return;
     run.streamed += token;
     run.modelCall.streaming();
+    if (run.startOutputTokens === undefined) run.startOutputTokens = streamStartOutputTokens(fields?.chunk);
   }
 
   override handleLLMEnd(output: LLMResult, runId: string): void {
     this.#guarded(runId, 'an LLM end', () => {
       const run = this.#runs.get(runId);
       if (run?.kind !== 'model') return;
-      const finished = run.modelCall.finish(() => llmFinished(run.messages, generationAnswer(output, run.model), { kind: 'complete' }));
+      const finished = run.modelCall.finish(() => llmFinished(run.messages, generationAnswer(output, run.model, run.startOutputTokens), { kind: 'complete' }));
       run.top.lastAnswer = finished?.output;
       if (run.isTop) run.top.awaitsTools = finished?.awaitsTools;
       this.#finish(runId, () => finished?.output);
@@ -242,7 +258,7 @@ export class NebulyCallbackHandler extends BaseCallbackHandler {
     const placed = this.#place(runId, parentRunId, () => lastUserText(messages), toolRuns);
     checkTestedVersion(placed.top.call.client, '@langchain/core', coreVersion(metadata));
     const modelCall = new ModelCall(placed.top.call, { endsCall: false });
-    this.#runs.set(runId, { kind: 'model', ...placed, modelCall, model, messages, streamed: '' });
+    this.#runs.set(runId, { kind: 'model', ...placed, modelCall, model, messages, streamed: '', startOutputTokens: undefined });
   }
 
   #startRetrieval(source: string, input: string, runId: string, parentRunId: string | undefined): void {

@@ -46,12 +46,30 @@ export function requestedModel(llm: Serialized, extraParams: Record<string, unkn
 }
 
 /**
+ * The output tokens a streamed run's first chunk counted, when it is ChatAnthropic's
+ * `message_start` (its fields in `additional_kwargs`, `type: 'message'`): Anthropic's
+ * `message_start` usage counts the first output tokens and `message_delta` counts them
+ * all again (cumulative), and LangChain adds the two chunks' `usage_metadata` up.
+ * @example
+ * ```ts
+ * streamStartOutputTokens(fields.chunk); // 1
+ * ```
+ */
+export function streamStartOutputTokens(chunk: unknown): number | undefined {
+  const message = isObject(chunk) ? chunk.message : undefined;
+  if (!isObject(message) || !isObject(message.additional_kwargs) || message.additional_kwargs.type !== 'message') return undefined;
+  return isObject(message.usage_metadata) ? tokenCount(message.usage_metadata.output_tokens) : undefined;
+}
+
+/**
  * A generation's answer: its message's text and tool calls, the model that gave it (the
  * response's: its message's `response_metadata`, else, for a streamed run, the
- * generation's `generationInfo`; else the one asked for), and its token counts
- * (`usage_metadata`, else the LLM output's `tokenUsage`).
+ * generation's `generationInfo`, else the `model` ChatAnthropic keeps from the stream's
+ * `message_start` in `additional_kwargs`; else the one asked for), and its token counts
+ * (`usage_metadata`, else the LLM output's `tokenUsage`; a ChatAnthropic stream's output
+ * counted once: `startOutputTokens`, see {@link streamStartOutputTokens}).
  */
-export function generationAnswer(output: LLMResult, requested: string): Answer {
+export function generationAnswer(output: LLMResult, requested: string, startOutputTokens?: number): Answer {
   const generation: unknown = output.generations[0]?.[0];
   const message = isObject(generation) ? generation.message : undefined;
   const usage = isObject(message) && isObject(message.usage_metadata) ? message.usage_metadata : undefined;
@@ -60,13 +78,19 @@ export function generationAnswer(output: LLMResult, requested: string): Answer {
     model:
       (isObject(message) ? firstString(message.response_metadata, 'model_name', 'model') : undefined) ??
       (isObject(generation) ? firstString(generation.generationInfo, 'model_name', 'model') : undefined) ??
+      (isObject(message) ? firstString(message.additional_kwargs, 'model') : undefined) ??
       requested,
     text: isObject(message) ? contentOf(message.content) : (firstString(generation, 'text') ?? ''),
     toolCalls: toolCallTexts(message),
     toolCallIds: toolCallIds(message),
     inputTokens: tokenCount(usage !== undefined ? usage.input_tokens : legacy?.promptTokens),
-    outputTokens: tokenCount(usage !== undefined ? usage.output_tokens : legacy?.completionTokens),
+    outputTokens: outputTokens(tokenCount(usage !== undefined ? usage.output_tokens : legacy?.completionTokens), startOutputTokens),
   };
+}
+
+/** The output tokens, the stream start's counted once (only when the later chunks counted them again). */
+function outputTokens(counted: number | undefined, startOutputTokens: number | undefined): number | undefined {
+  return counted !== undefined && startOutputTokens !== undefined && counted > startOutputTokens ? counted - startOutputTokens : counted;
 }
 
 /** What a failed tool or retriever run returned: a mark that says so. */

@@ -3,6 +3,7 @@
  * `chat.completions.stream()` helper uses too) as an LLM step. Read structurally: only the
  * fields used here, each checked, so that a neighbouring major still maps.
  */
+import { chatBilled } from './billed.js';
 import type { MethodObserver } from '../provider/recording.js';
 import { type Answer, type AnswerCollector, llmCallObserver, type ReadRequest } from '../provider/step.js';
 import {
@@ -91,6 +92,7 @@ function completionAnswer(completion: unknown, requested: string | undefined): A
     toolCallIds: toolCallIdsOf(message),
     inputTokens: tokenCount(field(usage, 'prompt_tokens')),
     outputTokens: tokenCount(field(usage, 'completion_tokens')),
+    billed: chatBilled(usage),
   };
 }
 
@@ -102,6 +104,7 @@ class ChunkCollector implements AnswerCollector {
   readonly #calls: { id: string | undefined; name: string | undefined; arguments: string }[] = [];
   #inputTokens: number | undefined;
   #outputTokens: number | undefined;
+  #usage: unknown;
 
   constructor(model: string | undefined) {
     this.#model = model;
@@ -112,6 +115,7 @@ class ChunkCollector implements AnswerCollector {
     if (model !== undefined && model !== '') this.#model = model;
     const usage = field(chunk, 'usage');
     if (usage !== undefined && usage !== null) {
+      this.#usage = usage;
       this.#inputTokens = tokenCount(field(usage, 'prompt_tokens')) ?? this.#inputTokens;
       this.#outputTokens = tokenCount(field(usage, 'completion_tokens')) ?? this.#outputTokens;
     }
@@ -143,6 +147,7 @@ class ChunkCollector implements AnswerCollector {
       toolCallIds: calls.flatMap((call) => (call.id === undefined ? [] : [call.id])),
       inputTokens: this.#inputTokens,
       outputTokens: this.#outputTokens,
+      billed: chatBilled(this.#usage),
     };
   }
 }

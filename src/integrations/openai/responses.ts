@@ -2,6 +2,7 @@
  * OpenAI `responses.create` (plain and `stream: true`, which `responses.stream()` uses
  * too) as an LLM step. Read structurally, like the chat mapping.
  */
+import { responsesBilled } from './billed.js';
 import type { MethodObserver } from '../provider/recording.js';
 import { type Answer, type AnswerCollector, llmCallObserver, type ReadRequest } from '../provider/step.js';
 import {
@@ -131,6 +132,7 @@ export function responseAnswer(response: unknown, requested: string | undefined,
     toolCallIds,
     inputTokens: tokenCount(field(usage, 'input_tokens')),
     outputTokens: tokenCount(field(usage, 'output_tokens')),
+    billed: responsesBilled(usage),
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * What a span is, in whichever convention its instrumentation wrote: the OTel GenAI
  * semantic conventions (`gen_ai.operation.name`), the AI SDK (`ai.operationId`),
- * OpenInference (`openinference.span.kind`) or OpenLLMetry (`llm.request.type`,
- * `traceloop.span.kind`).
+ * OpenInference (`openinference.span.kind`), OpenLLMetry (`llm.request.type`,
+ * `traceloop.span.kind`) or Langfuse (`langfuse.observation.type`).
  */
 import { type Attributes, text } from './span.js';
 
@@ -60,6 +60,21 @@ const OPEN_INFERENCE: Record<string, SpanKind> = {
   CHAIN: 'run',
 };
 
+/**
+ * Langfuse's observation types (`langfuse.observation.type`, `LangfuseObservationType` of
+ * `@langfuse/tracing`). `span` is a generic unit of work: a run, recorded only when it
+ * holds a model call. `event`, `evaluator` and `guardrail` add no step.
+ */
+const LANGFUSE: Record<string, SpanKind> = {
+  generation: 'llm',
+  embedding: 'embedding',
+  tool: 'tool',
+  retriever: 'retrieval',
+  agent: 'run',
+  chain: 'run',
+  span: 'run',
+};
+
 const OPEN_LLMETRY_REQUEST: Record<string, SpanKind> = { chat: 'llm', completion: 'llm', embedding: 'embedding' };
 const OPEN_LLMETRY_SPAN: Record<string, SpanKind> = { workflow: 'run', agent: 'run', task: 'run', tool: 'tool' };
 
@@ -82,6 +97,7 @@ export function spanKind(attributes: Attributes): SpanKind | undefined {
     own(GEN_AI, text(attributes, 'gen_ai.operation.name')) ??
     own(OPEN_INFERENCE, text(attributes, 'openinference.span.kind')?.toUpperCase()) ??
     own(OPEN_LLMETRY_REQUEST, text(attributes, 'llm.request.type')) ??
-    own(OPEN_LLMETRY_SPAN, text(attributes, 'traceloop.span.kind'))
+    own(OPEN_LLMETRY_SPAN, text(attributes, 'traceloop.span.kind')) ??
+    own(LANGFUSE, text(attributes, 'langfuse.observation.type'))
   );
 }

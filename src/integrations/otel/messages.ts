@@ -2,11 +2,13 @@
  * A model call's messages and answer, read from a span in each convention: the OTel GenAI
  * semantic conventions (`gen_ai.input.messages` / `gen_ai.output.messages`, parts),
  * the AI SDK (`ai.prompt.messages`, `ai.response.*`), OpenInference (flattened
- * `llm.input_messages.<i>.message.*`) and OpenLLMetry (`gen_ai.prompt.<i>.*`).
+ * `llm.input_messages.<i>.message.*`), OpenLLMetry (`gen_ai.prompt.<i>.*`) and Langfuse
+ * (`langfuse.observation.input` / `.output`, `langfuse.trace.*`: langfuse.ts).
  */
 import { stepMessages } from '../ai-sdk/messages.js';
 import { answerText, lastUserText, systemFirst, toolCallText, type StepMessage } from '../provider/text.js';
 import { isObject, readableText } from '../readable.js';
+import { LANGFUSE, langfuseMessages, langfuseOutput, langfuseRunInput, langfuseRunOutput } from './langfuse.js';
 import { type Attributes, firstText, flattened, json, text } from './span.js';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
@@ -90,7 +92,9 @@ export function inputMessages(attributes: Attributes): StepMessage[] | undefined
   const openInference = openInferenceMessages(attributes, 'llm.input_messages');
   if (openInference.length > 0) return systemFirst(openInference);
   const openLlmetry = openLlmetryMessages(attributes, 'gen_ai.prompt');
-  return openLlmetry.length > 0 ? systemFirst(openLlmetry) : undefined;
+  if (openLlmetry.length > 0) return systemFirst(openLlmetry);
+  const langfuse = langfuseMessages(attributes);
+  return langfuse === undefined ? undefined : systemFirst(langfuse);
 }
 
 /** The AI SDK's `ai.prompt` of a run (`{ system?, prompt?, messages? }`) as messages. */
@@ -126,7 +130,7 @@ export function outputText(attributes: Attributes): string | undefined {
   if (openInference.length > 0) return openInference.map((message) => message.content).join('\n');
   const openLlmetry = openLlmetryMessages(attributes, 'gen_ai.completion');
   if (openLlmetry.length > 0) return openLlmetry.map((message) => message.content).join('\n');
-  return undefined;
+  return langfuseOutput(attributes);
 }
 
 /**
@@ -139,6 +143,8 @@ export function outputText(attributes: Attributes): string | undefined {
  * ```
  */
 export function runInput(attributes: Attributes): string | undefined {
+  // A Langfuse trace's input is what the app says the user asked.
+  if (text(attributes, LANGFUSE.type) !== undefined) return langfuseRunInput(attributes);
   const messages = inputMessages(attributes);
   const fromMessages = messages === undefined ? undefined : lastUserText(messages);
   return fromMessages ?? plainValue(firstText(attributes, ['input.value', 'traceloop.entity.input']));
@@ -153,6 +159,7 @@ export function runInput(attributes: Attributes): string | undefined {
  * ```
  */
 export function runOutput(attributes: Attributes): string | undefined {
+  if (text(attributes, LANGFUSE.type) !== undefined) return langfuseRunOutput(attributes);
   // A run's GenAI output holds every message of the run (tool calls and results too): the
   // answer shown is the text of its last assistant message that has some.
   const genAi = json(attributes, 'gen_ai.output.messages');

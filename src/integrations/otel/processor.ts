@@ -4,11 +4,13 @@
  */
 import { clientParts, NebulyClient } from '../../client.js';
 import { NebulyError } from '../../core/errors.js';
+import { insideRecordedCall, markSpan, takeSpanMark } from '../call-marks.js';
 import { diagnoseOnce } from '../diagnostics.js';
 import { defaultConversationId, defaultEndUser } from './identity.js';
 import { runInput, runOutput } from './messages.js';
 import { recordInteraction } from '../record-interaction.js';
 import { spanKind } from './kind.js';
+import { isLangfuseSpan } from './langfuse.js';
 import { epochMs, type OtelSpan, parentIdOf, scopeOf } from './span.js';
 import { readSteps, type SpanNode } from './steps.js';
 
@@ -59,6 +61,8 @@ interface OpenSpan {
   readonly span: OtelSpan;
   readonly parentId: string | undefined;
   readonly children: SpanNode[];
+  /** A wrapper records a model call in it (call-marks.ts): its trace is left to that wrapper. */
+  wrapped: boolean;
 }
 
 /**
@@ -68,7 +72,9 @@ interface OpenSpan {
  * step, each tool run (`execute_tool`) and retrieval a retrieval step, in the order they
  * started. It reads the OTel GenAI semantic conventions (`gen_ai.*`), the AI SDK's `ai.*`
  * attributes, OpenInference and OpenLLMetry. A model call seen in two layers (the AI
- * SDK's span and a provider instrumentation's inside it) is recorded once. Span times
+ * SDK's span and a provider instrumentation's inside it) is recorded once; a trace holding a
+ * model call that an integration of this package records too (`observeOpenAI`,
+ * `nebulyMiddleware`…) is left to that integration. Span times
  * become the interactions' times. Model calls whose content the instrumentation did not
  * capture are left out, and told once (at `info`, through the client's logger).
  *
@@ -118,7 +124,11 @@ export class NebulySpanProcessor {
         const oldest = this.#open.keys().next().value;
         if (oldest !== undefined) this.#open.delete(oldest);
       }
-      this.#open.set(span.spanContext().spanId, { span, parentId: parentIdOf(span), children: [] });
+      const spanId = span.spanContext().spanId;
+      // Started inside a call a wrapper records (an instrumentation of the provider's client
+      // under observeOpenAI): the wrapper's record is the one kept.
+      if (insideRecordedCall()) markSpan(spanId);
+      this.#open.set(spanId, { span, parentId: parentIdOf(span), children: [], wrapped: false });
     } catch (error) {
       this.#fault(error);
     }
@@ -132,11 +142,18 @@ export class NebulySpanProcessor {
       const open = this.#open.get(id);
       this.#open.delete(id);
       const kind = spanKind(span.attributes);
+      // A model call (or a run) in which a wrapper records a call, however deep: the whole
+      // tree is the wrapper's, so that neither the call nor the tool runs around it are
+      // recorded twice. A tool's span that was active around a wrapped call is a tool run
+      // that made a call of its own: its tree stays the processor's.
+      const marked = takeSpanMark(id) && (kind === 'llm' || kind === 'embedding' || kind === 'run');
+      const wrapped = marked || open?.wrapped === true;
+      const holder = this.#aiAncestor(open?.parentId ?? parentIdOf(span));
+      if (wrapped && holder !== undefined) holder.wrapped = true;
       if (kind === undefined) return;
       const node: SpanNode = { span, kind, children: open?.children ?? [] };
-      const holder = this.#aiAncestor(open?.parentId ?? parentIdOf(span));
       if (holder !== undefined) holder.children.push(node);
-      else this.#record(node);
+      else if (!wrapped) this.#record(node);
     } catch (error) {
       this.#fault(error);
     }
@@ -179,11 +196,13 @@ export class NebulySpanProcessor {
       return;
     }
     if (steps.length === 0 && uncaptured.length > 0 && root.kind !== 'run') return;
+    // A Langfuse `span` observation is any unit of work: an interaction only when it made a model call.
+    if (isLangfuseSpan(root.span.attributes) && !steps.some((step) => step.kind === 'llm' || step.kind === 'embedding')) return;
     recordInteraction(this.#nebuly, {
       endUser,
       conversationId: resolve(this.#conversationId, trees),
       input: root.kind === 'llm' ? undefined : runInput(root.span.attributes),
-      output: root.kind === 'llm' ? undefined : runOutput(root.span.attributes),
+      output: root.kind === 'llm' ? undefined : (streamedText(root) ?? runOutput(root.span.attributes)),
       steps,
       startMs: epochMs(root.span.startTime),
       endMs: epochMs(root.span.endTime),
@@ -223,6 +242,20 @@ function allBelow(node: SpanNode): SpanNode[] {
   };
   visit(node);
   return found.sort((a, b) => epochMs(a.span.startTime) - epochMs(b.span.startTime));
+}
+
+/**
+ * What an AI SDK `streamText` showed: its `textStream`, the text of every step one after
+ * the other (its own `ai.response.text` is the last step's). `undefined` for other runs.
+ */
+function streamedText(root: SpanNode): string | undefined {
+  if (root.span.attributes['ai.operationId'] !== 'ai.streamText') return undefined;
+  const steps = allBelow(root).filter((node) => node.span.attributes['ai.operationId'] === 'ai.streamText.doStream');
+  if (steps.length === 0) return undefined;
+  return steps.map((node) => {
+    const text = node.span.attributes['ai.response.text'];
+    return typeof text === 'string' ? text : '';
+  }).join('');
 }
 
 /** The first non-empty answer of `resolver` over `spans`; what it throws counts as none. */

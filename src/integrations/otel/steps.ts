@@ -6,6 +6,7 @@ import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../..
 import { readableText } from '../readable.js';
 import type { Step } from '../record-interaction.js';
 import type { SpanKind } from './kind.js';
+import { LANGFUSE, langfuseTokens, langfuseValue } from './langfuse.js';
 import { inputMessages, outputText } from './messages.js';
 import { type Attributes, epochMs, firstCount, firstText, flattened, json, type OtelSpan, text } from './span.js';
 
@@ -37,7 +38,7 @@ export interface ReadSteps {
   readonly uncaptured: OtelSpan[];
 }
 
-const MODEL = ['gen_ai.response.model', 'ai.response.model', 'gen_ai.request.model', 'ai.model.id', 'llm.model_name', 'embedding.model_name'];
+const MODEL = ['gen_ai.response.model', 'ai.response.model', 'gen_ai.request.model', 'ai.model.id', 'llm.model_name', 'embedding.model_name', LANGFUSE.model];
 const INPUT_TOKENS = ['gen_ai.usage.input_tokens', 'ai.usage.inputTokens', 'ai.usage.promptTokens', 'llm.token_count.prompt', 'gen_ai.usage.prompt_tokens'];
 const OUTPUT_TOKENS = ['gen_ai.usage.output_tokens', 'ai.usage.outputTokens', 'ai.usage.completionTokens', 'llm.token_count.completion', 'gen_ai.usage.completion_tokens'];
 const EMBEDDING_TOKENS = ['gen_ai.usage.input_tokens', 'ai.usage.tokens', 'llm.token_count.prompt', 'llm.token_count.total'];
@@ -64,8 +65,9 @@ function llmStep(attributes: Attributes): LLMStepInput | 'uncaptured' {
   const output = outputText(attributes);
   if (messages === undefined && output === undefined) return 'uncaptured';
   const step: LLMStepInput = { model: firstText(attributes, MODEL) ?? 'unknown', messages: messages ?? [], output: output ?? '' };
-  const inputTokens = firstCount(attributes, INPUT_TOKENS);
-  const outputTokens = firstCount(attributes, OUTPUT_TOKENS);
+  const langfuse = langfuseTokens(attributes);
+  const inputTokens = firstCount(attributes, INPUT_TOKENS) ?? langfuse.input;
+  const outputTokens = firstCount(attributes, OUTPUT_TOKENS) ?? langfuse.output;
   if (inputTokens !== undefined) step.input_tokens = inputTokens;
   if (outputTokens !== undefined) step.output_tokens = outputTokens;
   return step;
@@ -78,7 +80,10 @@ function embeddedText(attributes: Attributes): string | undefined {
   const value = text(attributes, 'ai.value');
   if (value !== undefined) return readableText(parsed(value) ?? value);
   const openInference = flattened(attributes, 'embedding.embeddings', ['embedding.text'], (at) => text(attributes, `${at}embedding.text`) ?? '');
-  return openInference.length > 0 ? openInference.join('\n') : undefined;
+  if (openInference.length > 0) return openInference.join('\n');
+  const langfuse = langfuseValue(attributes, 'input');
+  if (langfuse === undefined) return undefined;
+  return Array.isArray(langfuse) ? langfuse.map((value) => readableText(value)).join('\n') : readableText(langfuse);
 }
 
 function parsed(value: string): unknown {
@@ -93,18 +98,21 @@ function embeddingStep(attributes: Attributes): EmbeddingStepInput | 'uncaptured
   const input = embeddedText(attributes);
   if (input === undefined) return 'uncaptured';
   const step: EmbeddingStepInput = { model: firstText(attributes, MODEL) ?? 'unknown', input };
-  const tokens = firstCount(attributes, EMBEDDING_TOKENS);
+  const tokens = firstCount(attributes, EMBEDDING_TOKENS) ?? langfuseTokens(attributes).input;
   if (tokens !== undefined) step.input_tokens = tokens;
   return step;
 }
 
 function toolStep(span: OtelSpan): RetrievalStepInput {
   const attributes = span.attributes;
-  const result = attributes['gen_ai.tool.call.result'] ?? attributes['ai.toolCall.result'] ?? attributes['output.value'] ?? attributes['traceloop.entity.output'];
+  const result =
+    attributes['gen_ai.tool.call.result'] ?? attributes['ai.toolCall.result'] ?? attributes['output.value'] ?? attributes['traceloop.entity.output'] ?? langfuseValue(attributes, 'output');
   const failed = span.status?.code === 2 ? `[nebuly: call failed (${span.status.message ?? 'error'})]` : undefined;
   return {
     source: firstText(attributes, ['gen_ai.tool.name', 'ai.toolCall.name', 'tool.name', 'traceloop.entity.name']) ?? span.name,
-    input: readableText(attributes['gen_ai.tool.call.arguments'] ?? attributes['ai.toolCall.args'] ?? attributes['input.value'] ?? attributes['traceloop.entity.input'] ?? ''),
+    input: readableText(
+      attributes['gen_ai.tool.call.arguments'] ?? attributes['ai.toolCall.args'] ?? attributes['input.value'] ?? attributes['traceloop.entity.input'] ?? langfuseValue(attributes, 'input') ?? '',
+    ),
     outputs: [failed ?? readableText(result ?? '')],
   };
 }
@@ -113,11 +121,14 @@ function retrievalStep(span: OtelSpan): RetrievalStepInput {
   const attributes = span.attributes;
   const documents = flattened(attributes, 'retrieval.documents', ['document.content', 'document.id'], (at) => text(attributes, `${at}document.content`) ?? '');
   const genAi = json(attributes, 'gen_ai.retrieval.documents');
-  const outputs = documents.length > 0 ? documents : Array.isArray(genAi) ? genAi.map((document) => readableText(document)) : [];
+  const langfuse = langfuseValue(attributes, 'output');
+  const listed = Array.isArray(genAi) ? genAi : Array.isArray(langfuse) ? langfuse : [];
+  const outputs = documents.length > 0 ? documents : listed.map((document) => readableText(document));
+  const langfuseInput = langfuseValue(attributes, 'input');
   return {
     source: firstText(attributes, ['gen_ai.data_source.id', 'db.system', 'traceloop.entity.name']) ?? span.name,
-    input: firstText(attributes, ['gen_ai.retrieval.query.text', 'input.value', 'traceloop.entity.input']) ?? '',
-    outputs: outputs.length > 0 ? outputs : [firstText(attributes, ['output.value', 'traceloop.entity.output']) ?? ''],
+    input: firstText(attributes, ['gen_ai.retrieval.query.text', 'input.value', 'traceloop.entity.input']) ?? (langfuseInput === undefined ? '' : readableText(langfuseInput)),
+    outputs: outputs.length > 0 ? outputs : [firstText(attributes, ['output.value', 'traceloop.entity.output']) ?? (langfuse === undefined ? '' : readableText(langfuse))],
   };
 }
 

@@ -7,8 +7,10 @@
  * Nothing here ever throws into the caller's code: each observation runs in a guard whose
  * faults go to `onError` through the call.
  */
+import { insideRecordedCall, markActiveSpan, recordedCall } from '../call-marks.js';
 import { checkTestedVersion, type TestedFramework } from '../diagnostics.js';
 import { ModelCall } from '../model-call.js';
+import { NO_CALL } from '../observed-call.js';
 import { beginCall, type TargetChoice } from '../target.js';
 import type { CallRecording, Ending, MethodObserver, StreamRecording } from './recording.js';
 
@@ -188,6 +190,8 @@ export function observeCall(
   args: unknown[],
   client: ClientVersion,
 ): unknown {
+  // A client observed twice (or inside another wrapper of this package): the outer layer records the call.
+  if (insideRecordedCall()) return original.apply(resource, args);
   let recording: CallRecording | undefined;
   let end: ModelCall | undefined;
   let callArgs = args;
@@ -212,7 +216,12 @@ export function observeCall(
   }
   let result: unknown;
   try {
-    result = original.apply(resource, callArgs);
+    if (end === undefined || end.call === NO_CALL) {
+      result = original.apply(resource, callArgs);
+    } else {
+      markActiveSpan();
+      result = recordedCall(() => original.apply(resource, callArgs));
+    }
   } catch (error) {
     if (recording !== undefined) end?.finish(() => recording.failed(error));
     throw error;

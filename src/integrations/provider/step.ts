@@ -1,4 +1,5 @@
 import type { LLMStepInput } from '../../schemas/index.js';
+import type { BilledTokens } from '../model-prices.js';
 import type { ToolRun } from '../tool-runs.js';
 import type { CallRecording, Ending, Finished, MethodObserver } from './recording.js';
 import { answerText, field, lastUserText, markedOutput, type StepMessage, stringField } from './text.js';
@@ -20,6 +21,8 @@ export interface Answer {
   toolCallIds?: readonly string[] | undefined;
   inputTokens: number | undefined;
   outputTokens: number | undefined;
+  /** The tokens as billed, when the provider said them apart (cached, cache writes, reasoning). */
+  billed?: BilledTokens | undefined;
 }
 
 /**
@@ -40,9 +43,10 @@ export function llmFinished(
   const llm: LLMStepInput = { model: answer.model ?? '', messages, output };
   if (answer.inputTokens !== undefined) llm.input_tokens = answer.inputTokens;
   if (answer.outputTokens !== undefined) llm.output_tokens = answer.outputTokens;
-  if (answer.toolCalls.length === 0) return { llm, output };
-  if (ending.kind === 'complete') return { llm, output: answer.text, awaitsTools: answer.toolCallIds ?? [] };
-  return { llm, output: markedOutput(answer.text, ending) };
+  const { billed } = answer;
+  if (answer.toolCalls.length === 0) return { llm, output, billed };
+  if (ending.kind === 'complete') return { llm, output: answer.text, awaitsTools: answer.toolCallIds ?? [], billed };
+  return { llm, output: markedOutput(answer.text, ending), billed };
 }
 
 /**
