@@ -12,8 +12,9 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
-    // The majors that need Node 22 run there, with their own packages: `npm run test:majors`.
-    exclude: [...configDefaults.exclude, 'test/majors/**'],
+    // The majors that need Node 22 run there, with their own packages: `npm run test:majors`;
+    // the tests in a real browser with `npm run test:browser` (vitest.browser.config.ts).
+    exclude: [...configDefaults.exclude, 'test/majors/**', 'test/browser/**'],
     testTimeout: 15_000,
     // Spies and stubbed env vars never leak from one test into the next.
     restoreMocks: true,

@@ -66,12 +66,15 @@ try {
   }
 
   step('npm pack in the clone (prepack builds dist/)');
-  const [{ filename, files }] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], clone, { stdio: ['ignore', 'pipe', 'ignore'] }));
-  const paths = files.map((file) => file.path);
+  // The build prints to stdout too, so the tarball is read back rather than npm's --json.
+  run('npm', ['pack', '--pack-destination', work], clone, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const manifest = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8'));
+  const filename = `${manifest.name}-${manifest.version}.tgz`;
+  const paths = run('tar', ['-tzf', join(work, filename)], work).trim().split('\n').map((path) => path.replace(/^package\//, ''));
   for (const required of ['LICENSE', 'THIRD_PARTY_NOTICES.md', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/nebuly.js', 'dist/cli.js']) {
     if (!paths.includes(required)) throw new Error(`${filename} lacks ${required}`);
   }
-  console.log(`${filename}: ${files.length} files`);
+  console.log(`${filename}: ${paths.length} files`);
 
   step('npm install of the tarball in an empty app');
   mkdirSync(app);
@@ -82,7 +85,7 @@ try {
 
   step('npx nebuly --version');
   const version = run('npx', ['--no-install', 'nebuly', '--version'], app).trim();
-  const expected = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')).version;
+  const expected = manifest.version;
   if (!version.includes(expected)) throw new Error(`npx nebuly --version printed "${version}", not ${expected}`);
   console.log(version);
 

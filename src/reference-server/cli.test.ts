@@ -36,6 +36,11 @@ describe('nebuly-reference-server (bin)', () => {
 
       const response = await fetch(`${url}/api/external/eligible-users`, { headers: { authorization: `Bearer ${key}` } });
       expect(response.status).toBe(200);
+      // The page's address, and the page there for this machine without a key.
+      expect(cli.output()).toContain(`What it stored: open ${url}/ in a browser on this machine (no key needed).`);
+      const page = await fetch(`${url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<code>cli-project</code>');
       await expect.poll(cli.output).toMatch(/GET \/api\/external\/eligible-users 200 [\d.]+ms/);
 
       cli.child.kill(signal);
