@@ -71,9 +71,8 @@ describe('createReferenceServer (node:http)', () => {
     const held = fetch(`${server.url}/api/external/eligible-users`).catch((error: unknown) => error);
     await expect.poll(() => server?.faults.pending.length).toBe(0);
 
-    const started = performance.now();
     await Promise.all([server.close(), server.close()]);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Cut, not answered when its 10 s delay ended: the fetch fails (no clock needed).
     expect(await held).toBeInstanceOf(TypeError);
     await expect(fetch(`${server.url}/api/external/eligible-users`)).rejects.toThrow(TypeError);
   });
