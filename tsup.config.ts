@@ -6,6 +6,7 @@ import { oneLazyFile } from './scripts/one-lazy-file.js';
 import { nodeVariants } from './scripts/node-variants.js';
 import { oneEagerChunk } from './scripts/one-eager-chunk.js';
 import { namedImportsOnly } from './scripts/named-imports-only.js';
+import { BUNDLED_PACKAGES } from './scripts/third-party-notices.js';
 import { FRAMEWORK_SPECIFIER, optionalFrameworks } from './scripts/optional-frameworks.js';
 
 /** The package's entry points (package-entries.ts): dist name → source. */
@@ -42,8 +43,10 @@ const library: Options = {
   // ky is bundled so that the CommonJS build works on every Node 20 (ky is ESM-only).
   // zod is bundled (only what the schemas use) for cold start: imported from
   // node_modules it is some 60 files for Node to resolve and load, about 50 ms; bundled,
-  // about 0.5 ms (bench/import.ts). Its types still come from the `zod` dependency.
-  noExternal: ['ky', 'zod'],
+  // about 0.5 ms (bench/import.ts). Neither is a dependency (shipped once): the
+  // declarations they reach are copied (scripts/vendor-zod-types.mjs) and their licences
+  // are in THIRD_PARTY_NOTICES.md (scripts/third-party-notices.ts, the list).
+  noExternal: [...BUNDLED_PACKAGES],
   // The integrations import their frameworks as types only; kept external all the same.
   external: ['msw', /^node:/, 'openai', '@anthropic-ai/sdk', 'ai', /^@langchain\//, /^@opentelemetry\//, /^@openai\//, 'redis', 'ioredis'],
   treeshake: true,
@@ -117,14 +120,14 @@ export default defineConfig([
     esbuildPlugins: [optionalFrameworks('cjs'), eagerLocalImportsPlugin()],
   },
   {
-    // The bins. Runtime dependencies (zod) stay external; nothing here
-    // reaches the main entry.
+    // The bins, with what they use bundled (the package has no runtime dependency);
+    // nothing here reaches the main entry.
     entry: { cli: 'src/reference-server/cli.ts', nebuly: 'src/cli/main.ts' },
     format: ['esm'],
     platform: 'node',
     target: 'node20',
     sourcemap: false,
-    noExternal: ['ky'],
+    noExternal: [...BUNDLED_PACKAGES],
     banner: { js: '#!/usr/bin/env node' },
     removeNodeProtocol: false,
   },

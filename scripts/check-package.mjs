@@ -2,11 +2,62 @@
 // publint (exports map, files, module formats) and @arethetypeswrong/cli (types for
 // ESM and CommonJS under every resolution mode users have). Run after `npm run build`.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import ts from 'typescript';
+import { STRIPPED_CLASSES } from './strip-internals.mjs';
+import { BUNDLED_PACKAGES, NOTICES_FILE, packagesIn } from './third-party-notices.ts';
+
+// A small root: at most 40 runtime names, none of them deprecated (the schemas are in
+// `nebuly-client/schemas`), in both formats.
+const MAX_ROOT_NAMES = 40;
+const esmRoot = Object.keys(await import(join(process.cwd(), 'dist/index.js')));
+const cjsRoot = Object.keys((await import('node:module')).createRequire(import.meta.url)(join(process.cwd(), 'dist/index.cjs')));
+for (const [format, names] of [['ESM', esmRoot], ['CommonJS', cjsRoot]]) {
+  if (names.length > MAX_ROOT_NAMES) throw new Error(`the ${format} root exports ${names.length} runtime names (at most ${MAX_ROOT_NAMES}): ${names.join(', ')}`);
+  const schemas = names.filter((name) => /Schema$|^[A-Z_]+S$/.test(name) && name !== 'MASK_FAILED');
+  if (schemas.length > 0) throw new Error(`the ${format} root exports schemas: ${schemas.join(', ')} (nebuly-client/schemas only)`);
+}
+console.log(`== the root exports ${esmRoot.length} runtime names (at most ${MAX_ROOT_NAMES})`);
+
+// The internals of Conversation and Turn (their members marked @internal in src/) are in
+// no published declaration, and their constructors are private (scripts/strip-internals.mjs).
+const internalMembers = new Map();
+for (const [name, file] of [['Conversation', 'src/recorder/conversation.ts'], ['Turn', 'src/recorder/turn.ts']]) {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const declaration = source.statements.find((statement) => ts.isClassDeclaration(statement) && statement.name?.text === name);
+  const internal = declaration.members.filter((member) => ts.getJSDocTags(member).some((tag) => tag.tagName.text === 'internal'));
+  internalMembers.set(name, internal.map((member) => (ts.isConstructorDeclaration(member) ? 'constructor' : member.name.getText(source))));
+}
+if (STRIPPED_CLASSES.some((name) => !internalMembers.has(name))) throw new Error('check-package does not check every class strip-internals strips');
+let classesSeen = 0;
+for (const file of readdirSync('dist').filter((name) => /\.d\.c?ts$/.test(name))) {
+  const source = ts.createSourceFile(file, readFileSync(join('dist', file), 'utf8'), ts.ScriptTarget.Latest, true);
+  for (const statement of source.statements) {
+    if (!ts.isClassDeclaration(statement) || !internalMembers.has(statement.name?.text)) continue;
+    classesSeen += 1;
+    const published = statement.members.map((member) =>
+      ts.isConstructorDeclaration(member)
+        ? member.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.PrivateKeyword) ? 'private constructor' : 'constructor'
+        : member.name?.getText(source));
+    const leaked = internalMembers.get(statement.name.text).filter((name) => published.includes(name));
+    if (leaked.length > 0) throw new Error(`dist/${file}: ${statement.name.text} publishes its internals ${leaked.join(', ')}`);
+  }
+}
+if (classesSeen === 0) throw new Error('no declaration of Conversation or Turn found in dist/');
+console.log(`== Conversation and Turn publish none of their internals (${[...internalMembers].map(([name, members]) => `${name}: ${members.join(', ')}`).join('; ')})`);
+
+// What dist/ bundles is listed, with its licence text, in THIRD_PARTY_NOTICES.md.
+const bundled = packagesIn('dist');
+const unlisted = bundled.filter((name) => !BUNDLED_PACKAGES.includes(name));
+if (unlisted.length > 0) throw new Error(`dist/ bundles ${unlisted.join(', ')}, not in BUNDLED_PACKAGES (scripts/third-party-notices.ts)`);
+const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+const twice = BUNDLED_PACKAGES.filter((name) => manifest.dependencies?.[name] !== undefined || manifest.peerDependencies?.[name] !== undefined);
+if (twice.length > 0) throw new Error(`${twice.join(', ')} bundled and a dependency too: shipped twice`);
+console.log(`== dist/ bundles ${bundled.join(', ')}: in ${NOTICES_FILE}, not dependencies`);
 
 // The main entry must never load an integration's framework: walk the files it imports
 // (relative specifiers) in both formats and refuse any framework specifier among them.
@@ -94,9 +145,13 @@ const dir = mkdtempSync(join(tmpdir(), 'nebuly-pack-'));
 const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' });
 try {
   const [{ filename }] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { encoding: 'utf8' }),
+    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { encoding: 'utf8' }),
   );
   const tarball = join(dir, filename);
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' }))[0].files.map((file) => file.path);
+  for (const required of ['LICENSE', NOTICES_FILE, 'dist/index.js', 'dist/nebuly.js', 'dist/vendor/zod/LICENSE']) {
+    if (!packed.includes(required)) throw new Error(`${filename} lacks ${required}`);
+  }
   console.log(`\n== publint ${filename}`);
   run('npx', ['--no-install', 'publint', 'run', tarball, '--strict']);
   console.log(`\n== attw ${filename}`);

@@ -3,7 +3,7 @@
 // esbuild writes into every entry a bare import of each chunk its modules reach, to fix
 // the order of evaluation; a user's esbuild, splitting their bundle, then counts every
 // chunk so named as loaded by the entry, used or not, and puts what the SDK's lazy modules
-// share with it (zod and the schemas, through the root's deprecated schema exports) into
+// share with it (zod and the schemas) into
 // the part that loads first: 38 kB instead of 25 kB min+gz for the recorder alone
 // (bench/bundle.ts, docs/decisions/0004-pay-for-what-you-use.md). Each chunk imports by
 // name what it uses, so what a user's code uses still loads first, in dependency order;

@@ -18,11 +18,10 @@ export const GROUP_RULES = [
   [/^privacy\//, 'Privacy'],
   [/^(client\.ts|core\/|resources\/)/, 'Client'],
   [/^(types|schemas|utils)\//, 'Types'],
-  [/^deprecated-schemas\.ts$/, 'Deprecated'],
 ];
 
 /** The groups in the order the reference shows them. */
-export const GROUP_ORDER = ['Client', 'Recorder', 'Builders', 'Privacy', 'Errors', 'Types', 'Deprecated'];
+export const GROUP_ORDER = ['Client', 'Recorder', 'Builders', 'Privacy', 'Errors', 'Types'];
 
 /**
  * The group of a declaration of `src/<path>`, or `undefined` when no rule names it.

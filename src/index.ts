@@ -17,7 +17,7 @@
  * - Parameters and answers: {@link SendInteractionParams}, {@link SendConversationParams},
  *   {@link UsersParams}, {@link UsersResponse}, …
  *
- * The schemas exported here are deprecated: import them from `nebuly-client/schemas`.
+ * The zod schemas of the wire objects are in `nebuly-client/schemas`.
  *
  * @example
  * ```ts
@@ -30,17 +30,14 @@
  * @module nebuly-client
  */
 export { NebulyClient } from './client.js';
-export { Interactions } from './resources/interactions.js';
-export { Conversations } from './resources/conversations.js';
-export { EligibleUsers } from './resources/eligible-users.js';
-export { PlatformUsers } from './resources/platform-users.js';
-export {
-  CLIENT_DEFAULTS,
-  REGION_BASE_URLS,
-  type ClientOptions,
-  type ModelPrice,
-  type Region,
-} from './core/options.js';
+// Types only: users reach the resources through `nebuly.interactions` and the like.
+export type { Interactions } from './resources/interactions.js';
+export type { Conversations } from './resources/conversations.js';
+export type { EligibleUsers } from './resources/eligible-users.js';
+export type { PlatformUsers } from './resources/platform-users.js';
+// The defaults are in docs/options.md (generated from the option specs), not exported:
+// the root keeps to what a user calls or catches (at most 40 runtime names).
+export type { ClientOptions, ModelPrice, Region } from './core/options.js';
 export type { AcceptedResponse } from './core/http.js';
 export type { RequestOptions } from './core/request-options.js';
 export type { LogFields, Logger, LogLevel } from './core/logging.js';
@@ -65,12 +62,7 @@ export {
 } from './core/errors.js';
 export type { Issue } from './utils/issues.js';
 export type * from './types/index.js';
-export * from './deprecated-schemas.js';
-export {
-  RECORDER_DEFAULTS,
-  type RecorderOptions,
-  type ResolvedRecorderOptions,
-} from './core/recorder-options.js';
+export type { RecorderOptions } from './core/recorder-options.js';
 export {
   conversationInteraction,
   embeddingStep,
@@ -78,7 +70,6 @@ export {
   hashEndUser,
   interactionParams,
   llmStep,
-  MICRO_DOLLARS_PER_USD,
   retrievalStep,
   usdToMicroDollars,
   type HashEndUserOptions,
@@ -111,11 +102,4 @@ export {
 // counted the masks of the lazy modules as loaded at import (scripts/one-lazy-file.ts).
 export { MASK_FAILED, MaskError, type MaskErrorCode, type MaskFallback } from './privacy/errors.js';
 export { maskPII } from './privacy/mask-pii.js';
-export {
-  DEFAULT_SAMPLE_KEY,
-  type IngestPayload,
-  type IngestPayloads,
-  type Mask,
-  type MaskContext,
-  type PayloadKind,
-} from './core/privacy-options.js';
+export type { IngestPayload, IngestPayloads, Mask, MaskContext, PayloadKind } from './core/privacy-options.js';

@@ -58,7 +58,8 @@ export function openAIChatCompletion(answer: FakeAnswer): ProviderReply {
 /**
  * OpenAI `POST /chat/completions` with `stream: true`: the text in `pieces`, tool calls
  * with their arguments split in two deltas, then (when `withUsage`) the usage chunk
- * with empty `choices`, then `[DONE]`.
+ * with empty `choices`, then `[DONE]`. As OpenAI does, `withUsage` also puts `usage: null`
+ * on every other chunk.
  * @example
  * ```ts
  * provider.answer(() => ({ events: openAIChatChunks({ model: 'gpt-4o', text: 'Hi!' }, { withUsage: true }) }));
@@ -67,7 +68,7 @@ export function openAIChatCompletion(answer: FakeAnswer): ProviderReply {
 export function openAIChatChunks(answer: FakeAnswer, options: { pieces?: string[]; withUsage?: boolean } = {}): ServerEvent[] {
   const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model: answer.model };
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-    data: { ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] },
+    data: { ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...(options.withUsage === true ? { usage: null } : {}) },
   });
   const events: ServerEvent[] = [chunk({ role: 'assistant', content: '' })];
   for (const piece of options.pieces ?? (answer.text === undefined ? [] : [answer.text])) events.push(chunk({ content: piece }));

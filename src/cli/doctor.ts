@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { ENDPOINTS } from '../core/endpoints.js';
+import { APIError, UnexpectedResponseError } from '../core/errors.js';
 import { parseCommand } from './args.js';
 import { connect, CONNECTION_USAGE, resolveHost, resolveKey, type Env } from './connection.js';
 import { CliError, describeError, EXIT } from './failure.js';
@@ -55,6 +56,19 @@ export async function doctor(argv: readonly string[], env: Env, io: Io): Promise
     io.out(rtt());
   } catch (error) {
     io.out(`key check:  failed\n${rtt()}`);
-    throw new CliError(describeError(error, host.shown), EXIT.failed);
+    throw new CliError(notTheApi(error, host.shown, path) ?? describeError(error, host.shown), EXIT.failed);
   }
+}
+
+/**
+ * What to say when the host answered but not as the Nebuly API does: the endpoint doctor
+ * calls exists on the service for every key (a bad key is a 401), so a 404 or 405 there,
+ * or a success that is not a list of users, means the base URL points elsewhere.
+ */
+function notTheApi(error: unknown, host: string, path: string): string | undefined {
+  let answer: string;
+  if (error instanceof UnexpectedResponseError) answer = `answered ${error.status} with a body that is not the Nebuly API's list of users`;
+  else if (error instanceof APIError && (error.status === 404 || error.status === 405)) answer = `answered ${error.status}`;
+  else return undefined;
+  return `${host} answers, but it is not the Nebuly API: ${path} ${answer}. Check --base-url or NEBULY_BASE_URL: the service's origin with no path (https://backend.nebuly.com, or --region eu)`;
 }

@@ -9,14 +9,14 @@ export type { ModelPrice } from './model-price.js';
 // The client's options as users write them, and their defaults; `resolve-options.ts`
 // checks and resolves them.
 
-/** The regions the service runs in; a project lives in one. */
-export const REGION_BASE_URLS = {
+/** A region of the service: `'us'` or `'eu'`; a project lives in one. */
+export type Region = 'us' | 'eu';
+
+/** The base URL of each region (listed in docs/options.md, under `region`). */
+export const REGION_BASE_URLS: Readonly<Record<Region, string>> = {
   us: 'https://backend.nebuly.com',
   eu: 'https://backend.eu.nebuly.com',
-} as const;
-
-/** A region of the service. */
-export type Region = keyof typeof REGION_BASE_URLS;
+};
 
 /** Options of {@link NebulyClient}. Each falls back to its environment variable, then to its default. */
 export interface ClientOptions {

@@ -8,8 +8,8 @@ import { flag, func, number, oneOf, valueOf } from './option-kinds.js';
 
 /**
  * Options of the conversation recorder, passed as `new NebulyClient({ recorder })`.
- * Every default is spelled out in {@link RECORDER_DEFAULTS}; docs/recorder.md explains
- * how they work together.
+ * Every default is in docs/options.md (generated from `RECORDER_OPTIONS`); docs/recorder.md
+ * explains how they work together.
  *
  * @example
  * ```ts

@@ -13,8 +13,16 @@ import { HEADERS_OPTION, MAX_RETRIES_OPTION, TIMEOUT_MS_OPTION } from './shared-
 /** Passed on unchecked here: `resolveLog` checks `logLevel` and `logger`, with NEBULY_LOG. */
 const checkedByLog = new OptionSpec<unknown>((value) => value);
 
-/** Every option of {@link ClientOptions}: its check, environment variable and default. */
-const CLIENT_OPTIONS = {
+/**
+ * Every option of {@link ClientOptions}: its check, environment variable and default
+ * (docs/options.md is generated from it: scripts/options-table.ts).
+ *
+ * @example
+ * ```ts
+ * CLIENT_OPTIONS.timeoutMs.fallback?.value; // 30_000
+ * ```
+ */
+export const CLIENT_OPTIONS = {
   apiKey: text().env('NEBULY_API_KEY'),
   region: text().env('NEBULY_REGION').or(CLIENT_DEFAULTS.region),
   baseUrl: text().env('NEBULY_BASE_URL'),

@@ -39,9 +39,11 @@ export interface ObserveOpenAIOptions {
    * themselves. OpenAI sends usage on streams only when asked, so without it a streamed
    * step has no token counts.
    *
-   * The stream then ends with one more chunk than without it: `choices: []` and the
-   * `usage` of the whole call. Code that reads `chunk.choices[0]` without checking must
-   * skip it. Streamed `responses.create` calls always carry usage: not affected.
+   * Your code still receives the stream its request asked for: the usage that was not
+   * asked for is recorded, and its chunk (`choices: []`) and the `usage: null` of the
+   * others are not passed on, so a loop reading `chunk.choices[0].delta` stays safe. A
+   * call that set `include_usage: true` gets its usage chunk as always. Streamed
+   * `responses.create` calls always carry usage: not affected.
    * @default false
    */
   includeUsage?: boolean | undefined;

@@ -123,7 +123,7 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
     if (isInspectionPath(path)) {
       if (method !== 'GET') return { response: methodNotAllowed(['GET']), requestBody: '' };
       if (project === undefined) return { response: unauthorized(request), requestBody: '' };
-      return { response: inspect(store, project, path), requestBody: '' };
+      return { response: inspect(store, project, path, new URL(request.url).searchParams), requestBody: '' };
     }
     if (known === undefined) return { response: detail(404, 'Not Found'), requestBody: '' };
     const endpoint = known[method];

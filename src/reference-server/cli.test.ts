@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROCESS_TIMEOUT_MS } from '../../test/helpers/process-timeout.js';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const children: ChildProcess[] = [];
@@ -20,7 +21,7 @@ function start(args: string[]) {
     child,
     output: () => output,
     async url(): Promise<string> {
-      await expect.poll(() => /listening on (http:\S+)/.exec(output)?.[1], { timeout: 10_000 }).toBeTruthy();
+      await expect.poll(() => /listening on (http:\S+)/.exec(output)?.[1], { timeout: PROCESS_TIMEOUT_MS }).toBeTruthy();
       return /listening on (http:\S+)/.exec(output)?.[1] ?? '';
     },
   };
@@ -36,6 +37,11 @@ describe('nebuly-reference-server (bin)', () => {
 
       const response = await fetch(`${url}/api/external/eligible-users`, { headers: { authorization: `Bearer ${key}` } });
       expect(response.status).toBe(200);
+      // The page's address, and the page there for this machine without a key.
+      expect(cli.output()).toContain(`What it stored: open ${url}/ in a browser on this machine (no key needed).`);
+      const page = await fetch(`${url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<code>cli-project</code>');
       await expect.poll(cli.output).toMatch(/GET \/api\/external\/eligible-users 200 [\d.]+ms/);
 
       cli.child.kill(signal);

@@ -11,6 +11,11 @@ function readConfig(): CliConfig {
   }
 }
 
+/** The page's address: the server's, or the loopback one when it listens on every address. */
+function pageUrl(url: string, port: number): string {
+  return /^http:\/\/(0\.0\.0\.0|\[::\])(:|$)/.test(url) ? `http://127.0.0.1:${port}/` : `${url}/`;
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   if (config.help) {
@@ -33,6 +38,7 @@ async function main(): Promise<void> {
   console.log(
     `nebuly reference server listening on ${server.url} (${keyCount} API key${keyCount === 1 ? '' : 's'}; projects: ${projects}). Ctrl-C stops it.`,
   );
+  console.log(`What it stored: open ${pageUrl(server.url, server.port)} in a browser on this machine (no key needed).`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -13,12 +13,23 @@ import type { ReferenceStore } from './store.js';
  * ```
  */
 export const INSPECTION_PATHS = {
-  /** `GET`: `{ conversations: StoredConversation[] }`, the project's interactions by conversation, with late feedback. */
+  /**
+   * `GET`: `{ conversations: StoredConversation[] }`, the project's interactions by
+   * conversation, with late feedback; `?conversation_id=` and `?end_user=` keep the
+   * conversations with that id or end user.
+   */
   conversations: '/_reference/conversations',
 } as const;
 
-const VIEWS: Readonly<Record<string, (store: ReferenceStore, project: string) => unknown>> = {
-  [INSPECTION_PATHS.conversations]: (store, project) => ({ conversations: store.listConversations(project) }),
+/** The query parameters that narrow `/_reference/conversations`, each a field of the conversation. */
+const CONVERSATION_FILTERS = ['conversation_id', 'end_user'] as const;
+
+const VIEWS: Readonly<Record<string, (store: ReferenceStore, project: string, query: URLSearchParams) => unknown>> = {
+  [INSPECTION_PATHS.conversations]: (store, project, query) => ({
+    conversations: store
+      .listConversations(project)
+      .filter((conversation) => CONVERSATION_FILTERS.every((field) => !query.has(field) || query.get(field) === conversation[field])),
+  }),
 };
 
 /** Whether `path` is one of the reference's own endpoints. */
@@ -26,8 +37,8 @@ export function isInspectionPath(path: string): boolean {
   return Object.hasOwn(VIEWS, path);
 }
 
-/** The response of an inspection endpoint to an authorized `GET`. */
-export function inspect(store: ReferenceStore, project: string, path: string): Response {
+/** The response of an inspection endpoint to an authorized `GET`, narrowed by its `query`. */
+export function inspect(store: ReferenceStore, project: string, path: string, query = new URLSearchParams()): Response {
   const view = VIEWS[path];
-  return view === undefined ? json({ detail: 'Not Found' }, 404) : json(view(store, project));
+  return view === undefined ? json({ detail: 'Not Found' }, 404) : json(view(store, project, query));
 }

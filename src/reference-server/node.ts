@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createReferenceApp, type ReferenceApp, type ReferenceState } from './app.js';
+import { pageResponse } from './local-page.js';
 import type { ReferenceOptions } from './options.js';
 
 /** Options of {@link createReferenceServer}. */
@@ -82,7 +83,7 @@ function toRequest(incoming: IncomingMessage, origin: string, signal: AbortSigna
   return new Request(new URL(incoming.url ?? '/', origin), init);
 }
 
-async function respond(app: ReferenceApp, incoming: IncomingMessage, outgoing: ServerResponse, origin: string) {
+async function respond(app: ReferenceApp, incoming: IncomingMessage, outgoing: ServerResponse, origin: string, projects: readonly string[]) {
   const abort = new AbortController();
   outgoing.on('close', () => {
     if (!outgoing.writableFinished) abort.abort();
@@ -91,6 +92,13 @@ async function respond(app: ReferenceApp, incoming: IncomingMessage, outgoing: S
   if (FORBIDDEN_METHODS.has(method)) {
     incoming.resume();
     await send(outgoing, app.refuseMethod(method, new URL(incoming.url ?? '/', origin).pathname));
+    return;
+  }
+  // The page at `/` is the server's own, not the API's: not in the request log.
+  const page = pageResponse(incoming, new URL(incoming.url ?? '/', origin).pathname, app.store, projects);
+  if (page !== undefined) {
+    incoming.resume();
+    await send(outgoing, page);
     return;
   }
   const request = toRequest(incoming, origin, abort.signal);
@@ -138,9 +146,10 @@ function formatOrigin(address: AddressInfo): string {
 export async function createReferenceServer(options: ReferenceServerOptions): Promise<ReferenceServer> {
   const { port = 0, host = '127.0.0.1', ...rest } = options;
   const app = createReferenceApp(rest);
+  const projects = [...new Set(Object.values(rest.apiKeys))];
   let origin = '';
   const server = createServer((incoming, outgoing) => {
-    respond(app, incoming, outgoing, origin).catch((error: unknown) => {
+    respond(app, incoming, outgoing, origin, projects).catch((error: unknown) => {
       console.error('reference server: could not respond', error);
       outgoing.destroy();
     });

@@ -1,3 +1,4 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { PROJECT, TIMEOUT_MS, useWorlds, world } from './world.js';
@@ -13,7 +14,31 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** A JSON server on loopback that is not the Nebuly API: answers every request with `status` and `body`. */
+async function otherJsonServer(status: number, body: unknown): Promise<{ url: string; server: Server }> {
+  const server = createHttpServer((_request, response) => {
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server };
+}
+
 describe.concurrent('nebuly doctor (bin)', { timeout: TIMEOUT_MS }, () => {
+  it.each([
+    [404, { error: 'Not Found' }, 'GET /api/external/eligible-users answered 404'],
+    [200, { status: 'ok' }, "GET /api/external/eligible-users answered 200 with a body that is not the Nebuly API's list of users"],
+  ])('a host that answers %i as JSON but is not the Nebuly API: said so, exit 1', async (status, body, said) => {
+    const { nebuly } = await world();
+    const other = await otherJsonServer(status, body);
+    try {
+      const run = await nebuly(['doctor', '--base-url', other.url]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`${other.url} answers, but it is not the Nebuly API: ${said}. Check --base-url or NEBULY_BASE_URL`);
+    } finally {
+      other.server.close();
+    }
+  });
+
   it('prints the host and its source, that the key is accepted, and the round trip', async () => {
     const { server, nebuly } = await world();
     server.store.insertUsers(

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CLIENT_DEFAULTS, type ClientOptions, NebulyClient, NebulyError, RECORDER_DEFAULTS, REGION_BASE_URLS } from '../../src/index.js';
+import { type ClientOptions, NebulyClient, NebulyError } from '../../src/index.js';
+import { CLIENT_DEFAULTS, REGION_BASE_URLS } from '../../src/core/options.js';
+import { RECORDER_DEFAULTS } from '../../src/core/recorder-options.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();

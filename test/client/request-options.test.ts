@@ -97,15 +97,14 @@ describe('request options', () => {
 
   it('times out an attempt after the call’s timeoutMs, not the client’s', async () => {
     const { baseUrl, requests } = await serve(() => undefined); // never answers
-    const started = Date.now();
     const error = await client(baseUrl)
       .eligibleUsers.list({ timeoutMs: 100, maxRetries: 1 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).message).toBe('GET /api/external/eligible-users got no answer within 100 ms (2 attempts)');
     expect((error as TimeoutError).attempts).toBe(2);
+    // The message names the call's 100 ms: the client's 30 s was not used. No clock here.
     expect(requests).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('tries once with maxRetries: 0, where the client would retry four times', async () => {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { PROCESS_TIMEOUT_MS } from '../helpers/process-timeout.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -10,7 +11,7 @@ describe('npm run demo (the README’s main job)', () => {
     // The same command as the package.json script, without npm's own output.
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], {
       cwd: ROOT,
-      timeout: 30_000,
+      timeout: PROCESS_TIMEOUT_MS,
     });
 
     expect(stdout).toContain('insert: 3 users inserted');

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js';
+import { PROCESS_TIMEOUT_MS } from '../helpers/process-timeout.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let server: ReferenceServer;
@@ -16,7 +17,7 @@ afterAll(() => server.close());
 async function runExample(file: string): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file], {
     cwd: ROOT,
-    timeout: 30_000,
+    timeout: PROCESS_TIMEOUT_MS,
     env: { ...process.env, NEBULY_API_KEY: 'dev-key', NEBULY_BASE_URL: server.url, NEBULY_REGION: '' },
   });
   return stdout;

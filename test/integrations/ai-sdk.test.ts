@@ -10,7 +10,7 @@ import {
   wrapLanguageModel,
 } from 'ai';
 import { MockEmbeddingModelV3 } from 'ai/test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { nebulyMiddleware, nebulyTelemetry } from '../../src/integrations/ai-sdk/index.js';
 import {
@@ -175,14 +175,13 @@ describe('nebulyMiddleware', () => {
     const { nebuly, sent } = nebulyWithReference();
     const conversation = nebuly.startConversation({ end_user: 'user-1' });
     const turn = conversation.interaction({ input: QUESTION });
-    const model = wrapLanguageModel({
-      model: mockModel({ stream: [stream(streamedAnswer(['Shipped.']), 5)] }),
-      middleware: nebulyMiddleware({ turn }),
-    });
+    const inner = mockModel({ stream: [stream(streamedAnswer(['Shipped.']), 5)] });
+    const model = wrapLanguageModel({ model: inner, middleware: nebulyMiddleware({ turn }) });
 
     const result = streamText({ model, prompt: QUESTION });
     const reading = result.text;
-    await new Promise((resolve) => setTimeout(resolve, 2)); // the model call has started
+    // The model call has started (an event, not a sleep that a loaded machine outruns).
+    await vi.waitFor(() => expect(inner.doStreamCalls).toHaveLength(1), { timeout: 60_000 });
     turn.retrieval({ source: 'orders-db', input: '42', outputs: ['shipped'] });
     turn.end({ output: await reading });
     await conversation.end();

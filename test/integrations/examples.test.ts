@@ -2,12 +2,13 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { PROCESS_TIMEOUT_MS } from '../helpers/process-timeout.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs an example as a user does (`npx tsx examples/…`), offline: fake provider, embedded reference server. */
 async function runExample(path: string): Promise<string> {
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path], { cwd: ROOT, timeout: 30_000 });
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path], { cwd: ROOT, timeout: PROCESS_TIMEOUT_MS });
   expect(stderr).not.toContain('[nebuly]'); // nothing reached onError
   return stdout;
 }

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { build, type Options } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import configs from '../../tsup.config.js';
+import { PROCESS_TIMEOUT_MS } from '../helpers/process-timeout.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Inside the repo's node_modules, so that what the build leaves external resolves as it does for users.
@@ -40,7 +41,7 @@ describe('the CommonJS build', () => {
         await server.close();
       })();
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: ROOT, timeout: 20_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: ROOT, timeout: PROCESS_TIMEOUT_MS });
     expect(stdout.trim()).toBe('{"status":"delivered","users":0}');
   });
 });

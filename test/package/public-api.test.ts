@@ -41,8 +41,8 @@ function parameterHover(className: string, method: string): { text: string; fiel
 
 const INTERNALS = ['tags', 'timestamp', 'userTimestamp', 'nonEmptyString', 'nonNegativeInt', 'toIssues', 'formatPath', 'traceStepBranch'];
 
-/** Still exported by the root for 0.1.0 code, deprecated: they moved to `nebuly-client/schemas`. */
-const DEPRECATED = [
+/** The zod schemas and their enumerations: on `nebuly-client/schemas` only. */
+const SCHEMAS = [
   'conversationFeedbackActionSchema', 'conversationInteractionSchema', 'deleteInteractionsParamsSchema',
   'deleteUsersParamsSchema', 'embeddingStepSchema', 'FEEDBACK_SLUGS', 'feedbackActionSchema', 'FILTER_KINDS',
   'interactionFilterSchema', 'interactionSchema', 'llmStepSchema', 'MESSAGE_ROLES', 'messageResponseSchema',
@@ -62,14 +62,14 @@ const WIRE_TYPES = [
   'MessageResponse', 'FeedbackMetadataInput', 'FeedbackMetadata', 'SendFeedbackParams', 'SendFeedbackBody',
 ];
 
-/** Schemas added after 0.1.0: on `nebuly-client/schemas` only. */
+/** Schemas added after 0.1.0. */
 const NEW_SCHEMAS = ['feedbackMetadataSchema', 'sendFeedbackParamsSchema'];
 
 /** The public API of the package root: values and types. Changing it is a decision. */
 const ROOT_API = [
   // the client and its resources
   'NebulyClient', 'Interactions', 'Conversations', 'EligibleUsers', 'PlatformUsers',
-  'CLIENT_DEFAULTS', 'REGION_BASE_URLS', 'ClientOptions', 'ModelPrice', 'Region', 'AcceptedResponse',
+  'ClientOptions', 'ModelPrice', 'Region', 'AcceptedResponse',
   'RequestOptions', 'LogLevel', 'Logger', 'LogFields',
   // errors
   'NebulyError', 'ValidationError', 'Issue', 'APIError', 'BadRequestError', 'AuthenticationError',
@@ -78,9 +78,9 @@ const ROOT_API = [
   ...WIRE_TYPES,
   // builders
   'interactionParams', 'InteractionParamsInput', 'conversationInteraction', 'llmStep', 'retrievalStep', 'embeddingStep',
-  'feedbackAction', 'usdToMicroDollars', 'MICRO_DOLLARS_PER_USD', 'hashEndUser', 'HashEndUserOptions', 'FeedbackTokenOptions', 'FeedbackTokenParams',
+  'feedbackAction', 'usdToMicroDollars', 'hashEndUser', 'HashEndUserOptions', 'FeedbackTokenOptions', 'FeedbackTokenParams',
   // the recorder
-  'RECORDER_DEFAULTS', 'RecorderOptions', 'ResolvedRecorderOptions', 'Conversation', 'StartConversationParams',
+  'RecorderOptions', 'Conversation', 'StartConversationParams',
   'InteractionParams', 'Turn', 'EndInteractionParams', 'ShutdownOptions', 'DeliveryReport', 'ConversationOutcome', 'ConversationStatus',
   'ConversationTarget',
   'DeliveryError', 'QueueFullError', 'RecordingError', 'RecordingErrorCode', 'UndeliveredConversation',
@@ -88,33 +88,29 @@ const ROOT_API = [
   'memoryStore', 'MemoryStoreOptions', 'ConversationStore', 'ConversationClaim', 'StoredInteraction', 'SentInteraction',
   'MaybePromise', 'FeedbackParams',
   // privacy and control
-  'maskPII', 'MASK_FAILED', 'MaskError', 'MaskErrorCode', 'MaskFallback', 'DEFAULT_SAMPLE_KEY',
+  'maskPII', 'MASK_FAILED', 'MaskError', 'MaskErrorCode', 'MaskFallback',
   'Mask', 'MaskContext', 'IngestPayload', 'IngestPayloads', 'PayloadKind',
 ];
 
 describe('the package root', () => {
   it('exports the public API and nothing else', () => {
-    expect(exportedNames(entry('index.ts'))).toEqual([...ROOT_API, ...DEPRECATED].sort());
+    expect(exportedNames(entry('index.ts'))).toEqual([...ROOT_API].sort());
+  });
+
+  it('carries at most 40 runtime names, none of them a schema', () => {
+    expect(Object.keys(root).length).toBeLessThanOrEqual(40);
+    for (const name of SCHEMAS) expect(root).not.toHaveProperty(name);
   });
 
   it('exports no internal helper', () => {
     for (const internal of INTERNALS) expect(root).not.toHaveProperty(internal);
   });
 
-  it('keeps the deprecated schemas: the enumerations of nebuly-client/schemas, and schemas that parse as its own', () => {
-    for (const name of DEPRECATED) {
-      const deprecated = root[name as keyof typeof root] as unknown;
-      const current = schemas[name as keyof typeof schemas] as unknown;
-      if (Array.isArray(current)) expect(deprecated, name).toBe(current);
-      // Made at their first use (onFirstTouch): copies of the schema, its internals shared.
-      else expect((deprecated as { _zod: unknown })._zod, name).toBe((current as { _zod: unknown })._zod);
-    }
-  });
 });
 
 describe('nebuly-client/schemas', () => {
   it('exports every schema, the enumerations and the named types, and no internal helper', () => {
-    expect(exportedNames(entry('schemas/public.ts'))).toEqual([...DEPRECATED, ...NEW_SCHEMAS, ...WIRE_TYPES].sort());
+    expect(exportedNames(entry('schemas/public.ts'))).toEqual([...SCHEMAS, ...NEW_SCHEMAS, ...WIRE_TYPES].sort());
     for (const internal of INTERNALS) expect(schemas).not.toHaveProperty(internal);
   });
 });

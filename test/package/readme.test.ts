@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import type { Options } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import configs from '../../tsup.config.js';
+import { PROCESS_TIMEOUT_MS } from '../helpers/process-timeout.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const readme = readFileSync(`${ROOT}README.md`, 'utf8');
@@ -80,7 +81,7 @@ describe('the quick start, run as the README says, against the reference server'
     server.stdout!.setEncoding('utf8').on('data', (chunk: string) => (serverOutput += chunk));
     while (!/listening on (\S+)/.test(serverOutput)) await once(server.stdout!, 'data');
     url = /listening on (http:\/\/\S+)/.exec(serverOutput)![1]!;
-  }, 30_000);
+  }, PROCESS_TIMEOUT_MS);
 
   afterAll(() => {
     server.kill();
@@ -92,7 +93,7 @@ describe('the quick start, run as the README says, against the reference server'
     const tsx = fileURLToPath(import.meta.resolve('tsx'));
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', tsx, script!], {
       cwd: dir,
-      timeout: 30_000,
+      timeout: PROCESS_TIMEOUT_MS,
       env: { PATH: process.env.PATH, TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json'), ...env },
     });
     return { stdout, stderr };
@@ -110,7 +111,7 @@ describe('the quick start, run as the README says, against the reference server'
     expect(stdout).toMatch(/^Delivered conversation [0-9a-f-]{36}\n$/);
     expect(stderr).toBe('');
     // The server's own output, read as it arrives.
-    await vi.waitFor(() => expect(serverOutput).toMatch(/POST \/event-ingestion\/api\/v2\/events\/trace_conversation 202 [\d.]+ms/), { timeout: 10_000 });
+    await vi.waitFor(() => expect(serverOutput).toMatch(/POST \/event-ingestion\/api\/v2\/events\/trace_conversation 202 [\d.]+ms/), { timeout: PROCESS_TIMEOUT_MS });
     expect(readme).toContain('`POST /event-ingestion/api/v2/events/trace_conversation 202 3ms`');
   });
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js';
+import { PROCESS_TIMEOUT_MS } from '../helpers/process-timeout.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLE = 'examples/mask-personal-data.ts';
@@ -18,7 +19,7 @@ describe(EXAMPLE, () => {
   it('sends masked content, and placeholders when the mask throws', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', EXAMPLE], {
       cwd: ROOT,
-      timeout: 30_000,
+      timeout: PROCESS_TIMEOUT_MS,
       env: { ...process.env, NEBULY_API_KEY: 'dev-key', NEBULY_BASE_URL: server.url, NEBULY_REGION: '' },
     });
     expect(stdout).toBe(

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createSampler } from '../../src/privacy/index.js';
+import { PROCESS_TIMEOUT_MS } from '../helpers/process-timeout.js';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/sample-users.ts', import.meta.url));
 const COUNT = 2000;
@@ -10,7 +11,7 @@ const COUNT = 2000;
 /** The decisions of a Node process of its own, one character per user. */
 async function decisionsOfProcess(rate: number, key: string): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', SCRIPT, String(rate), key, String(COUNT)], {
-    timeout: 20_000,
+    timeout: PROCESS_TIMEOUT_MS,
   });
   return stdout;
 }

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js';
 import { ENDPOINTS } from '../../src/core/endpoints.js';
+import { PROCESS_TIMEOUT_MS } from '../helpers/process-timeout.js';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/exit-with-open.ts', import.meta.url));
 const PROJECT = 'project-exit';
@@ -23,7 +24,7 @@ afterAll(async () => {
 /** Runs the fixture in its own Node process; resolves with what it printed once it exited. */
 async function run(mode: string, clients = 1, shutdownTimeoutMs?: number): Promise<string> {
   const args = [SCRIPT, server.url, mode, String(clients), ...(shutdownTimeoutMs === undefined ? [] : [String(shutdownTimeoutMs)])];
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...args], { timeout: 20_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...args], { timeout: PROCESS_TIMEOUT_MS });
   return stdout;
 }
 

@@ -165,9 +165,9 @@ describe('the recorder against the reference server', () => {
 
     const started = performance.now();
     await nebuly.shutdown({ timeoutMs: 300 });
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(2000);
+    // It waited for its deadline (a lower bound holds on any machine); that it did not
+    // wait for the answer, held 10 s, is what the abort below says, not a clock.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     await expect(outcome).resolves.toMatchObject({ status: 'failed' });
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(DeliveryError);

@@ -9,11 +9,13 @@ import { createReferenceServer, type ReferenceServer } from '../../src/reference
 import { redisStore } from '../../src/redis/index.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 
-// Every recipe of docs/deployments.md, run as written: its code block, imports left out
-// and given here instead (the Next.js and Workers ones as the plain functions they are).
+// Every recipe of the deployment pages (docs/deployments.md and its page per shape,
+// docs/deploy-*.md), run as written: its code block, imports left out and given here
+// instead (the Next.js and Workers ones as the plain functions they are).
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const DOC = readFileSync(`${ROOT}docs/deployments.md`, 'utf8');
+const PAGES = ['deployments', 'deploy-single-process', 'deploy-several-instances', 'deploy-serverless', 'deploy-edge'];
+const DOC = PAGES.map((page) => readFileSync(`${ROOT}docs/${page}.md`, 'utf8')).join('\n');
 const BLOCKS = [...DOC.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
 const CONVERSATIONS = '/event-ingestion/api/v2/events/trace_conversation';
 const INTERACTIONS = '/event-ingestion/api/v3/events/trace_interaction';
@@ -21,7 +23,7 @@ const INTERACTIONS = '/event-ingestion/api/v3/events/trace_interaction';
 /** The one code block of the page that contains `marker`. */
 function block(marker: string): string {
   const found = BLOCKS.filter((code) => code.includes(marker));
-  if (found.length !== 1) throw new Error(`${found.length} blocks of docs/deployments.md contain ${marker}`);
+  if (found.length !== 1) throw new Error(`${found.length} blocks of the deployment pages contain ${marker}`);
   return found[0]!;
 }
 

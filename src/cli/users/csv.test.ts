@@ -53,6 +53,22 @@ describe('users CSV', () => {
     expect(issues.every((issue) => issue.line === 1)).toBe(true);
   });
 
+  it.each([
+    [';', 'end_user;active_from;tag.team\nu;2026-01-01;a\n', /^the columns are separated by semicolons \(";", as Excel saves CSV where the comma is the decimal mark\), not commas/],
+    ['tab', 'end_user\tactive_from\nu\t2026-01-01\n', /^the columns are separated by tabs \(a TSV file\), not commas/],
+  ])('a file separated by %s gets a hint naming the separator, not "unknown column"', async (_name, csv, hint) => {
+    const { users, issues } = await readUsersCsv(csv);
+    expect(users).toEqual([]);
+    expect(issues[0]).toEqual({ line: 1, column: undefined, message: expect.stringMatching(hint) as string });
+    expect(issues[0]?.message).toContain('save the file as comma-separated CSV');
+    expect(issues.map((issue) => issue.message).join('\n')).not.toContain('unknown column');
+  });
+
+  it('a one-column header with a semicolon in an unknown name is still an unknown column', async () => {
+    const { issues } = await readUsersCsv('email;phone\nx;y\n');
+    expect(issues[0]?.message).toMatch(/^unknown column/);
+  });
+
   it('an empty file asks for a header; a BOM is skipped', async () => {
     expect((await readUsersCsv('')).issues[0]?.message).toMatch(/^no header row/);
     expect((await readUsersCsv('\uFEFFend_user,active_from\nu,2026-01-01\n')).users).toHaveLength(1);

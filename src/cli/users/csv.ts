@@ -23,7 +23,29 @@ export function csvChecker(keepUsers = true, remember = true): RowChecker {
   return new RowChecker(columnOf, keepUsers, remember);
 }
 
+/** Separators other than the comma that spreadsheets write, named for the hint. */
+const OTHER_SEPARATORS: ReadonlyArray<readonly [string, string]> = [
+  [';', 'semicolons (";", as Excel saves CSV where the comma is the decimal mark)'],
+  ['\t', 'tabs (a TSV file)'],
+];
+
+/** The other separator a one-cell header is split by into known columns, described; else undefined. */
+function otherSeparator(header: readonly Cell[]): string | undefined {
+  if (header.length !== 1) return undefined;
+  const [{ value }] = header as [Cell];
+  for (const [separator, described] of OTHER_SEPARATORS) {
+    const names = value.split(separator);
+    if (names.length > 1 && names.some((name) => CSV_COLUMNS.includes(name) || name.startsWith(TAG_PREFIX))) return described;
+  }
+  return undefined;
+}
+
 function checkHeader(header: readonly Cell[], checker: RowChecker): void {
+  const separator = otherSeparator(header);
+  if (separator !== undefined) {
+    checker.issue(1, `the columns are separated by ${separator}, not commas: save the file as comma-separated CSV ("CSV UTF-8 (Comma delimited)" in Excel)`);
+    return;
+  }
   const seen = new Set<string>();
   for (const { value: name } of header) {
     if (seen.has(name)) checker.issue(1, 'appears twice in the header', name);

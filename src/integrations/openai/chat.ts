@@ -4,7 +4,7 @@
  * fields used here, each checked, so that a neighbouring major still maps.
  */
 import { chatBilled } from './billed.js';
-import type { MethodObserver } from '../provider/recording.js';
+import type { MethodObserver, PreparedCall } from '../provider/recording.js';
 import { type Answer, type AnswerCollector, llmCallObserver, type ReadRequest } from '../provider/step.js';
 import {
   answerText,
@@ -152,17 +152,33 @@ class ChunkCollector implements AnswerCollector {
   }
 }
 
-/** A streamed request that did not set `include_usage` itself, with it set. */
-function askingForUsage(args: unknown[]): unknown[] {
+/**
+ * A chunk of a stream the caller did not ask usage for, as it would have come: with
+ * `include_usage`, OpenAI adds `usage: null` to every chunk (taken out again) and ends
+ * with a chunk of no choices that carries the usage (`false`: not passed on, since a
+ * loop reading `chunk.choices[0].delta` would throw on it).
+ */
+function withoutUsage(chunk: unknown): boolean {
+  if (typeof chunk !== 'object' || chunk === null || !('usage' in chunk)) return true;
+  const { usage, choices } = chunk as { usage: unknown; choices?: unknown };
+  if (usage === null) {
+    delete (chunk as { usage?: unknown }).usage;
+    return true;
+  }
+  return !(Array.isArray(choices) && choices.length === 0);
+}
+
+/** A streamed request that did not set `include_usage` itself, with it set; its usage is for the step only. */
+function askingForUsage(args: unknown[]): PreparedCall {
   const [params, ...rest] = args;
-  if (field(params, 'stream') !== true) return args;
+  if (field(params, 'stream') !== true) return { args };
   const streamOptions = field(params, 'stream_options');
-  if (field(streamOptions, 'include_usage') !== undefined) return args;
+  if (field(streamOptions, 'include_usage') !== undefined) return { args };
   const asked = {
     ...(params as Record<string, unknown>),
     stream_options: { ...(streamOptions as Record<string, unknown> | undefined), include_usage: true },
   };
-  return [asked, ...rest];
+  return { args: [asked, ...rest], restore: withoutUsage };
 }
 
 /**

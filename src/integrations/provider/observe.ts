@@ -12,7 +12,7 @@ import { checkTestedVersion, type TestedFramework } from '../diagnostics.js';
 import { ModelCall } from '../model-call.js';
 import { NO_CALL } from '../observed-call.js';
 import { beginCall, type TargetChoice } from '../target.js';
-import type { CallRecording, Ending, MethodObserver, StreamRecording } from './recording.js';
+import type { CallRecording, Ending, MethodObserver, PreparedCall, StreamRecording } from './recording.js';
 
 /**
  * The framework an observed client is of, and its version when the client tells it.
@@ -62,6 +62,9 @@ function isAbortError(error: unknown): boolean {
 /**
  * Wraps a stream's iterator: each chunk goes to the caller as it arrives, unchanged, and
  * to `recording` after; the step is recorded when the stream ends, fails, or is left.
+ * When the request was changed to ask for more (`restore`), what the change added is
+ * recorded and taken out again, and a chunk only the change brought is not passed on:
+ * the caller's loop sees what its own request would have given.
  * A plain object rather than an async generator: it adds one `then` per chunk, no more.
  * @example
  * ```ts
@@ -73,26 +76,34 @@ export function observeIterator(
   recording: StreamRecording,
   end: ModelCall,
   signal: AbortSignal | undefined,
+  restore?: PreparedCall['restore'],
 ): AsyncIterableIterator<unknown> {
   // One bad chunk must not stop the observation of the others, nor the stream.
   const add = (chunk: unknown) => end.call.guard('reading a stream chunk', () => recording.add(chunk));
-  const onResult = (result: IteratorResult<unknown>): IteratorResult<unknown> => {
+  /** Whether the caller's own request would have had the chunk; a fault keeps it (never loses one). */
+  const passesOn = (chunk: unknown): boolean => {
+    let kept = true;
+    if (restore !== undefined) end.call.guard('restoring a stream chunk', () => (kept = restore(chunk)));
+    return kept;
+  };
+  const onResult = (result: IteratorResult<unknown>): IteratorResult<unknown> | Promise<IteratorResult<unknown>> => {
     if (result.done === true) {
       // The SDK ends the stream quietly when its request is aborted.
       const ending: Ending = signal?.aborted === true ? { kind: 'aborted' } : { kind: 'complete' };
       end.finish(() => recording.finish(ending));
-    } else {
-      add(result.value);
+      return result;
     }
-    return result;
+    add(result.value);
+    return passesOn(result.value) ? result : next();
   };
   const onError = (error: unknown): never => {
     // The SDK aborts its request on any error; only an abort error means it was aborted.
     end.finish(() => recording.finish(isAbortError(error) ? { kind: 'aborted' } : { kind: 'failed', error }));
     throw error;
   };
+  const next = (): Promise<IteratorResult<unknown>> => inner.next().then(onResult, onError);
   const iterator: AsyncIterableIterator<unknown> = {
-    next: () => inner.next().then(onResult, onError),
+    next,
     return: (value?: unknown) => {
       end.finish(() => recording.finish({ kind: 'aborted' }));
       return inner.return === undefined ? Promise.resolve({ done: true, value }) : inner.return(value);
@@ -114,7 +125,7 @@ export function observeIterator(
  * `instanceof` all behave as before); only its parser and its response promise are
  * wrapped, and the caller's values pass through untouched.
  */
-function observeApiPromise(promise: ApiPromiseShape, recording: CallRecording, end: ModelCall): void {
+function observeApiPromise(promise: ApiPromiseShape, recording: CallRecording, end: ModelCall, restore: PreparedCall['restore']): void {
   const parseResponse = promise.parseResponse;
   promise.parseResponse = async (client: unknown, props: unknown) => {
     let data: unknown;
@@ -142,7 +153,7 @@ function observeApiPromise(promise: ApiPromiseShape, recording: CallRecording, e
             return inner;
           }
           end.streaming();
-          return observeIterator(inner, collector, end, signal);
+          return observeIterator(inner, collector, end, signal, restore);
         };
       } else {
         end.finish(() => recording.complete(data));
@@ -195,6 +206,7 @@ export function observeCall(
   let recording: CallRecording | undefined;
   let end: ModelCall | undefined;
   let callArgs = args;
+  let restore: PreparedCall['restore'];
   try {
     recording = observer.begin(args[0]);
   } catch (error) {
@@ -208,10 +220,11 @@ export function observeCall(
     try {
       end = new ModelCall(beginCall(target, { input: recording.input, toolRuns: recording.toolRuns, aside: recording.aside }));
       checkTestedVersion(end.call.client, client.framework, client.version);
-      if (observer.prepare !== undefined) callArgs = observer.prepare(args);
+      if (observer.prepare !== undefined) ({ args: callArgs, restore } = observer.prepare(args));
     } catch (error) {
       end?.call.fault(error, 'preparing the request');
       callArgs = args;
+      restore = undefined;
     }
   }
   let result: unknown;
@@ -229,7 +242,7 @@ export function observeCall(
   if (recording === undefined || end === undefined) return result;
   try {
     if (isApiPromise(result)) {
-      observeApiPromise(result, recording, end);
+      observeApiPromise(result, recording, end, restore);
     } else if (result instanceof Promise) {
       // Not the SDK shape this was written for (another major): observe the plain result.
       const observed = recording;

@@ -60,14 +60,33 @@ export interface CallRecording {
 }
 
 /**
- * Reads one call's request parameters; may change the request (returns the arguments to use).
+ * A request `prepare` changed to ask the provider for more than the caller did, and how
+ * to give the caller what their own request would have given.
+ * @example
+ * ```ts
+ * const prepared: PreparedCall = { args: [{ ...params, stream_options: { include_usage: true } }], restore: withoutUsage };
+ * ```
+ */
+export interface PreparedCall {
+  /** The arguments to call the original method with: the caller's, or a changed copy. */
+  args: unknown[];
+  /**
+   * Puts a streamed chunk, once recorded, back as the caller's request would have had it;
+   * `false` for a chunk that request would not have had at all: recorded, not passed on.
+   * Absent when the request was not changed.
+   */
+  restore?: ((chunk: unknown) => boolean) | undefined;
+}
+
+/**
+ * Reads one call's request parameters; may change the request (`prepare`).
  * @example
  * ```ts
  * const methods = new Map<string, MethodObserver>([['messages.create', messagesObserver]]);
  * ```
  */
 export interface MethodObserver {
-  /** The arguments to call the original method with: the caller's, or a changed copy. */
-  prepare?(args: unknown[]): unknown[];
+  /** The request to send: the caller's, or a changed copy with what undoes the change. */
+  prepare?(args: unknown[]): PreparedCall;
   begin(params: unknown): CallRecording;
 }

@@ -1,7 +1,7 @@
 import type { LLMStepInput } from '../../schemas/index.js';
 import type { BilledTokens } from '../model-prices.js';
 import type { ToolRun } from '../tool-runs.js';
-import type { CallRecording, Ending, Finished, MethodObserver } from './recording.js';
+import type { CallRecording, Ending, Finished, MethodObserver, PreparedCall } from './recording.js';
 import { answerText, field, lastUserText, markedOutput, type StepMessage, stringField } from './text.js';
 
 /**
@@ -108,7 +108,7 @@ export interface LLMCallMapping {
   /** A new collector for a streamed answer. */
   collector(requested: string | undefined, read: ReadRequest): AnswerCollector;
   /** See {@link MethodObserver.prepare}. */
-  prepare?(args: unknown[]): unknown[];
+  prepare?(args: unknown[]): PreparedCall;
 }
 
 /**

@@ -8,31 +8,76 @@ import { ANSWER, collect, MESSAGES, openai, provider, useFakeProvider } from './
 useFakeProvider();
 
 describe('chat.completions.create, streamed', () => {
-  it('passes every chunk through unchanged; includeUsage asks for usage, the caller sees the usage chunk', async () => {
-    provider.answer((request) =>
-      ({
-        events: openAIChatChunks(ANSWER, {
-          pieces: ['Order 7 ', 'shipped.'],
-          withUsage: (request.body as { stream_options?: { include_usage?: boolean } }).stream_options?.include_usage === true,
-        }),
+  const answerWithUsageWhenAsked = () =>
+    provider.answer((request) => ({
+      events: openAIChatChunks(ANSWER, {
+        pieces: ['Order 7 ', 'shipped.'],
+        withUsage: (request.body as { stream_options?: { include_usage?: boolean } }).stream_options?.include_usage === true,
       }),
-    );
+    }));
+
+  it('includeUsage asks for usage, records it, and gives the caller the stream it asked for', async () => {
+    answerWithUsageWhenAsked();
     const { nebuly, sent } = nebulyWithReference();
     const params = { model: 'gpt-4o-mini', messages: MESSAGES, stream: true as const };
     const unwrapped = await collect(await openai().chat.completions.create(params));
     const observed = observeOpenAI(openai(), { nebuly, endUser: 'user-1' }, { includeUsage: true });
-    const chunks = await collect(await observed.chat.completions.create(params));
+    const stream = await observed.chat.completions.create(params);
+    // The loop of OpenAI's README, without the optional chaining: the usage-only chunk
+    // (no choices) would make it throw; it is not passed on.
+    let text = '';
+    const chunks: unknown[] = [];
+    for await (const chunk of stream) {
+      chunks.push(chunk);
+      text += chunk.choices[0]!.delta.content ?? '';
+    }
 
     expect(provider.requests[0]?.body).not.toHaveProperty('stream_options');
     expect(provider.requests[1]?.body).toMatchObject({ stream_options: { include_usage: true } });
-    // The same chunks, plus the final usage chunk with no choices.
-    expect(chunks.slice(0, -1)).toEqual(unwrapped);
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 21, completion_tokens: 5 } });
+    expect(text).toBe('Order 7 shipped.');
+    // The very chunks of the unobserved call: no usage chunk, no `usage: null`.
+    expect(chunks).toEqual(unwrapped);
     await nebuly.flush();
     expect(sent()[0]?.interactions[0]).toMatchObject({
       output: 'Order 7 shipped.',
       trace: [{ model: 'gpt-4o-mini-2024-07-18', output: 'Order 7 shipped.', input_tokens: 21, output_tokens: 5 }],
     });
+  });
+
+  it('a caller that asked for usage itself still gets the usage chunk, as without observation', async () => {
+    answerWithUsageWhenAsked();
+    const { nebuly, sent } = nebulyWithReference();
+    const params = { model: 'gpt-4o-mini', messages: MESSAGES, stream: true as const, stream_options: { include_usage: true } };
+    const unwrapped = await collect(await openai().chat.completions.create(params));
+    const observed = observeOpenAI(openai(), { nebuly, endUser: 'user-1' }, { includeUsage: true });
+    const chunks = await collect(await observed.chat.completions.create(params));
+    expect(chunks).toEqual(unwrapped);
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 21, completion_tokens: 5 } });
+    expect(chunks[0]).toHaveProperty('usage', null);
+    await nebuly.flush();
+    expect(sent()[0]?.interactions[0]).toMatchObject({ trace: [{ input_tokens: 21, output_tokens: 5 }] });
+  });
+
+  it('the chat.completions.stream() helper sees no chunk it did not ask for, and its final completion is the same', async () => {
+    answerWithUsageWhenAsked();
+    const { nebuly, sent } = nebulyWithReference();
+    const params = { model: 'gpt-4o-mini', messages: MESSAGES };
+    const plain = openai().chat.completions.stream(params);
+    const plainChunks = await collect(plain);
+    const plainFinal = await plain.finalChatCompletion();
+    const observed = observeOpenAI(openai(), { nebuly, endUser: 'user-1' }, { includeUsage: true });
+    const helper = observed.chat.completions.stream(params);
+    const chunks: unknown[] = [];
+    helper.on('chunk', (chunk) => chunks.push(chunk));
+    let text = '';
+    helper.on('content', (delta) => (text += delta));
+    const final = await helper.finalChatCompletion();
+    expect(text).toBe('Order 7 shipped.');
+    expect(chunks).toEqual(plainChunks);
+    expect(final).toEqual(plainFinal);
+    expect(provider.requests[1]?.body).toMatchObject({ stream_options: { include_usage: true } });
+    await nebuly.flush();
+    expect(sent()[0]?.interactions[0]).toMatchObject({ trace: [{ input_tokens: 21, output_tokens: 5 }] });
   });
 
   it('without includeUsage the request is left as it is, and the step has no token counts', async () => {

@@ -79,7 +79,8 @@ describe('NebulySpanProcessor on the AI SDK’s telemetry', () => {
     const result = streamText({ model, prompt: 'Hi', experimental_telemetry: { isEnabled: true, tracer, metadata: { userId: 'user-1' } } });
     expect(await result.text).toBe('Hello!');
     // ai ends the run's span a moment after the text settles.
-    await vi.waitFor(() => expect(exported.getFinishedSpans().map((span) => span.name)).toContain('ai.streamText'));
+    // As long as a test may take (vitest.config.ts), not vi.waitFor's 1 s: a bound, not a measure.
+    await vi.waitFor(() => expect(exported.getFinishedSpans().map((span) => span.name)).toContain('ai.streamText'), { timeout: 60_000 });
     await nebuly.shutdown();
     expect(sent()[0]?.interactions).toMatchObject([
       { input: 'Hi', output: 'Hello!', trace: [{ model: 'gpt-4o-2024-08-06', messages: [{ role: 'user', content: 'Hi' }], output: 'Hello!', input_tokens: 12, output_tokens: 5 }] },
