@@ -16,7 +16,8 @@ export interface RedisServer {
   kill(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on now. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -45,18 +46,20 @@ function pings(port: number): Promise<boolean> {
 /** Why a server could not be started (redis-server not installed), for waitReady to say. */
 const launchErrors = new WeakMap<ChildProcess, Error>();
 
-function launch(port: number, dir: string): ChildProcess {
+/** Starts `redis-server` on `port` with its files in `dir`, and `extra` settings (`--name value` pairs). */
+export function launch(port: number, dir: string, extra: readonly string[] = []): ChildProcess {
   // No persistence: each test's store uses its own prefix; a restart starts empty.
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning', ...extra],
     { stdio: 'ignore' },
   );
   child.on('error', (error) => launchErrors.set(child, error));
   return child;
 }
 
-async function waitReady(port: number, child: ChildProcess): Promise<void> {
+/** Resolves once the server `child` answers PING on `port`; rejects if it could not start. */
+export async function waitReady(port: number, child: ChildProcess): Promise<void> {
   for (let tries = 0; tries < 200; tries += 1) {
     const error = launchErrors.get(child);
     if (error !== undefined) throw new Error(`could not start redis-server (is it installed? .ci/run installs it): ${error.message}`);
@@ -67,7 +70,8 @@ async function waitReady(port: number, child: ChildProcess): Promise<void> {
   throw new Error(`redis-server on port ${port} did not answer PING within 5 s`);
 }
 
-function exited(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
+/** Sends `signal` to `child` and resolves once it exited. */
+export function exited(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
