@@ -26,13 +26,12 @@ function fnv1a(text: string): number {
 export class Bucket {
   /** Its hash tag, `{prefix<n>}`: what a loss report names. */
   readonly tag: string;
-  readonly epoch: string;
+  /** Open conversations by last activity, and the bucket's epoch. */
   readonly idle: string;
   readonly leases: string;
 
   constructor(prefix: string, index: number) {
     this.tag = `{${prefix}${index}}`;
-    this.epoch = `${this.tag}e`;
     this.idle = `${this.tag}idle`;
     this.leases = `${this.tag}leases`;
   }

@@ -8,6 +8,9 @@ interface Stored {
   since: number | undefined;
 }
 
+/** What {@link Epochs.settle} answers for a loss already reported: the call is to run again. */
+export const AGAIN: unique symbol = Symbol('again');
+
 /** The conversation ids a loss report names, at most: the count says how many more. */
 const NAMED = 10;
 
@@ -28,17 +31,18 @@ const REMEMBERED = 100;
 export class Epochs {
   readonly #seen = new Map<string, string>();
   readonly #stored = new Map<string, Stored>();
-  readonly #instance = globalThis.crypto.randomUUID();
-  #made = 0;
 
   /** The epoch last seen of `bucket`, `''` when none was: the script's ARGV[1]. */
   seen(bucket: Bucket): string {
     return this.#seen.get(bucket.tag) ?? '';
   }
 
-  /** A new epoch, unique to this call: the script's ARGV[2], written when the bucket has none. */
+  /**
+   * A new epoch for the script's ARGV[2], written when the bucket has none: a random
+   * negative whole number (a score, below every activity time), exact as a double.
+   */
   fresh(): string {
-    return `${this.#instance}:${(this.#made += 1)}`;
+    return String(-1 - Math.floor(Math.random() * 2 ** 52));
   }
 
   /** Notes that this instance stored `count` interactions of `conversationId` in `bucket` at `now`. */
@@ -57,15 +61,21 @@ export class Epochs {
   /**
    * The result of a script's `{'ok', epoch, result}` reply, learning the epoch; for a
    * `{'lost', epoch}` reply, a `store_lost` {@link RedisStoreError} saying what this
-   * instance stored there since, after which the bucket's new epoch is the one seen.
+   * instance stored there since, after which the bucket's new epoch is the one seen; or
+   * {@link AGAIN} when another call of this instance met the same loss first (calls in
+   * flight together): one report per loss.
    */
   settle(operation: string, bucket: Bucket, reply: unknown): unknown {
-    const [status, epoch, result] = Array.isArray(reply) ? (reply as unknown[]) : [];
+    const [status, raw, result] = Array.isArray(reply) ? (reply as unknown[]) : [];
+    // A client that parses replies may give the score as a number.
+    const epoch = typeof raw === 'number' ? String(raw) : raw;
     if (typeof epoch !== 'string' || (status !== 'ok' && status !== 'lost')) {
       throw new RedisStoreError(operation, 'failed', 'the server answered in an unexpected shape (was the store written by another version?)');
     }
+    const known = this.#seen.get(bucket.tag);
     this.#seen.set(bucket.tag, epoch);
     if (status === 'ok') return result;
+    if (known === epoch) return AGAIN;
     throw this.lost(operation, bucket, 'its epoch changed: Redis restarted without persistence, was flushed, or evicted it');
   }
 

@@ -4,7 +4,7 @@ import type { ConversationFeedbackAction } from '../schemas/index.js';
 import { type Bucket, Buckets } from './buckets.js';
 import { decodeClaim } from './claims.js';
 import { isRedisClient, type RedisClient, type RedisCommands, redisCommands, RedisStoreError } from './commands.js';
-import { Epochs } from './epochs.js';
+import { AGAIN, Epochs } from './epochs.js';
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
@@ -141,8 +141,12 @@ class RedisStore implements ConversationStore {
 
   /** Runs `script` on `bucket` with its epoch checked: the script's result. */
   async #run(operation: string, bucket: Bucket, script: 'append' | 'addFeedback' | 'claim' | 'claimCandidates', keys: string[], args: string[]) {
-    const reply = await this.#commands.run(operation, script, [bucket.epoch, ...keys], [this.#epochs.seen(bucket), this.#epochs.fresh(), ...args]);
-    return this.#epochs.settle(operation, bucket, reply);
+    for (;;) {
+      const reply = await this.#commands.run(operation, script, keys, [this.#epochs.seen(bucket), this.#epochs.fresh(), ...args]);
+      const result = this.#epochs.settle(operation, bucket, reply);
+      // A loss another call of this instance reported already: this call did nothing yet.
+      if (result !== AGAIN) return result;
+    }
   }
 
   async append(conversationId: string, endUser: string, interactions: readonly StoredInteraction[], now: number): Promise<void> {
@@ -194,8 +198,14 @@ class RedisStore implements ConversationStore {
       .flat()
       .sort((a, b) => (a.kind === b.kind ? scoreOf(a.score) - scoreOf(b.score) : a.kind === 'l' ? -1 : 1))
       .slice(0, Math.floor(limit));
-    const byBucket = new Map<Bucket, Candidate[]>();
-    for (const candidate of chosen) byBucket.set(candidate.bucket, [...(byBucket.get(candidate.bucket) ?? []), candidate]);
+    const byBucket = new Map<Bucket, (Candidate & { claimId: string })[]>();
+    /** Each claim's place in `chosen`, by claim id: the buckets answer in any order. */
+    const rank = new Map<string, number>();
+    for (const [index, candidate] of chosen.entries()) {
+      const claimId = candidate.kind === 'l' ? candidate.member : newId();
+      rank.set(claimId, index);
+      byBucket.set(candidate.bucket, [...(byBucket.get(candidate.bucket) ?? []), { ...candidate, claimId }]);
+    }
 
     const claims: ConversationClaim[] = [];
     const missing = new Map<Bucket, string[]>();
@@ -203,8 +213,7 @@ class RedisStore implements ConversationStore {
       [...byBucket].map(async ([bucket, candidates]) => {
         const keys = [bucket.idle, bucket.leases];
         const args = [String(now), String(now + leaseMs)];
-        for (const candidate of candidates) {
-          const claimId = candidate.kind === 'l' ? candidate.member : newId();
+        for (const { claimId, ...candidate } of candidates) {
           keys.push(candidate.kind === 'l' ? bucket.claim(claimId) : bucket.open(candidate.member), bucket.claim(claimId));
           args.push(candidate.kind, candidate.member, candidate.score, claimId, `${claimId} ${newId()}`);
         }
@@ -216,6 +225,7 @@ class RedisStore implements ConversationStore {
       }),
     );
     const failure = settled.find((result) => result.status === 'rejected');
+    claims.sort((a, b) => rank.get(claimIdOf(a.token))! - rank.get(claimIdOf(b.token))!);
     if (failure === undefined && missing.size === 0) return claims;
     // Nothing claimed is kept from the caller: what this call took goes back at once.
     await Promise.allSettled(claims.map((claim) => this.release(claim)));

@@ -7,9 +7,11 @@
  * bucket's hash tag `{prefix<n>}` (one slot each, so that a cluster spreads the buckets
  * over its masters and every script's keys share a slot):
  *
- * - `e`: the bucket's epoch, a random id written when the bucket was first used. A store
- *   that saw one epoch and meets another (or none) knows Redis lost the bucket's data.
- * - `idle`: sorted set, conversation id of each open conversation scored by its last activity.
+ * - `idle`: sorted set, conversation id of each open conversation scored by its last
+ *   activity; and member `''` (no conversation id is empty), scored by the bucket's
+ *   epoch: a random negative number written when the bucket was first used. A store that
+ *   saw one epoch and meets another (or none) knows Redis lost the bucket's data: its
+ *   index with it, as one key (an eviction policy that evicts the index is caught too).
  * - `leases`: sorted set, claim id of each claimed conversation scored by its lease end.
  * - `o:<conversation id>`: hash, the open conversation: `cid`, `gen`, `user`, `last`,
  *   `seq`, and per interaction `#<seq>` → its JSON, `n:<id>` → its seq, `f:<id>` → its
@@ -32,21 +34,22 @@
  * first (ZREM, DEL, RENAME: never refused) and write after, and still run when Redis is
  * full; an append writes first, and is refused (reported) instead.
  *
- * Epochs. The scripts that take an epoch key get ARGV[1] = the epoch the client last saw
+ * Epochs. The scripts that check the epoch get ARGV[1] = the epoch the client last saw
  * of the bucket (`''` when none) and ARGV[2] = a new epoch, written when the bucket has
  * none. They answer `{'ok', epoch, result}`, or `{'lost', epoch}` (having done nothing)
  * when the client saw another epoch: Redis lost the bucket meanwhile.
  */
 
-/** Checks the bucket's epoch (KEYS[1]); answers it, or nil and the epoch now. */
+/** Checks the bucket's epoch (member `''` of the idle set, KEYS[1]); answers it, or nil and the epoch now. */
 const EPOCH = `
 local function epoch()
-  local e = redis.call('GET', KEYS[1])
+  local e = redis.call('ZSCORE', KEYS[1], '')
   if e == ARGV[1] then return e end
   if not e then
-    redis.call('SET', KEYS[1], ARGV[2])
-    if ARGV[1] == '' then return ARGV[2] end
-    return nil, ARGV[2]
+    redis.call('ZADD', KEYS[1], ARGV[2], '')
+    e = redis.call('ZSCORE', KEYS[1], '')
+    if ARGV[1] == '' then return e end
+    return nil, e
   end
   if ARGV[1] == '' then return e end
   return nil, e
@@ -66,7 +69,7 @@ end
 `;
 
 /**
- * KEYS: epoch, idle, open, kept. ARGV: epochs, conversation id, end user, now, new
+ * KEYS: idle, open, kept. ARGV: epochs, conversation id, end user, now, new
  * generation, then (id, JSON) per interaction. Creates the open conversation when none
  * is and an interaction is new; an interaction whose id was appended before (the open
  * conversation has it, or one sent within the kept hash's TTL had) is not added again.
@@ -76,7 +79,7 @@ const APPEND = `${EPOCH}
 local function main()
   local e, lost = epoch()
   if not e then return { 'lost', lost } end
-  local open, kept, cid = KEYS[3], KEYS[4], ARGV[3]
+  local open, kept, cid = KEYS[2], KEYS[3], ARGV[3]
   local added = 0
   for i = 7, #ARGV - 1, 2 do
     if redis.call('HSETNX', kept, ARGV[i], '') == 1 then
@@ -90,28 +93,28 @@ local function main()
   end
   if added > 0 or redis.call('EXISTS', open) == 1 then
     redis.call('HSET', open, 'last', ARGV[5])
-    redis.call('ZADD', KEYS[2], ARGV[5], cid)
+    redis.call('ZADD', KEYS[1], ARGV[5], cid)
   end
   return { 'ok', e, added }
 end
 `;
 
-/** KEYS: epoch, idle, open. ARGV: epochs, conversation id, interaction id, action JSON, now. 1 when attached. */
+/** KEYS: idle, open. ARGV: epochs, conversation id, interaction id, action JSON, now. 1 when attached. */
 const ADD_FEEDBACK = `${EPOCH}
 local function main()
   local e, lost = epoch()
   if not e then return { 'lost', lost } end
-  local open, id = KEYS[3], ARGV[4]
+  local open, id = KEYS[2], ARGV[4]
   if redis.call('HEXISTS', open, 'n:' .. id) == 0 then return { 'ok', e, 0 } end
   local before = redis.call('HGET', open, 'f:' .. id)
   redis.call('HSET', open, 'f:' .. id, before and (before .. ',' .. ARGV[5]) or ARGV[5], 'last', ARGV[6])
-  redis.call('ZADD', KEYS[2], ARGV[6], ARGV[3])
+  redis.call('ZADD', KEYS[1], ARGV[6], ARGV[3])
   return { 'ok', e, 1 }
 end
 `;
 
 /**
- * KEYS: epoch, idle, leases, open, claim. ARGV: epochs, conversation id, now, lease end,
+ * KEYS: idle, leases, open, claim. ARGV: epochs, conversation id, now, lease end,
  * claim id, token. The claim; `{'m', conversation id}` when the idle set names the
  * conversation but its hash is gone (evicted: the entry is removed); `{'n'}` when none is open.
  */
@@ -119,32 +122,32 @@ const CLAIM = `${EPOCH}${TAKE}
 local function main()
   local e, lost = epoch()
   if not e then return { 'lost', lost } end
-  local removed = redis.call('ZREM', KEYS[2], ARGV[3])
-  if redis.call('EXISTS', KEYS[4]) == 0 then
+  local removed = redis.call('ZREM', KEYS[1], ARGV[3])
+  if redis.call('EXISTS', KEYS[3]) == 0 then
     if removed == 1 then return { 'ok', e, { 'm', ARGV[3] } } end
     return { 'ok', e, { 'n' } }
   end
-  redis.call('RENAME', KEYS[4], KEYS[5])
-  return { 'ok', e, take(KEYS[5], ARGV[6], ARGV[7], ARGV[4], ARGV[5], KEYS[3]) }
+  redis.call('RENAME', KEYS[3], KEYS[4])
+  return { 'ok', e, take(KEYS[4], ARGV[6], ARGV[7], ARGV[4], ARGV[5], KEYS[2]) }
 end
 `;
 
 /**
  * KEYS: idle, leases. ARGV: now, idle bound, limit. What a sweep may claim in this
  * bucket, read only: `{expired leases, idle conversations}`, each member then score,
- * lowest scores first, at most `limit` of each.
+ * lowest scores first, at most `limit` of each (the epoch, scored lowest, left out).
  */
 const CANDIDATES = `
 local function main()
-  return {
-    redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[3]),
-    redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2], 'WITHSCORES', 'LIMIT', 0, ARGV[3]),
-  }
+  local idle = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]) + 1)
+  if idle[1] == '' then table.remove(idle, 1) table.remove(idle, 1) end
+  if #idle > 2 * tonumber(ARGV[3]) then table.remove(idle) table.remove(idle) end
+  return { redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[3]), idle }
 end
 `;
 
 /**
- * KEYS: epoch, idle, leases, then (from, to) per candidate: an idle conversation's open
+ * KEYS: idle, leases, then (from, to) per candidate: an idle conversation's open
  * hash and its new claim hash, or an expired lease's claim hash twice. ARGV: epochs,
  * now, lease end, then (kind `i` or `l`, member, score as read, claim id, token) per
  * candidate. Claims each candidate whose score is still the one read (no other sweeper
@@ -155,10 +158,10 @@ const CLAIM_CANDIDATES = `${EPOCH}${TAKE}
 local function main()
   local e, lost = epoch()
   if not e then return { 'lost', lost } end
-  local idle, leases, now, leaseUntil = KEYS[2], KEYS[3], ARGV[3], ARGV[4]
+  local idle, leases, now, leaseUntil = KEYS[1], KEYS[2], ARGV[3], ARGV[4]
   local out = {}
   for i = 0, (#ARGV - 4) / 5 - 1 do
-    local a, k = 5 + i * 5, 4 + i * 2
+    local a, k = 5 + i * 5, 3 + i * 2
     local kind, member, score, claimId, token = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
     local from, to = KEYS[k], KEYS[k + 1]
     if kind == 'l' then

@@ -6,7 +6,10 @@ import { promisify } from 'node:util';
 import { createClient } from 'redis';
 import { exited, freePort, launch, waitReady } from './redis-server.js';
 
-type Admin = ReturnType<typeof createClient>;
+/** A plain client to one node. */
+export type Admin = ReturnType<typeof connectAdmin>;
+
+const connectAdmin = (url: string) => createClient({ url });
 
 /** One master of a test cluster. */
 export interface ClusterNode {
@@ -74,7 +77,7 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
     }
     await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
     for (const port of ports) {
-      const admin = createClient({ url: `redis://127.0.0.1:${port}` });
+      const admin = connectAdmin(`redis://127.0.0.1:${port}`);
       admin.on('error', () => undefined);
       await admin.connect();
       nodes.push({ port, url: `redis://127.0.0.1:${port}`, id: String(await admin.sendCommand(['CLUSTER', 'MYID'])), admin });

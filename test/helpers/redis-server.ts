@@ -14,6 +14,10 @@ export interface RedisServer {
   restart(): Promise<void>;
   /** Kills the server (SIGKILL) and leaves it down. Own servers only. */
   kill(): Promise<void>;
+  /** Stops the server (SIGSTOP): it holds every command until `resume()`, as a stalled network would. Own servers only. */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT): what it held runs now. */
+  resume(): void;
 }
 
 /** A loopback port nothing listens on now. */
@@ -93,7 +97,10 @@ export async function startRedisServer(options: { own?: boolean } = {}): Promise
   const external = process.env.REDIS_URL;
   if (external !== undefined && external !== '' && options.own !== true) {
     const notOwn = () => Promise.reject(new Error('the server at REDIS_URL is not this test run\'s to kill'));
-    return { url: external, port: Number(new URL(external).port || 6379), stop: async () => undefined, restart: notOwn, kill: notOwn };
+    const refuse = () => {
+      throw new Error('the server at REDIS_URL is not this test run\'s to pause');
+    };
+    return { url: external, port: Number(new URL(external).port || 6379), stop: async () => undefined, restart: notOwn, kill: notOwn, pause: refuse, resume: refuse };
   }
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'nebuly-redis-'));
@@ -106,12 +113,19 @@ export async function startRedisServer(options: { own?: boolean } = {}): Promise
     port,
     async stop() {
       process.off('exit', onExit);
+      child?.kill('SIGCONT'); // a paused server ends only once it runs
       await exited(child, 'SIGTERM');
       child = undefined;
       rmSync(dir, { recursive: true, force: true });
     },
     async kill() {
       await exited(child, 'SIGKILL');
+    },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
     },
     async restart() {
       await exited(child, 'SIGKILL');
