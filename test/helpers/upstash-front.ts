@@ -85,7 +85,7 @@ export async function startUpstashFront(redisUrl: string, token: string): Promis
         const multi = redis.multi();
         for (const command of sent as unknown[][]) multi.addCommand(command.map(String));
         try {
-          const results = (await multi.exec()) as Reply[];
+          const results = (await multi.exec()) as unknown as Reply[];
           return answer(response, 200, results.map((result) => shaped({ result })));
         } catch (error) {
           return answer(response, 400, { error: error instanceof Error ? error.message : String(error) });
