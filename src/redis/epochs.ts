@@ -11,6 +11,8 @@ interface Stored {
 /** What {@link Epochs.settle} answers for a loss already reported: the call is to run again. */
 export const AGAIN: unique symbol = Symbol('again');
 
+const CHANGED = 'its epoch changed: Redis restarted without persistence, was flushed, or evicted it';
+
 /** The conversation ids a loss report names, at most: the count says how many more. */
 const NAMED = 10;
 
@@ -76,7 +78,26 @@ export class Epochs {
     this.#seen.set(bucket.tag, epoch);
     if (status === 'ok') return result;
     if (known === epoch) return AGAIN;
-    throw this.lost(operation, bucket, 'its epoch changed: Redis restarted without persistence, was flushed, or evicted it');
+    throw this.lost(operation, bucket, CHANGED);
+  }
+
+  /**
+   * A `store_lost` error when `current`, the epoch a sweep read of `bucket` (`''`: none),
+   * is not the one this instance saw; it is the one seen from now on (none: the next
+   * write makes a new one, which this instance then takes without a report). A sweep
+   * that read a bucket's epoch knows it, so that it reports a loss there even when
+   * nothing is written there again.
+   */
+  check(operation: string, bucket: Bucket, current: string): RedisStoreError | undefined {
+    const seen = this.seen(bucket);
+    if (seen === current) return undefined;
+    if (seen === '') {
+      this.#seen.set(bucket.tag, current);
+      return undefined;
+    }
+    if (current === '') this.#seen.delete(bucket.tag);
+    else this.#seen.set(bucket.tag, current);
+    return this.lost(operation, bucket, CHANGED);
   }
 
   /** A `store_lost` error for data of `bucket` that Redis no longer has, for `why`, naming what this instance stored there. */

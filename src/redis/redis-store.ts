@@ -184,16 +184,24 @@ class RedisStore implements ConversationStore {
   async claimIdle(idleBefore: number, now: number, leaseMs: number, limit: number): Promise<ConversationClaim[]> {
     if (!(limit >= 1)) return [];
     const count = String(Math.floor(limit));
+    /** Buckets Redis lost since this instance last used them: reported even when no append goes there again. */
+    const losses: RedisStoreError[] = [];
     const read = await Promise.all(
       this.#buckets.all.map(async (bucket) => {
         const reply = await this.#commands.run('claimIdle', 'candidates', [bucket.idle, bucket.leases], [String(now), score(idleBefore), count]);
-        const [leases, idle] = reply as [unknown[], unknown[]];
+        const [leases, idle, epoch] = reply as [unknown[], unknown[], unknown];
+        const lost = this.#epochs.check('claimIdle', bucket, String(epoch));
+        if (lost !== undefined) losses.push(lost);
         const candidates: Candidate[] = [];
         for (let index = 0; index + 1 < leases.length; index += 2) candidates.push({ bucket, kind: 'l', member: String(leases[index]), score: String(leases[index + 1]) });
         for (let index = 0; index + 1 < idle.length; index += 2) candidates.push({ bucket, kind: 'i', member: String(idle[index]), score: String(idle[index + 1]) });
         return candidates;
       }),
     );
+    if (losses.length > 0) {
+      const more = losses.length > 1 ? ` (and ${losses.length - 1} more bucket(s): ${losses.slice(1).map((loss) => loss.message.replace(/^Redis store claimIdle: /, '')).join(' | ')})` : '';
+      throw new RedisStoreError('claimIdle', 'store_lost', `${losses[0]!.message.replace(/^Redis store claimIdle: /, '')}${more}`);
+    }
     const chosen = read
       .flat()
       .sort((a, b) => (a.kind === b.kind ? scoreOf(a.score) - scoreOf(b.score) : a.kind === 'l' ? -1 : 1))

@@ -134,15 +134,24 @@ end
 
 /**
  * KEYS: idle, leases. ARGV: now, idle bound, limit. What a sweep may claim in this
- * bucket, read only: `{expired leases, idle conversations}`, each member then score,
- * lowest scores first, at most `limit` of each (the epoch, scored lowest, left out).
+ * bucket, read only: `{expired leases, idle conversations, epoch}`, each member then
+ * score, lowest scores first, at most `limit` of each (the epoch, scored lowest, apart;
+ * `''` when the bucket has none: never used, or lost).
  */
 const CANDIDATES = `
 local function main()
-  local idle = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]) + 1)
-  if idle[1] == '' then table.remove(idle, 1) table.remove(idle, 1) end
-  if #idle > 2 * tonumber(ARGV[3]) then table.remove(idle) table.remove(idle) end
-  return { redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[3]), idle }
+  local limit = tonumber(ARGV[3])
+  local idle = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2], 'WITHSCORES', 'LIMIT', 0, limit + 1)
+  if idle[1] == '' then
+    table.remove(idle, 1)
+    table.remove(idle, 1)
+  end
+  if #idle > 2 * limit then
+    table.remove(idle)
+    table.remove(idle)
+  end
+  local leases = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, limit)
+  return { leases, idle, redis.call('ZSCORE', KEYS[1], '') or '' }
 end
 `;
 

@@ -66,10 +66,18 @@ async function drain(store: ConversationStore, limit: number, maxSweeps: number)
 describe('redisStore when Redis loses its data', () => {
   it('after a FLUSHALL, each instance that stored there is told what it lost; a new instance is not; then it works', async () => {
     const prefix = freshPrefix();
-    const [first, second] = connected.map(({ client }) => redisStore(client, { prefix, shards: 2 }));
+    const [first, second, sweeper] = [...connected, connected[0]!].map(({ client }) => redisStore(client, { prefix, shards: 2 }));
     for (let index = 0; index < 6; index += 1) await first!.append(`chat-${index}`, 'u', [stored(`a${index}`)], 1_000 + index);
     await second!.append('chat-0', 'u', [stored('b0')], 2_000);
+    // A sweeper that found nothing idle yet, but read every bucket.
+    expect(await sweeper!.claimIdle(0, 2_000, 1_000, 10)).toEqual([]);
     await admin().flushAll();
+
+    // The sweeper's next sweep tells of every bucket it had read, though nothing is written there again.
+    const swept = await rejection(sweeper!.claimIdle(Number.POSITIVE_INFINITY, 2_500, 1_000, 10));
+    expect(swept?.code).toBe('store_lost');
+    expect(swept?.message).toMatch(/^Redis store claimIdle: Redis lost the store's data in bucket \{test:[\d:]+[01]\} .*\(and 1 more bucket\(s\): Redis lost the store's data in bucket/);
+    expect(await sweeper!.claimIdle(Number.POSITIVE_INFINITY, 2_600, 1_000, 10)).toEqual([]);
 
     // All at once: the first call to meet the loss in each bucket reports it; the others,
     // in flight with it, run on the new epoch.
