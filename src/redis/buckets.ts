@@ -4,6 +4,18 @@
  * one slot (a script's keys always share it) and spreads the buckets over its masters.
  */
 
+/**
+ * How many buckets a store has unless told otherwise: enough that a 3-master cluster holds
+ * about as many keys on each master (test/store/redis-cluster.test.ts measures it), few
+ * enough that a sweep, which reads every bucket, stays cheap.
+ *
+ * @example
+ * ```ts
+ * new Buckets('nebuly:', DEFAULT_SHARDS);
+ * ```
+ */
+export const DEFAULT_SHARDS = 64;
+
 /** FNV-1a (32 bits) over the UTF-16 code units of `text`: cheap, and spreads ids well. */
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;

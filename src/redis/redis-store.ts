@@ -1,7 +1,7 @@
 import { ValidationError } from '../core/errors.js';
 import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import type { ConversationFeedbackAction } from '../schemas/index.js';
-import { type Bucket, Buckets } from './buckets.js';
+import { type Bucket, Buckets, DEFAULT_SHARDS } from './buckets.js';
 import { decodeClaim } from './claims.js';
 import { isRedisClient, type RedisClient, type RedisCommands, redisCommands, RedisStoreError } from './commands.js';
 import { AGAIN, Epochs } from './epochs.js';
@@ -64,7 +64,7 @@ function hasKeyPrefix(client: object): boolean {
 function checkOptions(client: unknown, options: RedisStoreOptions): { prefix: string; shards: number; timeoutMs: number } {
   const issues = [];
   const prefix = options.prefix ?? 'nebuly:';
-  const shards = options.shards ?? 64;
+  const shards = options.shards ?? DEFAULT_SHARDS;
   const timeoutMs = options.timeoutMs ?? 5_000;
   if (!isRedisClient(client)) {
     issues.push({ path: ['client'], code: 'custom', message: 'must be a connected node-redis (>= 4), ioredis (>= 5) or @upstash/redis client' });
@@ -186,7 +186,7 @@ class RedisStore implements ConversationStore {
     const count = String(Math.floor(limit));
     /** Buckets Redis lost since this instance last used them: reported even when no append goes there again. */
     const losses: RedisStoreError[] = [];
-    const read = await Promise.all(
+    const reads = await Promise.allSettled(
       this.#buckets.all.map(async (bucket) => {
         const reply = await this.#commands.run('claimIdle', 'candidates', [bucket.idle, bucket.leases], [String(now), score(idleBefore), count]);
         const [leases, idle, epoch] = reply as [unknown[], unknown[], unknown];
@@ -198,10 +198,14 @@ class RedisStore implements ConversationStore {
         return candidates;
       }),
     );
+    // A loss first: its epoch is the one seen now, so it would not be told again.
     if (losses.length > 0) {
       const more = losses.length > 1 ? ` (and ${losses.length - 1} more bucket(s): ${losses.slice(1).map((loss) => loss.message.replace(/^Redis store claimIdle: /, '')).join(' | ')})` : '';
       throw new RedisStoreError('claimIdle', 'store_lost', `${losses[0]!.message.replace(/^Redis store claimIdle: /, '')}${more}`);
     }
+    const unread = reads.find((result) => result.status === 'rejected');
+    if (unread !== undefined) throw unread.reason;
+    const read = reads.map((result) => (result as PromiseFulfilledResult<Candidate[]>).value);
     const chosen = read
       .flat()
       .sort((a, b) => (a.kind === b.kind ? scoreOf(a.score) - scoreOf(b.score) : a.kind === 'l' ? -1 : 1))
@@ -232,7 +236,9 @@ class RedisStore implements ConversationStore {
         }
       }),
     );
-    const failure = settled.find((result) => result.status === 'rejected');
+    // A loss before any other failure: it is told once.
+    const rejected = settled.filter((result) => result.status === 'rejected');
+    const failure = rejected.find((result) => result.reason instanceof RedisStoreError && result.reason.code === 'store_lost') ?? rejected[0];
     claims.sort((a, b) => rank.get(claimIdOf(a.token))! - rank.get(claimIdOf(b.token))!);
     if (failure === undefined && missing.size === 0) return claims;
     // Nothing claimed is kept from the caller: what this call took goes back at once.
