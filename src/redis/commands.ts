@@ -45,7 +45,14 @@ export interface UpstashRedisClient {
   createScript(script: string): unknown;
 }
 
-/** Any client {@link redisStore} takes. */
+/**
+ * Any client `redisStore` takes.
+ *
+ * @example
+ * ```ts
+ * const client: RedisClient = new Cluster([{ host: 'redis-0', port: 6379 }]);
+ * ```
+ */
 export type RedisClient = NodeRedisClient | IoRedisClient | UpstashRedisClient;
 
 /**
@@ -57,6 +64,11 @@ export type RedisClient = NodeRedisClient | IoRedisClient | UpstashRedisClient;
  *   script tolerates it (an append replayed adds nothing twice).
  * - `out_of_memory`: Redis refused the write (`maxmemory` reached under `noeviction`).
  * - `failed`: the client rejected otherwise (connection lost, an error reply), in `cause`.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof RedisStoreError && error.code === 'store_lost') alert(error.message);
+ * ```
  */
 export type RedisStoreErrorCode = 'store_lost' | 'timeout' | 'out_of_memory' | 'failed';
 

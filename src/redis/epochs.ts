@@ -8,7 +8,14 @@ interface Stored {
   since: number | undefined;
 }
 
-/** What {@link Epochs.settle} answers for a loss already reported: the call is to run again. */
+/**
+ * What {@link Epochs.settle} answers for a loss already reported: the call is to run again.
+ *
+ * @example
+ * ```ts
+ * if (epochs.settle('append', bucket, reply) === AGAIN) await runAgain();
+ * ```
+ */
 export const AGAIN: unique symbol = Symbol('again');
 
 const CHANGED = 'its epoch changed: Redis restarted without persistence, was flushed, or evicted it';

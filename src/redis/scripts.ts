@@ -266,10 +266,24 @@ const BODIES = {
   sent: SENT,
 } as const;
 
-/** The store's operations that run a script. */
+/**
+ * The store's operations that run a script.
+ *
+ * @example
+ * ```ts
+ * const name: ScriptName = 'append';
+ * ```
+ */
 export type ScriptName = keyof typeof BODIES;
 
-/** The scripts by name, as a client that leaves replies alone runs them. */
+/**
+ * The scripts by name, as a client that leaves replies alone runs them.
+ *
+ * @example
+ * ```ts
+ * await client.eval(SCRIPTS.sent, { keys: [bucket.kept('chat-42')], arguments: [interactionId] });
+ * ```
+ */
 export const SCRIPTS: Readonly<Record<ScriptName, string>> = Object.fromEntries(
   Object.entries(BODIES).map(([name, body]) => [name, `${body}return main()\n`]),
 ) as Record<ScriptName, string>;
