@@ -59,7 +59,10 @@ async function stats(info: (section: string) => Promise<string>): Promise<Stats>
  * Commands the clients sent: commandstats also counts each command a script runs, so only
  * the top-level ones count (the store sends nothing else; a handshake would show here).
  */
-const SCRIPT_INNER = new Set(['hget', 'hset', 'hdel', 'hmget', 'hgetall', 'sadd', 'sismember', 'rpush', 'lrange', 'zadd', 'zrem', 'zrangebyscore', 'set', 'del']);
+const SCRIPT_INNER = new Set([
+  'hget', 'hset', 'hsetnx', 'hincrby', 'hexists', 'hdel', 'hmget', 'hgetall', 'exists', 'rename',
+  'zadd', 'zrem', 'zscore', 'zrangebyscore', 'pttl', 'pexpire', 'set', 'get', 'del',
+]);
 const sent = (stats: Stats) => [...stats.calls].reduce((sum, [name, { calls }]) => sum + (SCRIPT_INNER.has(name) ? 0 : calls), 0);
 const inner = (stats: Stats) => [...stats.calls].reduce((sum, [name, { calls }]) => sum + (SCRIPT_INNER.has(name) ? calls : 0), 0);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;

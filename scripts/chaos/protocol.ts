@@ -10,7 +10,9 @@ export interface WorkerConfig {
   /** Sent with each of its requests as `x-chaos-sender`, so that the check knows who sent what. */
   readonly name: string;
   readonly baseUrl: string;
-  readonly redisUrl: string;
+  /** One Redis, or every master of a Redis Cluster (`cluster`). */
+  readonly redisUrls: readonly string[];
+  readonly cluster: boolean;
   readonly prefix: string;
   readonly idleTimeoutMs: number;
   readonly leaseMs: number;

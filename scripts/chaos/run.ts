@@ -6,12 +6,23 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startRedisServer } from '../../test/helpers/redis-server.js';
+import { Buckets, DEFAULT_SHARDS } from '../../src/redis/buckets.js';
+import { sharedKey } from '../../src/recorder/keys.js';
+import { startRedisCluster } from '../../test/helpers/redis-cluster.js';
+import { type RedisServer, startRedisServer } from '../../test/helpers/redis-server.js';
 import { type Ledger, verdict, type Verdict } from './check.js';
 import type { Command, Reply, WorkerConfig } from './protocol.js';
 import { startSink } from './sink.js';
 
+/**
+ * Which Redis the run's store uses: `single`, one redis-server; `cluster`, a 3-master
+ * Redis Cluster; `restart`, one redis-server killed and restarted empty (no persistence)
+ * once `restartAfter` of the turns were recorded.
+ */
+export type ChaosMode = 'single' | 'cluster' | 'restart';
+
 export interface ChaosOptions {
+  mode: ChaosMode;
   conversations: number;
   turns: number;
   recorders: number;
@@ -20,6 +31,8 @@ export interface ChaosOptions {
   parallel: number;
   /** The share of all turns recorded when one recorder is killed. */
   killAfter: number;
+  /** In the `restart` mode, the share of all turns recorded when Redis is restarted empty. */
+  restartAfter: number;
   idleTimeoutMs: number;
   leaseMs: number;
   sweepEveryMs: number;
@@ -40,6 +53,10 @@ export interface ChaosResult extends Verdict {
     killedWithCommandsInHand: number;
     /** The conversation the killed process was sending when killed, if it had one. */
     killedMidSend: string | undefined;
+    /** In the `restart` mode: conversations that lost turns, each in a bucket some process reported lost (store_lost). */
+    conversationsLostWithReport: number;
+    /** In the `restart` mode: of their turns, those that never reached the service. */
+    turnsLostWithReport: number;
   };
 }
 
@@ -121,17 +138,41 @@ class Worker {
  * ```
  */
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
-  const redis = await startRedisServer();
+  const cluster = options.mode === 'cluster' ? await startRedisCluster(3) : undefined;
+  // A server of the run's own when it is to be restarted.
+  const redis: RedisServer | undefined = cluster === undefined ? await startRedisServer({ own: options.mode === 'restart' }) : undefined;
   const sink = await startSink({ holdMs: options.holdMs });
   let errorsReported = 0;
+  /** What the processes reported, in the `restart` mode: which buckets they were told Redis lost. */
+  const lostBuckets = new Set<string>();
+  /** Conversations with a turn reported to `onError` with its payload, in the `restart` mode. */
+  const reportedUndelivered = new Set<string>();
   /** Commands that failed other than by their process being killed: each is a failure of the run. */
   const commandFailures: string[] = [];
   const failed = (what: string) => (error: unknown) => {
     if (!(error instanceof Error && error.message === GONE)) commandFailures.push(`${what}: ${String(error)}`);
   };
-  const base = { baseUrl: sink.url, redisUrl: redis.url, prefix: `chaos:${process.pid}:${Date.now()}:`, idleTimeoutMs: options.idleTimeoutMs, leaseMs: options.leaseMs };
-  const onError = () => void (errorsReported += 1);
-  const recorders = Array.from({ length: options.recorders }, (_, n) => new Worker({ ...base, name: `recorder-${n}`, sweepIntervalMs: 0 }, onError));
+  const redisUrls = cluster === undefined ? [redis!.url] : cluster.nodes.map(({ url }) => url);
+  const prefix = `chaos:${process.pid}:${Date.now()}:`;
+  const base = { baseUrl: sink.url, redisUrls, cluster: cluster !== undefined, prefix, idleTimeoutMs: options.idleTimeoutMs, leaseMs: options.leaseMs };
+  const onError = (message: string) => {
+    errorsReported += 1;
+    for (const [, tag] of message.matchAll(/Redis lost the store's data in bucket (\{[^}]*\})/g)) lostBuckets.add(tag!);
+    // A turn the store did not take (the connection closed under it) is reported with its payload.
+    const undelivered = /^DeliveryError: Conversation (chat-\d+) was not delivered/.exec(message)?.[1];
+    if (undelivered !== undefined) reportedUndelivered.add(undelivered);
+  };
+  const buckets = new Buckets(prefix, DEFAULT_SHARDS);
+  /**
+   * Whether a report covers what `conversationId` lost: its bucket was reported lost
+   * (store_lost), or one of its turns was reported undelivered with its payload.
+   */
+  const reportedLost = (conversationId: string) => lostBuckets.has(buckets.of(sharedKey(conversationId)).tag) || reportedUndelivered.has(conversationId);
+  // In the restart mode the recorders also sweep on their own, as long-running instances do
+  // by default: a sweep is how an instance learns that Redis lost a bucket it wrote to
+  // and will not write to again.
+  const recorderSweeps = options.mode === 'restart' ? 1_000 : 0;
+  const recorders = Array.from({ length: options.recorders }, (_, n) => new Worker({ ...base, name: `recorder-${n}`, sweepIntervalMs: recorderSweeps }, onError));
   const sweepers = Array.from({ length: options.sweepers }, (_, n) => new Worker({ ...base, name: `sweeper-${n}`, sweepIntervalMs: 0 }, onError));
   const everyone = [...recorders, ...sweepers];
   try {
@@ -144,6 +185,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     let killedWithCommandsInHand = 0;
     let killedMidSend: string | undefined;
     let killing = false;
+    let restarting = false;
     const alive = () => recorders.filter((worker) => worker.alive);
     const pick = (index: number) => alive()[index % alive().length]!;
 
@@ -196,9 +238,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           failed(`turn ${turn} of ${conversationId}`)(error);
         }
         recorded += 1;
-        if (recorded >= total * options.killAfter && !killing) {
+        // In the restart mode the restart is the fault: a killed instance could not tell what it lost.
+        if (options.mode !== 'restart' && recorded >= total * options.killAfter && !killing) {
           killing = true;
           await kill();
+        }
+        if (options.mode === 'restart' && recorded >= total * options.restartAfter && !restarting) {
+          restarting = true;
+          // Everything Redis held is gone; the processes' clients reconnect on their own.
+          await redis!.restart();
         }
         // Feedback on every third turn, from the next process over.
         if (turn % 3 === 1 && entry.stored.has(turn)) await giveFeedback(conversationId, turn, pick(index + turn + 1));
@@ -228,9 +276,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     // killed sender's after its lease), or a deadline that says something is lost.
     const deadline = Date.now() + options.idleTimeoutMs + options.leaseMs + 30_000;
     const settled = () => {
-      const { figures } = verdict(sink.received, ledger);
+      const { figures, failures } = verdict(sink.received, ledger);
       // The conversation whose sender was killed mid-send reached the service, unanswered:
       // it is sent again once its lease ends.
+      if (options.mode === 'restart') {
+        // What Redis lost never arrives: done once every conversation did, or is in a bucket reported lost.
+        const missing = failures.map((failure) => /^conversation (chat-\d+) never reached the service$/.exec(failure)?.[1]).filter((id) => id !== undefined);
+        return missing.every(reportedLost);
+      }
       return figures.conversationsDelivered === ledger.conversations.size && (killedMidSend === undefined || figures.duplicatesFromKilledSender > 0);
     };
     while (!settled() && Date.now() < deadline) await sleep(100);
@@ -251,14 +304,33 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       errorsReported,
       killedWithCommandsInHand,
       killedMidSend,
+      conversationsLostWithReport: 0,
+      turnsLostWithReport: 0,
     };
     const checked = verdict(sink.received, ledger);
     if (killedMidSend !== undefined && checked.figures.duplicatesFromKilledSender === 0) {
       commandFailures.push(`${killedMidSend}, whose sender was killed mid-send, was not sent again once its lease ended`);
     }
+    // In the restart mode, a conversation's turns (and feedback) may be missing only when a
+    // process was told that Redis lost its bucket: a loss reported, not a silent one.
+    const LOSS = /^conversation (chat-\d+): stored turn \d+ missing$|^conversation (chat-\d+) never reached the service$|^feedback on conversation (chat-\d+), turn \d+ never arrived$|^(chat-\d+), whose sender was killed mid-send/;
+    const excused = (failure: string) => {
+      const match = LOSS.exec(failure);
+      return options.mode === 'restart' && match !== null && reportedLost(match.slice(1).find((id) => id !== undefined)!);
+    };
+    const lostConversations = new Set<string>();
+    let turnsLostWithReport = 0;
+    for (const failure of [...commandFailures, ...checked.failures].filter(excused)) {
+      const id = LOSS.exec(failure)!.slice(1).find((found) => found !== undefined)!;
+      lostConversations.add(id);
+      if (failure.includes('stored turn')) turnsLostWithReport += 1;
+      if (failure.endsWith('never reached the service')) turnsLostWithReport += ledger.conversations.get(id)?.stored.size ?? 0;
+    }
+    counts.conversationsLostWithReport = lostConversations.size;
+    counts.turnsLostWithReport = turnsLostWithReport;
     return {
       ...checked,
-      failures: [...commandFailures, ...checked.failures],
+      failures: [...commandFailures, ...checked.failures].filter((failure) => !excused(failure)),
       options,
       timings: { recordingMs, drainMs, turnsPerSecond: Math.round((counts.turnsStored / recordingMs) * 1000) },
       counts,
@@ -266,18 +338,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   } finally {
     for (const worker of everyone) if (worker.alive) worker.kill();
     await sink.close();
-    await redis.stop();
+    await redis?.stop();
+    await cluster?.stop();
   }
 }
 
 /** The full run of `npm run chaos`. */
 export const CHAOS_DEFAULTS: ChaosOptions = {
+  mode: 'single',
   conversations: 200,
   turns: 6,
   recorders: 4,
   sweepers: 2,
   parallel: 24,
   killAfter: 0.4,
+  restartAfter: 0.6,
   idleTimeoutMs: 5_000,
   leaseMs: 3_000,
   sweepEveryMs: 250,

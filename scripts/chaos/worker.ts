@@ -2,7 +2,7 @@
  * One instance of a chat backend in the chaos run: a process with its own client over the
  * shared Redis store, doing what the coordinator says through the public API only.
  */
-import { createClient } from 'redis';
+import { createClient, createCluster } from 'redis';
 import { NebulyClient } from '../../src/index.js';
 import { redisStore } from '../../src/redis/index.js';
 import { API_KEY, type Command, type Reply, turnInput, type WorkerConfig } from './protocol.js';
@@ -10,8 +10,9 @@ import { API_KEY, type Command, type Reply, turnInput, type WorkerConfig } from 
 const config = JSON.parse(process.argv[2]!) as WorkerConfig;
 const send = (reply: Reply) => process.send?.(reply);
 
-const redis = createClient({ url: config.redisUrl });
-redis.on('error', (error: Error) => send({ kind: 'error', message: `redis: ${error.message}` }));
+const redis = config.cluster ? createCluster({ rootNodes: config.redisUrls.map((url) => ({ url })) }) : createClient({ url: config.redisUrls[0]! });
+// The connection's own errors (a restart in the restart mode) are the client's to retry, not reports.
+redis.on('error', () => undefined);
 await redis.connect();
 
 const nebuly = new NebulyClient({
@@ -51,7 +52,7 @@ async function run(command: Command): Promise<Reply> {
       return { kind: 'done', id: command.id };
     case 'shutdown':
       await nebuly.shutdown();
-      await redis.quit();
+      await redis.close();
       return { kind: 'done', id: command.id };
   }
 }

@@ -5,46 +5,46 @@ import { RedisStoreError } from './commands.js';
 const text = (value: unknown): string => (typeof value === 'string' ? value : String(value));
 
 /**
- * A claim as the scripts answer it (`[generation, token, conversation id, end user, last
- * activity, interaction JSONs, feedback id/actions pairs]`), as the store returns it:
- * each interaction parsed, with the feedback attached since it was stored appended to
- * its `feedback_actions`.
+ * A claim as the scripts answer it (`['c', claim id, the claim hash's fields and values]`,
+ * scripts.ts describes the fields), as the store returns it: each interaction parsed, in
+ * the order stored, with the feedback attached since it was stored appended to its
+ * `feedback_actions`.
  *
  * @example
  * ```ts
- * const claim = decodeClaim('claim', await commands.run('claim', SCRIPTS.claim, keys, args));
+ * const claim = decodeClaim('claim', ['c', claimId, await hgetall(claimKey)]);
  * ```
  */
 export function decodeClaim(operation: string, reply: unknown): ConversationClaim {
-  if (!Array.isArray(reply) || reply.length !== 7 || !Array.isArray(reply[5]) || !Array.isArray(reply[6])) {
-    throw new RedisStoreError(operation, 'the server answered a claim in an unexpected shape (was the store written by another version?)');
+  const fields = Array.isArray(reply) && reply[0] === 'c' && Array.isArray(reply[2]) ? (reply[2] as unknown[]) : undefined;
+  if (fields === undefined) {
+    throw new RedisStoreError(operation, 'failed', 'the server answered a claim in an unexpected shape (was the store written by another version?)');
   }
-  const [generation, token, conversationId, endUser, lastActivityAt, items, feedback] = reply as [
-    unknown,
-    unknown,
-    unknown,
-    unknown,
-    unknown,
-    unknown[],
-    unknown[],
-  ];
+  const meta = new Map<string, string>();
+  const items: [number, string][] = [];
   const added = new Map<string, ConversationFeedbackAction[]>();
-  for (let index = 0; index + 1 < feedback.length; index += 2) {
-    added.set(text(feedback[index]), JSON.parse(`[${text(feedback[index + 1])}]`) as ConversationFeedbackAction[]);
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const field = text(fields[index]);
+    const value = text(fields[index + 1]);
+    if (field.startsWith('#')) items.push([Number(field.slice(1)), value]);
+    else if (field.startsWith('f:')) added.set(field.slice(2), JSON.parse(`[${value}]`) as ConversationFeedbackAction[]);
+    else if (!field.startsWith('n:')) meta.set(field, value);
   }
-  const interactions = items.map((item) => {
-    const stored = JSON.parse(text(item)) as StoredInteraction;
+  // A hash has no order: the sequence number each got when appended gives it back.
+  items.sort((a, b) => a[0] - b[0]);
+  const interactions = items.map(([, json]) => {
+    const stored = JSON.parse(json) as StoredInteraction;
     const actions = added.get(stored.id);
     if (actions === undefined) return stored;
     const feedback_actions = [...(stored.interaction.feedback_actions ?? []), ...actions];
-    return { id: stored.id, interaction: { ...stored.interaction, feedback_actions } };
+    return { ...stored, interaction: { ...stored.interaction, feedback_actions } };
   });
   return {
-    conversationId: text(conversationId),
-    generation: text(generation),
-    token: text(token),
-    endUser: text(endUser),
+    conversationId: meta.get('cid') ?? '',
+    generation: meta.get('gen') ?? '',
+    token: meta.get('token') ?? '',
+    endUser: meta.get('user') ?? '',
     interactions,
-    lastActivityAt: Number(text(lastActivityAt)),
+    lastActivityAt: Number(meta.get('last')),
   };
 }

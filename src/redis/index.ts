@@ -1,7 +1,8 @@
 /**
  * `nebuly-client/redis`: a store of open conversations in Redis, shared by every instance
- * of your service, over your own connected node-redis (>= 4) or ioredis (>= 5) client.
- * Neither library is imported here: install the one you use.
+ * of your service, over your own connected node-redis (>= 4) or ioredis (>= 5) client
+ * (single node or cluster), or an `@upstash/redis` client on edge runtimes. No library is
+ * imported here: install the one you use.
  *
  * @example
  * ```ts
@@ -16,4 +17,11 @@
  * @module nebuly-client/redis
  */
 export { redisStore, type RedisStoreOptions } from './redis-store.js';
-export { RedisStoreError, type IoRedisClient, type NodeRedisClient } from './commands.js';
+export {
+  RedisStoreError,
+  type IoRedisClient,
+  type NodeRedisClient,
+  type RedisClient,
+  type RedisStoreErrorCode,
+  type UpstashRedisClient,
+} from './commands.js';

@@ -1,18 +1,26 @@
 import { ValidationError } from '../core/errors.js';
 import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import type { ConversationFeedbackAction } from '../schemas/index.js';
+import { type Bucket, Buckets, DEFAULT_SHARDS } from './buckets.js';
 import { decodeClaim } from './claims.js';
-import { type IoRedisClient, isRedisClient, type NodeRedisClient, type RedisCommands, redisCommands } from './commands.js';
-import { SCRIPTS } from './scripts.js';
+import { isRedisClient, type RedisClient, type RedisCommands, redisCommands, RedisStoreError } from './commands.js';
+import { AGAIN, Epochs } from './epochs.js';
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
   /**
-   * Starts every key of the store, as its hash tag: `{nebuly:}open`, …. Stores with
-   * different prefixes share a server without meeting. No `{` or `}`.
+   * Starts every key of the store, inside its buckets' hash tags: `{nebuly:0}idle`, ….
+   * Stores with different prefixes share a server without meeting. No `{` or `}`.
    * @default 'nebuly:'
    */
   prefix?: string | undefined;
+  /**
+   * How many buckets (hash tags) the store's keys spread over: on Redis Cluster, each is
+   * one slot, so that the store spreads over the masters and moves with resharding.
+   * Every instance of one store must use the same number. A sweep reads every bucket.
+   * @default 64
+   */
+  shards?: number | undefined;
   /**
    * How long a store call may wait for the server before it rejects (and the recorder
    * reports it): a lost connection never leaves the recorder waiting.
@@ -27,15 +35,25 @@ interface Kept extends SentInteraction {
 }
 
 /**
- * A random id for a generation or a lease token. Not the recorder's `newId`: importing it
- * here would split it into a chunk of its own, one more module for the main entry to load
- * (test/package/node-condition.test.ts); and the clients this store runs over need Node,
- * which always has `crypto.randomUUID`.
+ * How long, at least, the store remembers the ids of the interactions of a conversation
+ * it completed: an append replayed (or landing late, after a time-out) within this adds
+ * nothing twice. Longer when feedback retention is.
+ */
+const REPLAY_WINDOW_MS = 3_600_000;
+
+/**
+ * A random id for a generation, a claim or a lease token. Not the recorder's `newId`:
+ * importing it here would split it into a chunk of its own, one more module for the main
+ * entry to load (test/package/node-condition.test.ts); and every runtime this store runs
+ * on has `crypto.randomUUID`.
  */
 const newId = () => globalThis.crypto.randomUUID();
 
 /** A score or bound for a sorted set: Redis spells the infinities `+inf` and `-inf`. */
 const score = (value: number) => (value === Number.POSITIVE_INFINITY ? '+inf' : value === Number.NEGATIVE_INFINITY ? '-inf' : String(value));
+
+/** A score as a sorted set answers it, as a number to compare. */
+const scoreOf = (text: string) => (text === '-inf' ? Number.NEGATIVE_INFINITY : text === '+inf' || text === 'inf' ? Number.POSITIVE_INFINITY : Number(text));
 
 /** An ioredis client made with `keyPrefix`. */
 function hasKeyPrefix(client: object): boolean {
@@ -43,37 +61,45 @@ function hasKeyPrefix(client: object): boolean {
   return typeof keyPrefix === 'string' && keyPrefix !== '';
 }
 
-function checkOptions(client: unknown, options: RedisStoreOptions): { prefix: string; timeoutMs: number } {
+function checkOptions(client: unknown, options: RedisStoreOptions): { prefix: string; shards: number; timeoutMs: number } {
   const issues = [];
   const prefix = options.prefix ?? 'nebuly:';
+  const shards = options.shards ?? DEFAULT_SHARDS;
   const timeoutMs = options.timeoutMs ?? 5_000;
   if (!isRedisClient(client)) {
-    issues.push({ path: ['client'], code: 'custom', message: 'must be a connected node-redis (>= 4) or ioredis (>= 5) client' });
+    issues.push({ path: ['client'], code: 'custom', message: 'must be a connected node-redis (>= 4), ioredis (>= 5) or @upstash/redis client' });
   } else if (hasKeyPrefix(client)) {
-    // ioredis adds keyPrefix to KEYS but not to the key names the scripts build.
+    // ioredis would add keyPrefix before the hash tag: keys of one script in different slots.
     issues.push({ path: ['client', 'options', 'keyPrefix'], code: 'custom', message: 'must be unset: give the store a `prefix` instead' });
   }
   if (typeof prefix !== 'string' || prefix === '' || /[{}]/.test(prefix)) {
-    issues.push({ path: ['prefix'], code: 'custom', message: 'must be a non-empty string without `{` or `}` (it is the keys\' hash tag)' });
+    issues.push({ path: ['prefix'], code: 'custom', message: 'must be a non-empty string without `{` or `}` (it is in the keys\' hash tags)' });
+  }
+  if (typeof shards !== 'number' || !Number.isInteger(shards) || shards < 1 || shards > 16_384) {
+    issues.push({ path: ['shards'], code: 'custom', message: 'must be a whole number from 1 to 16384 (Redis Cluster has 16384 slots)' });
   }
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     issues.push({ path: ['timeoutMs'], code: 'custom', message: 'must be a positive number of milliseconds' });
   }
   if (issues.length > 0) throw new ValidationError(issues, 'redisStore arguments');
-  return { prefix, timeoutMs };
+  return { prefix, shards, timeoutMs };
 }
 
 /**
  * A {@link ConversationStore} in Redis, shared by every instance that uses the same server
- * and prefix: the turns of one conversation can be recorded by several processes, and
- * what was ended survives a crash of any of them. Each method is one round trip (a Lua
- * script run with EVALSHA, atomic); the writes of an ended turn are one `append`.
+ * (or cluster), prefix and shards: the turns of one conversation can be recorded by
+ * several processes, and what was ended survives a crash of any of them. Each method on
+ * one conversation is one round trip (a Lua script run with EVALSHA, atomic); a sweep is
+ * two per bucket that has something to claim, one per other bucket, all at once.
  *
- * `client` is a connected node-redis (>= 4) or ioredis (>= 5) client, or a cluster client
- * of either: all keys of one store share the hash tag `{prefix}`, so on Redis Cluster the
- * store lives on one shard. Use a server with `maxmemory-policy noeviction` (or a
- * `volatile-*` one): an evicted key is a lost conversation. docs/deployments.md says
- * what persistence settings mean on a crash.
+ * `client` is a connected node-redis (>= 4) or ioredis (>= 5) client, a cluster client of
+ * either (the keys spread over `shards` hash-tagged buckets, so over the masters), or an
+ * `@upstash/redis` client (Redis over HTTP, for edge runtimes). docs/deployments.md says
+ * which Redis settings (persistence, `maxmemory-policy`, cluster) give which guarantee.
+ *
+ * A call rejects with a {@link RedisStoreError}; its `code` is `'store_lost'` when Redis
+ * lost the store's data (restart without persistence, flush, eviction): the call then did
+ * nothing, and the message names what this instance had stored there.
  *
  * @example
  * ```ts
@@ -84,72 +110,178 @@ function checkOptions(client: unknown, options: RedisStoreOptions): { prefix: st
  * const nebuly = new NebulyClient({ recorder: { store: redisStore(redis, { prefix: 'nebuly:' }) } });
  * ```
  */
-export function redisStore(client: NodeRedisClient | IoRedisClient, options: RedisStoreOptions = {}): ConversationStore {
-  const { prefix, timeoutMs } = checkOptions(client, options);
-  return new RedisStore(redisCommands(client, timeoutMs), `{${prefix}}`);
+export function redisStore(client: RedisClient, options: RedisStoreOptions = {}): ConversationStore {
+  const { prefix, shards, timeoutMs } = checkOptions(client, options);
+  return new RedisStore(redisCommands(client, timeoutMs), new Buckets(prefix, shards));
 }
+
+/** A conversation a sweep may claim, as a bucket's sorted sets name it. */
+interface Candidate {
+  readonly bucket: Bucket;
+  /** `l`: an expired lease (by claim id), `i`: an idle open conversation (by conversation id). */
+  readonly kind: 'l' | 'i';
+  readonly member: string;
+  /** Its score as read, which the claim checks is unchanged. */
+  readonly score: string;
+}
+
+/** A claim id from a token (`<claim id> <nonce>`): which hash holds the claim. */
+const claimIdOf = (token: string) => token.slice(0, token.indexOf(' '));
 
 class RedisStore implements ConversationStore {
   readonly shared = true;
   readonly #commands: RedisCommands;
-  readonly #tag: string;
-  /** The key every script names in KEYS, so that a cluster client sends it to the store's shard. */
-  readonly #open: string;
+  readonly #buckets: Buckets;
+  readonly #epochs = new Epochs();
 
-  constructor(commands: RedisCommands, tag: string) {
+  constructor(commands: RedisCommands, buckets: Buckets) {
     this.#commands = commands;
-    this.#tag = tag;
-    this.#open = `${tag}open`;
+    this.#buckets = buckets;
+  }
+
+  /** Runs `script` on `bucket` with its epoch checked: the script's result. */
+  async #run(operation: string, bucket: Bucket, script: 'append' | 'addFeedback' | 'claim' | 'claimCandidates', keys: string[], args: string[]) {
+    for (;;) {
+      const reply = await this.#commands.run(operation, script, keys, [this.#epochs.seen(bucket), this.#epochs.fresh(), ...args]);
+      const result = this.#epochs.settle(operation, bucket, reply);
+      // A loss another call of this instance reported already: this call did nothing yet.
+      if (result !== AGAIN) return result;
+    }
   }
 
   async append(conversationId: string, endUser: string, interactions: readonly StoredInteraction[], now: number): Promise<void> {
-    const args = [this.#tag, conversationId, endUser, String(now), newId()];
+    const bucket = this.#buckets.of(conversationId);
+    const args = [conversationId, endUser, String(now), newId()];
     for (const stored of interactions) args.push(stored.id, JSON.stringify(stored));
-    await this.#commands.run('append', SCRIPTS.append, [this.#open], args);
+    const keys = [bucket.idle, bucket.open(conversationId), bucket.kept(conversationId)];
+    const added = Number(await this.#run('append', bucket, 'append', keys, args));
+    this.#epochs.stored(bucket, conversationId, added, now);
   }
 
   async addFeedback(conversationId: string, interactionId: string, action: ConversationFeedbackAction, now: number): Promise<boolean> {
-    const args = [this.#tag, conversationId, interactionId, JSON.stringify(action), String(now)];
-    return Number(await this.#commands.run('addFeedback', SCRIPTS.addFeedback, [this.#open], args)) === 1;
+    const bucket = this.#buckets.of(conversationId);
+    const args = [conversationId, interactionId, JSON.stringify(action), String(now)];
+    return Number(await this.#run('addFeedback', bucket, 'addFeedback', [bucket.idle, bucket.open(conversationId)], args)) === 1;
   }
 
   async claim(conversationId: string, now: number, leaseMs: number): Promise<ConversationClaim | undefined> {
-    const args = [this.#tag, conversationId, String(now), String(now + leaseMs), newId()];
-    const reply = await this.#commands.run('claim', SCRIPTS.claim, [this.#open], args);
-    return reply === null || reply === undefined ? undefined : decodeClaim('claim', reply);
+    const bucket = this.#buckets.of(conversationId);
+    const claimId = newId();
+    const keys = [bucket.idle, bucket.leases, bucket.open(conversationId), bucket.claim(claimId)];
+    const args = [conversationId, String(now), String(now + leaseMs), claimId, `${claimId} ${newId()}`];
+    const reply = await this.#run('claim', bucket, 'claim', keys, args);
+    const [kind] = Array.isArray(reply) ? (reply as unknown[]) : [];
+    if (kind === 'm') throw this.#missing('claim', bucket, [conversationId]);
+    return kind === 'c' ? decodeClaim('claim', reply) : undefined;
   }
 
+  /**
+   * Reads every bucket's candidates (expired leases, idle conversations) at once, takes
+   * the `limit` first (expired leases first, then the idlest), and claims them, one
+   * script per bucket. A candidate whose data is gone (evicted) is removed, so that no
+   * sweep meets it again, and reported: the call gives back what it claimed and rejects.
+   */
   async claimIdle(idleBefore: number, now: number, leaseMs: number, limit: number): Promise<ConversationClaim[]> {
     if (!(limit >= 1)) return [];
-    // One token stem per call; the script makes each claim's token unique with its index.
-    const args = [this.#tag, score(idleBefore), String(now), String(now + leaseMs), String(Math.floor(limit)), `${newId()}:`];
-    const reply = await this.#commands.run('claimIdle', SCRIPTS.claimIdle, [this.#open], args);
-    return (Array.isArray(reply) ? reply : []).map((claim) => decodeClaim('claimIdle', claim));
+    const count = String(Math.floor(limit));
+    /** Buckets Redis lost since this instance last used them: reported even when no append goes there again. */
+    const losses: RedisStoreError[] = [];
+    const reads = await Promise.allSettled(
+      this.#buckets.all.map(async (bucket) => {
+        const reply = await this.#commands.run('claimIdle', 'candidates', [bucket.idle, bucket.leases], [String(now), score(idleBefore), count]);
+        const [leases, idle, epoch] = reply as [unknown[], unknown[], unknown];
+        const lost = this.#epochs.check('claimIdle', bucket, String(epoch));
+        if (lost !== undefined) losses.push(lost);
+        const candidates: Candidate[] = [];
+        for (let index = 0; index + 1 < leases.length; index += 2) candidates.push({ bucket, kind: 'l', member: String(leases[index]), score: String(leases[index + 1]) });
+        for (let index = 0; index + 1 < idle.length; index += 2) candidates.push({ bucket, kind: 'i', member: String(idle[index]), score: String(idle[index + 1]) });
+        return candidates;
+      }),
+    );
+    // A loss first: its epoch is the one seen now, so it would not be told again.
+    if (losses.length > 0) {
+      const more = losses.length > 1 ? ` (and ${losses.length - 1} more bucket(s): ${losses.slice(1).map((loss) => loss.message.replace(/^Redis store claimIdle: /, '')).join(' | ')})` : '';
+      throw new RedisStoreError('claimIdle', 'store_lost', `${losses[0]!.message.replace(/^Redis store claimIdle: /, '')}${more}`);
+    }
+    const unread = reads.find((result) => result.status === 'rejected');
+    if (unread !== undefined) throw unread.reason;
+    const read = reads.map((result) => (result as PromiseFulfilledResult<Candidate[]>).value);
+    const chosen = read
+      .flat()
+      .sort((a, b) => (a.kind === b.kind ? scoreOf(a.score) - scoreOf(b.score) : a.kind === 'l' ? -1 : 1))
+      .slice(0, Math.floor(limit));
+    const byBucket = new Map<Bucket, (Candidate & { claimId: string })[]>();
+    /** Each claim's place in `chosen`, by claim id: the buckets answer in any order. */
+    const rank = new Map<string, number>();
+    for (const [index, candidate] of chosen.entries()) {
+      const claimId = candidate.kind === 'l' ? candidate.member : newId();
+      rank.set(claimId, index);
+      byBucket.set(candidate.bucket, [...(byBucket.get(candidate.bucket) ?? []), { ...candidate, claimId }]);
+    }
+
+    const claims: ConversationClaim[] = [];
+    const missing = new Map<Bucket, string[]>();
+    const settled = await Promise.allSettled(
+      [...byBucket].map(async ([bucket, candidates]) => {
+        const keys = [bucket.idle, bucket.leases];
+        const args = [String(now), String(now + leaseMs)];
+        for (const { claimId, ...candidate } of candidates) {
+          keys.push(candidate.kind === 'l' ? bucket.claim(claimId) : bucket.open(candidate.member), bucket.claim(claimId));
+          args.push(candidate.kind, candidate.member, candidate.score, claimId, `${claimId} ${newId()}`);
+        }
+        const reply = await this.#run('claimIdle', bucket, 'claimCandidates', keys, args);
+        for (const one of Array.isArray(reply) ? (reply as unknown[][]) : []) {
+          if (one[0] === 'c') claims.push(decodeClaim('claimIdle', one));
+          else missing.set(bucket, [...(missing.get(bucket) ?? []), String(one[1])]);
+        }
+      }),
+    );
+    // A loss before any other failure: it is told once.
+    const rejected = settled.filter((result) => result.status === 'rejected');
+    const failure = rejected.find((result) => result.reason instanceof RedisStoreError && result.reason.code === 'store_lost') ?? rejected[0];
+    claims.sort((a, b) => rank.get(claimIdOf(a.token))! - rank.get(claimIdOf(b.token))!);
+    if (failure === undefined && missing.size === 0) return claims;
+    // Nothing claimed is kept from the caller: what this call took goes back at once.
+    await Promise.allSettled(claims.map((claim) => this.release(claim)));
+    if (failure !== undefined) throw failure.reason;
+    const [bucket, members] = [...missing][0]!;
+    throw this.#missing('claimIdle', bucket, members, [...missing.values()].flat().length);
   }
 
   async complete(claim: ConversationClaim, retainUntil: number): Promise<void> {
+    const bucket = this.#buckets.of(claim.conversationId);
+    const claimId = claimIdOf(claim.token);
     const until = Number.isFinite(retainUntil) ? retainUntil : Number.MAX_SAFE_INTEGER;
-    const args = [this.#tag, claim.generation, claim.token, String(until)];
+    const args = [claimId, claim.token, String(until), String(REPLAY_WINDOW_MS)];
     for (const { id, interaction } of claim.interactions) {
       const kept: Kept = { endUser: claim.endUser, input: interaction.input, output: interaction.output, timeEnd: interaction.time_end, until };
-      args.push(this.#sentKey(claim.conversationId, id), JSON.stringify(kept));
+      args.push(id, JSON.stringify(kept));
     }
-    await this.#commands.run('complete', SCRIPTS.complete, [this.#open], args);
+    await this.#commands.run('complete', 'complete', [bucket.claim(claimId), bucket.leases, bucket.kept(claim.conversationId)], args);
   }
 
   async release(claim: ConversationClaim): Promise<void> {
-    await this.#commands.run('release', SCRIPTS.release, [this.#open], [this.#tag, claim.generation, claim.token]);
+    const bucket = this.#buckets.of(claim.conversationId);
+    const claimId = claimIdOf(claim.token);
+    await this.#commands.run('release', 'release', [bucket.claim(claimId), bucket.leases], [claimId, claim.token]);
   }
 
   async sent(conversationId: string, interactionId: string, now: number): Promise<SentInteraction | undefined> {
-    const value = await this.#commands.get('sent', this.#sentKey(conversationId, interactionId));
-    if (value === null) return undefined;
+    const value = await this.#commands.run('sent', 'sent', [this.#buckets.of(conversationId).kept(conversationId)], [interactionId]);
+    // `''`: appended, not sent yet.
+    if (typeof value !== 'string' || value === '') return undefined;
     const { until, ...sent } = JSON.parse(value) as Kept;
     return until > now ? sent : undefined;
   }
 
-  /** The length of the conversation id first, so that no two (conversation, interaction) pairs share a key. */
-  #sentKey(conversationId: string, interactionId: string): string {
-    return `${this.#tag}s:${conversationId.length}:${conversationId}:${interactionId}`;
+  /** A `store_lost` error for conversations whose data Redis no longer had (evicted), the first `members` of `total`. */
+  #missing(operation: string, bucket: Bucket, members: string[], total = members.length): RedisStoreError {
+    const named = members.slice(0, 10).join(', ') + (total > 10 ? ` and ${total - 10} more` : '');
+    return new RedisStoreError(
+      operation,
+      'store_lost',
+      `Redis lost the data of ${total} conversation(s) in bucket ${bucket.tag} (evicted: see maxmemory-policy in docs/deployments.md): ` +
+        `${named} (open conversations by id, claimed ones by claim id); their entries are removed`,
+    );
   }
 }

@@ -2,150 +2,301 @@
  * The Lua scripts of the Redis store: each store operation that reads and writes is one
  * script, so that it is atomic and one round trip.
  *
- * Layout, every key starting with the store's hash tag `{prefix}` (one slot, so the
- * scripts run on Redis Cluster):
+ * Layout. The store's keys spread over `shards` buckets; a conversation lives in the
+ * bucket its id hashes to (`buckets.ts`), and every key of a bucket starts with the
+ * bucket's hash tag `{prefix<n>}` (one slot each, so that a cluster spreads the buckets
+ * over its masters and every script's keys share a slot):
  *
- * - `open`: hash, conversation id → generation of its open conversation.
- * - `idle`: sorted set, generation of each open conversation scored by its last activity.
- * - `leases`: sorted set, generation of each claimed conversation scored by its lease end.
- * - `c:<generation>`: hash `cid`, `user`, `last`, and once claimed `token`, `claimedAt`.
- * - `i:<generation>`: list of the stored interactions, JSON, in the order stored.
- * - `n:<generation>`: set of their ids, so that feedback finds its interaction at once.
- * - `f:<generation>`: hash, interaction id → its feedback actions, JSON joined by commas.
- *   Kept apart from the interaction's JSON because Lua's cjson does not round-trip JSON
- *   (an empty array comes back `{}`, numbers lose digits): no script decodes JSON.
- * - the keys of sent interactions, named by the client (see `keys.ts`), with a TTL.
+ * - `idle`: sorted set, conversation id of each open conversation scored by its last
+ *   activity; and member `''` (no conversation id is empty), scored by the bucket's
+ *   epoch: a random negative number written when the bucket was first used. A store that
+ *   saw one epoch and meets another (or none) knows Redis lost the bucket's data: its
+ *   index with it, as one key (an eviction policy that evicts the index is caught too).
+ * - `leases`: sorted set, claim id of each claimed conversation scored by its lease end.
+ * - `o:<conversation id>`: hash, the open conversation: `cid`, `gen`, `user`, `last`,
+ *   `seq`, and per interaction `#<seq>` → its JSON, `n:<id>` → its seq, `f:<id>` → its
+ *   feedback actions as JSON joined by commas (apart from the interaction's JSON because
+ *   Lua's cjson does not round-trip JSON: no script decodes JSON).
+ * - `l:<claim id>`: hash, a claimed conversation: the open hash renamed, plus `token` and
+ *   `claimedAt`.
+ * - `k:<conversation id>`: hash, interaction id → `''` once appended (so that an append
+ *   replayed after a time-out adds nothing twice, even once its conversation was sent), or
+ *   what `sent()` answers once sent; it gets a TTL when its conversation is completed.
  *
- * Every script takes `KEYS[1]` = the `open` key (so that a cluster client routes it to
- * the store's shard) and `ARGV[1]` = the hash tag, from which it names the other keys.
- * Numbers travel as the strings the client wrote, so no precision is lost in Lua.
+ * Every key a script touches is in KEYS, named by the client: none is built from ARGV
+ * or from what the script reads, so that Redis Cluster checks them all before it runs
+ * (TRYAGAIN during a slot's migration, which `commands.ts` retries, never a failure
+ * half-way). Numbers travel as the strings the client wrote, so no precision is lost.
+ *
+ * Memory. Scripts run without flags: Redis refuses, under `maxmemory` with `noeviction`,
+ * a command that may grow memory (HSET, ZADD, …) only while the script has written
+ * nothing yet. So the scripts that drain the store (claims, complete, release) free
+ * first (ZREM, DEL, RENAME: never refused) and write after, and still run when Redis is
+ * full; an append writes first, and is refused (reported) instead.
+ *
+ * Epochs. The scripts that check the epoch get ARGV[1] = the epoch the client last saw
+ * of the bucket (`''` when none) and ARGV[2] = a new epoch, written when the bucket has
+ * none. They answer `{'ok', epoch, result}`, or `{'lost', epoch}` (having done nothing)
+ * when the client saw another epoch: Redis lost the bucket meanwhile.
  */
 
+/** Checks the bucket's epoch (member `''` of the idle set, KEYS[1]); answers it, or nil and the epoch now. */
+const EPOCH = `
+local function epoch()
+  local e = redis.call('ZSCORE', KEYS[1], '')
+  if e == ARGV[1] then return e end
+  if not e then
+    redis.call('ZADD', KEYS[1], ARGV[2], '')
+    e = redis.call('ZSCORE', KEYS[1], '')
+    if ARGV[1] == '' then return e end
+    return nil, e
+  end
+  if ARGV[1] == '' then return e end
+  return nil, e
+end
+`;
+
 /**
- * Takes the conversation `gen` for a lease and answers it as
- * `[gen, token, cid, user, last, items, feedbackFieldsAndValues]`.
+ * Takes the conversation whose data is at `to` (already there: renamed from its open
+ * hash, or an expired lease's) for a lease: `{'c', claim id, fields of the claim hash}`.
  */
 const TAKE = `
-local function take(tag, gen, token, leaseUntil, now)
-  local meta = tag .. 'c:' .. gen
-  redis.call('HSET', meta, 'token', token, 'claimedAt', now)
-  redis.call('ZADD', tag .. 'leases', leaseUntil, gen)
-  local m = redis.call('HMGET', meta, 'cid', 'user', 'last')
-  return { gen, token, m[1], m[2], m[3], redis.call('LRANGE', tag .. 'i:' .. gen, 0, -1), redis.call('HGETALL', tag .. 'f:' .. gen) }
+local function take(to, claimId, token, now, leaseUntil, leases)
+  redis.call('HSET', to, 'token', token, 'claimedAt', now)
+  redis.call('ZADD', leases, leaseUntil, claimId)
+  return { 'c', claimId, redis.call('HGETALL', to) }
 end
 `;
 
 /**
- * ARGV: tag, conversation id, end user, now, new generation, then (id, JSON) per
- * interaction. Creates the open conversation when none is, unless there is nothing to add.
- * An interaction whose id the conversation holds already is not added again: an append
- * that timed out on the client may still run once the connection is back, and the
- * caller may have tried again meanwhile.
+ * KEYS: idle, open, kept. ARGV: epochs, conversation id, end user, now, new
+ * generation, then (id, JSON) per interaction. Creates the open conversation when none
+ * is and an interaction is new; an interaction whose id was appended before (the open
+ * conversation has it, or one sent within the kept hash's TTL had) is not added again.
+ * Answers how many were added.
  */
-const APPEND = `
-local tag, cid = ARGV[1], ARGV[2]
-local gen = redis.call('HGET', KEYS[1], cid)
-if not gen then
-  if #ARGV < 7 then return 0 end
-  gen = ARGV[5]
-  redis.call('HSET', KEYS[1], cid, gen)
-  redis.call('HSET', tag .. 'c:' .. gen, 'cid', cid, 'user', ARGV[3])
-end
-for i = 6, #ARGV - 1, 2 do
-  if redis.call('SADD', tag .. 'n:' .. gen, ARGV[i]) == 1 then redis.call('RPUSH', tag .. 'i:' .. gen, ARGV[i + 1]) end
-end
-redis.call('HSET', tag .. 'c:' .. gen, 'last', ARGV[4])
-redis.call('ZADD', tag .. 'idle', ARGV[4], gen)
-return 1
-`;
-
-/** ARGV: tag, conversation id, interaction id, action JSON, now. 1 when attached. */
-const ADD_FEEDBACK = `
-local tag = ARGV[1]
-local gen = redis.call('HGET', KEYS[1], ARGV[2])
-if not gen then return 0 end
-if redis.call('SISMEMBER', tag .. 'n:' .. gen, ARGV[3]) == 0 then return 0 end
-local f = tag .. 'f:' .. gen
-local before = redis.call('HGET', f, ARGV[3])
-if before then redis.call('HSET', f, ARGV[3], before .. ',' .. ARGV[4]) else redis.call('HSET', f, ARGV[3], ARGV[4]) end
-redis.call('HSET', tag .. 'c:' .. gen, 'last', ARGV[5])
-redis.call('ZADD', tag .. 'idle', ARGV[5], gen)
-return 1
-`;
-
-/** ARGV: tag, conversation id, now, lease end, token. The claim, or nil. */
-const CLAIM = `${TAKE}
-local tag = ARGV[1]
-local gen = redis.call('HGET', KEYS[1], ARGV[2])
-if not gen then return false end
-redis.call('HDEL', KEYS[1], ARGV[2])
-redis.call('ZREM', tag .. 'idle', gen)
-return take(tag, gen, ARGV[5], ARGV[4], ARGV[3])
-`;
-
-/**
- * ARGV: tag, idle bound, now, lease end, limit, token stem. Expired leases first (their
- * sender died or gave up), then the idlest open conversations, at most `limit` in all.
- */
-const CLAIM_IDLE = `${TAKE}
-local tag, now, leaseUntil, stem = ARGV[1], ARGV[3], ARGV[4], ARGV[6]
-local limit = tonumber(ARGV[5])
-local claims = {}
-for _, gen in ipairs(redis.call('ZRANGEBYSCORE', tag .. 'leases', '-inf', now, 'LIMIT', 0, limit)) do
-  claims[#claims + 1] = take(tag, gen, stem .. #claims, leaseUntil, now)
-end
-if #claims < limit then
-  for _, gen in ipairs(redis.call('ZRANGEBYSCORE', tag .. 'idle', '-inf', ARGV[2], 'LIMIT', 0, limit - #claims)) do
-    redis.call('HDEL', KEYS[1], redis.call('HGET', tag .. 'c:' .. gen, 'cid'))
-    redis.call('ZREM', tag .. 'idle', gen)
-    claims[#claims + 1] = take(tag, gen, stem .. #claims, leaseUntil, now)
+const APPEND = `${EPOCH}
+local function main()
+  local e, lost = epoch()
+  if not e then return { 'lost', lost } end
+  local open, kept, cid = KEYS[2], KEYS[3], ARGV[3]
+  local added = 0
+  for i = 7, #ARGV - 1, 2 do
+    if redis.call('HSETNX', kept, ARGV[i], '') == 1 then
+      if added == 0 and redis.call('HSETNX', open, 'gen', ARGV[6]) == 1 then
+        redis.call('HSET', open, 'cid', cid, 'user', ARGV[4])
+      end
+      local seq = redis.call('HINCRBY', open, 'seq', 1)
+      redis.call('HSET', open, '#' .. seq, ARGV[i + 1], 'n:' .. ARGV[i], seq)
+      added = added + 1
+    end
   end
+  if added > 0 or redis.call('EXISTS', open) == 1 then
+    redis.call('HSET', open, 'last', ARGV[5])
+    redis.call('ZADD', KEYS[1], ARGV[5], cid)
+  end
+  return { 'ok', e, added }
 end
-return claims
+`;
+
+/** KEYS: idle, open. ARGV: epochs, conversation id, interaction id, action JSON, now. 1 when attached. */
+const ADD_FEEDBACK = `${EPOCH}
+local function main()
+  local e, lost = epoch()
+  if not e then return { 'lost', lost } end
+  local open, id = KEYS[2], ARGV[4]
+  if redis.call('HEXISTS', open, 'n:' .. id) == 0 then return { 'ok', e, 0 } end
+  local before = redis.call('HGET', open, 'f:' .. id)
+  redis.call('HSET', open, 'f:' .. id, before and (before .. ',' .. ARGV[5]) or ARGV[5], 'last', ARGV[6])
+  redis.call('ZADD', KEYS[1], ARGV[6], ARGV[3])
+  return { 'ok', e, 1 }
+end
 `;
 
 /**
- * ARGV: tag, generation, token, retain until, then (key, JSON) per sent interaction.
- * Only the lease holder completes. The kept keys live from the claim to \`retainUntil\`
- * (the recorder's clock, not Redis's: a relative TTL, longer by the time the send took,
- * and \`sent()\` checks the exact end).
+ * KEYS: idle, leases, open, claim. ARGV: epochs, conversation id, now, lease end,
+ * claim id, token. The claim; `{'m', conversation id}` when the idle set names the
+ * conversation but its hash is gone (evicted: the entry is removed); `{'n'}` when none is open.
+ */
+const CLAIM = `${EPOCH}${TAKE}
+local function main()
+  local e, lost = epoch()
+  if not e then return { 'lost', lost } end
+  local removed = redis.call('ZREM', KEYS[1], ARGV[3])
+  if redis.call('EXISTS', KEYS[3]) == 0 then
+    if removed == 1 then return { 'ok', e, { 'm', ARGV[3] } } end
+    return { 'ok', e, { 'n' } }
+  end
+  redis.call('RENAME', KEYS[3], KEYS[4])
+  return { 'ok', e, take(KEYS[4], ARGV[6], ARGV[7], ARGV[4], ARGV[5], KEYS[2]) }
+end
+`;
+
+/**
+ * KEYS: idle, leases. ARGV: now, idle bound, limit. What a sweep may claim in this
+ * bucket, read only: `{expired leases, idle conversations, epoch}`, each member then
+ * score, lowest scores first, at most `limit` of each (the epoch, scored lowest, apart;
+ * `''` when the bucket has none: never used, or lost).
+ */
+const CANDIDATES = `
+local function main()
+  local limit = tonumber(ARGV[3])
+  local idle = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2], 'WITHSCORES', 'LIMIT', 0, limit + 1)
+  if idle[1] == '' then
+    table.remove(idle, 1)
+    table.remove(idle, 1)
+  end
+  if #idle > 2 * limit then
+    table.remove(idle)
+    table.remove(idle)
+  end
+  local leases = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, limit)
+  return { leases, idle, redis.call('ZSCORE', KEYS[1], '') or '' }
+end
+`;
+
+/**
+ * KEYS: idle, leases, then (from, to) per candidate: an idle conversation's open
+ * hash and its new claim hash, or an expired lease's claim hash twice. ARGV: epochs,
+ * now, lease end, then (kind `i` or `l`, member, score as read, claim id, token) per
+ * candidate. Claims each candidate whose score is still the one read (no other sweeper
+ * took it, no turn made it active again meanwhile): a claim, or `{'m', member}` when its
+ * data is gone (evicted: its entry is removed, so that no later sweep meets it again).
+ */
+const CLAIM_CANDIDATES = `${EPOCH}${TAKE}
+local function main()
+  local e, lost = epoch()
+  if not e then return { 'lost', lost } end
+  local idle, leases, now, leaseUntil = KEYS[1], KEYS[2], ARGV[3], ARGV[4]
+  local out = {}
+  for i = 0, (#ARGV - 4) / 5 - 1 do
+    local a, k = 5 + i * 5, 3 + i * 2
+    local kind, member, score, claimId, token = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
+    local from, to = KEYS[k], KEYS[k + 1]
+    if kind == 'l' then
+      if redis.call('ZSCORE', leases, member) == score then
+        redis.call('ZREM', leases, member)
+        if redis.call('EXISTS', to) == 1 then
+          out[#out + 1] = take(to, member, token, now, leaseUntil, leases)
+        else
+          out[#out + 1] = { 'm', member }
+        end
+      end
+    elseif redis.call('ZSCORE', idle, member) == score then
+      redis.call('ZREM', idle, member)
+      if redis.call('EXISTS', from) == 1 then
+        redis.call('RENAME', from, to)
+        out[#out + 1] = take(to, claimId, token, now, leaseUntil, leases)
+      else
+        out[#out + 1] = { 'm', member }
+      end
+    end
+  end
+  return { 'ok', e, out }
+end
+`;
+
+/**
+ * KEYS: claim, leases, kept. ARGV: claim id, token, retain until, replay window ms, then
+ * (interaction id, JSON) per sent interaction. Only the lease holder completes: removes
+ * the claim (first: memory freed before any write), then keeps what `sent()` answers
+ * until `retainUntil` (the recorder's clock, not Redis's: a relative TTL from the claim,
+ * and `sent()` checks the exact end), and the kept hash at least the replay window.
  */
 const COMPLETE = `
-local tag, gen = ARGV[1], ARGV[2]
-local meta = tag .. 'c:' .. gen
-local m = redis.call('HMGET', meta, 'token', 'claimedAt')
-if m[1] ~= ARGV[3] then return 0 end
-local ttl = math.floor(tonumber(ARGV[4]) - tonumber(m[2]))
-if ttl > 0 then
-  for i = 5, #ARGV - 1, 2 do redis.call('SET', ARGV[i], ARGV[i + 1], 'PX', ttl) end
+local function main()
+  local claim, kept = KEYS[1], KEYS[3]
+  local m = redis.call('HMGET', claim, 'token', 'claimedAt')
+  if m[1] ~= ARGV[2] then return 0 end
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('DEL', claim)
+  local ttl = math.floor(tonumber(ARGV[3]) - tonumber(m[2]))
+  if ttl > 0 then
+    for i = 5, #ARGV - 1, 2 do redis.call('HSET', kept, ARGV[i], ARGV[i + 1]) end
+  end
+  local keep = math.max(ttl, tonumber(ARGV[4]))
+  local now = redis.call('PTTL', kept)
+  if now == -1 or (now >= 0 and now < keep) then redis.call('PEXPIRE', kept, keep) end
+  return 1
 end
-redis.call('DEL', meta, tag .. 'i:' .. gen, tag .. 'n:' .. gen, tag .. 'f:' .. gen)
-redis.call('ZREM', tag .. 'leases', gen)
-return 1
 `;
 
-/** ARGV: tag, generation, token. Ends the lease now if the token still holds it. */
+/** KEYS: claim, leases. ARGV: claim id, token. Ends the lease now if the token still holds it. */
 const RELEASE = `
-local tag, gen = ARGV[1], ARGV[2]
-if redis.call('HGET', tag .. 'c:' .. gen, 'token') ~= ARGV[3] then return 0 end
-redis.call('ZADD', tag .. 'leases', '-inf', gen)
-return 1
+local function main()
+  if redis.call('HGET', KEYS[1], 'token') ~= ARGV[2] then return 0 end
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('ZADD', KEYS[2], '-inf', ARGV[1])
+  return 1
+end
+`;
+
+/** KEYS: kept. ARGV: interaction id. What was kept of it: `''` while unsent, nil when nothing is. */
+const SENT = `
+local function main()
+  return redis.call('HGET', KEYS[1], ARGV[1])
+end
 `;
 
 /**
- * The store's scripts by operation, run by `RedisCommands.run` (EVALSHA, EVAL when the
- * server does not have them yet).
- *
- * @example
- * ```ts
- * await commands.run(SCRIPTS.release, [keys.open], [keys.tag, claim.generation, claim.token]);
- * ```
+ * For a client that parses replies as JSON (`@upstash/redis` by default): every string
+ * of the reply starts with `'`, which no JSON does, so that each arrives as sent.
  */
-export const SCRIPTS = {
+const SHIELD = `
+local function shield(value)
+  if type(value) == 'string' then return "'" .. value end
+  if type(value) == 'table' and value.ok == nil and value.err == nil then
+    local out = {}
+    for i = 1, #value do out[i] = shield(value[i]) end
+    return out
+  end
+  return value
+end
+return shield(main())
+`;
+
+const BODIES = {
   append: APPEND,
   addFeedback: ADD_FEEDBACK,
   claim: CLAIM,
-  claimIdle: CLAIM_IDLE,
+  candidates: CANDIDATES,
+  claimCandidates: CLAIM_CANDIDATES,
   complete: COMPLETE,
   release: RELEASE,
+  sent: SENT,
 } as const;
+
+/**
+ * The store's operations that run a script.
+ *
+ * @example
+ * ```ts
+ * const name: ScriptName = 'append';
+ * ```
+ */
+export type ScriptName = keyof typeof BODIES;
+
+/**
+ * The scripts by name, as a client that leaves replies alone runs them.
+ *
+ * @example
+ * ```ts
+ * await client.eval(SCRIPTS.sent, { keys: [bucket.kept('chat-42')], arguments: [interactionId] });
+ * ```
+ */
+export const SCRIPTS: Readonly<Record<ScriptName, string>> = Object.fromEntries(
+  Object.entries(BODIES).map(([name, body]) => [name, `${body}return main()\n`]),
+) as Record<ScriptName, string>;
+
+/**
+ * The scripts by name for a client that parses replies as JSON: each reply's strings
+ * start with `'` (see `unshield` in commands.ts).
+ *
+ * @example
+ * ```ts
+ * const script = shielded ? SHIELDED_SCRIPTS.claim : SCRIPTS.claim;
+ * ```
+ */
+export const SHIELDED_SCRIPTS: Readonly<Record<ScriptName, string>> = Object.fromEntries(
+  Object.entries(BODIES).map(([name, body]) => [name, `${body}${SHIELD}`]),
+) as Record<ScriptName, string>;

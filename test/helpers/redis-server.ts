@@ -14,9 +14,14 @@ export interface RedisServer {
   restart(): Promise<void>;
   /** Kills the server (SIGKILL) and leaves it down. Own servers only. */
   kill(): Promise<void>;
+  /** Stops the server (SIGSTOP): it holds every command until `resume()`, as a stalled network would. Own servers only. */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT): what it held runs now. */
+  resume(): void;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on now. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -45,18 +50,20 @@ function pings(port: number): Promise<boolean> {
 /** Why a server could not be started (redis-server not installed), for waitReady to say. */
 const launchErrors = new WeakMap<ChildProcess, Error>();
 
-function launch(port: number, dir: string): ChildProcess {
+/** Starts `redis-server` on `port` with its files in `dir`, and `extra` settings (`--name value` pairs). */
+export function launch(port: number, dir: string, extra: readonly string[] = []): ChildProcess {
   // No persistence: each test's store uses its own prefix; a restart starts empty.
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning', ...extra],
     { stdio: 'ignore' },
   );
   child.on('error', (error) => launchErrors.set(child, error));
   return child;
 }
 
-async function waitReady(port: number, child: ChildProcess): Promise<void> {
+/** Resolves once the server `child` answers PING on `port`; rejects if it could not start. */
+export async function waitReady(port: number, child: ChildProcess): Promise<void> {
   for (let tries = 0; tries < 200; tries += 1) {
     const error = launchErrors.get(child);
     if (error !== undefined) throw new Error(`could not start redis-server (is it installed? .ci/run installs it): ${error.message}`);
@@ -67,7 +74,8 @@ async function waitReady(port: number, child: ChildProcess): Promise<void> {
   throw new Error(`redis-server on port ${port} did not answer PING within 5 s`);
 }
 
-function exited(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
+/** Sends `signal` to `child` and resolves once it exited. */
+export function exited(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
@@ -89,7 +97,10 @@ export async function startRedisServer(options: { own?: boolean } = {}): Promise
   const external = process.env.REDIS_URL;
   if (external !== undefined && external !== '' && options.own !== true) {
     const notOwn = () => Promise.reject(new Error('the server at REDIS_URL is not this test run\'s to kill'));
-    return { url: external, port: Number(new URL(external).port || 6379), stop: async () => undefined, restart: notOwn, kill: notOwn };
+    const refuse = () => {
+      throw new Error('the server at REDIS_URL is not this test run\'s to pause');
+    };
+    return { url: external, port: Number(new URL(external).port || 6379), stop: async () => undefined, restart: notOwn, kill: notOwn, pause: refuse, resume: refuse };
   }
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'nebuly-redis-'));
@@ -102,12 +113,19 @@ export async function startRedisServer(options: { own?: boolean } = {}): Promise
     port,
     async stop() {
       process.off('exit', onExit);
+      child?.kill('SIGCONT'); // a paused server ends only once it runs
       await exited(child, 'SIGTERM');
       child = undefined;
       rmSync(dir, { recursive: true, force: true });
     },
     async kill() {
       await exited(child, 'SIGKILL');
+    },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
     },
     async restart() {
       await exited(child, 'SIGKILL');

@@ -53,26 +53,52 @@ describe('the chaos run\'s checks', () => {
   });
 });
 
+/** A short run: small enough for the suite. */
+const SHORT = {
+  ...CHAOS_DEFAULTS,
+  conversations: 16,
+  turns: 4,
+  recorders: 3,
+  sweepers: 2,
+  parallel: 8,
+  idleTimeoutMs: 3_000,
+  leaseMs: 2_000,
+  sweepEveryMs: 200,
+};
+
 describe('the chaos run, short', () => {
   it(
     'several processes, one killed, concurrent sweepers: every conversation reaches the service once, whole, in order',
     async () => {
-      const result = await runChaos({
-        ...CHAOS_DEFAULTS,
-        conversations: 16,
-        turns: 4,
-        recorders: 3,
-        sweepers: 2,
-        parallel: 8,
-        idleTimeoutMs: 3_000,
-        leaseMs: 2_000,
-        sweepEveryMs: 200,
-      });
+      const result = await runChaos(SHORT);
       expect(result.failures).toEqual([]);
       expect(result.figures.conversationsDelivered).toBe(16);
       expect(result.counts.turnsStored).toBeGreaterThan(0);
       expect(result.figures.feedbackThroughEndpoint).toBeGreaterThan(0);
     },
     90_000,
+  );
+
+  it(
+    'on a 3-master Redis Cluster: the same, the store spread over the masters',
+    async () => {
+      const result = await runChaos({ ...SHORT, mode: 'cluster' });
+      expect(result.failures).toEqual([]);
+      expect(result.figures.conversationsDelivered).toBe(SHORT.conversations);
+    },
+    120_000,
+  );
+
+  it(
+    'with Redis restarted empty mid-run: what it lost is reported (store_lost), nothing lost silently, the rest whole',
+    async () => {
+      const result = await runChaos({ ...SHORT, mode: 'restart', restartAfter: 0.5 });
+      expect(result.failures).toEqual([]);
+      // The restart lost turns recorded before it, and each was in a bucket reported lost.
+      expect(result.counts.turnsLostWithReport).toBeGreaterThan(0);
+      expect(result.counts.conversationsLostWithReport).toBeGreaterThan(0);
+      expect(result.figures.conversationsDelivered).toBeGreaterThan(0);
+    },
+    120_000,
   );
 });

@@ -30,9 +30,27 @@ async function eventually<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * What `attempt` answers once the server is reachable again: its value, or the error it
+ * rejected with once that is not the connection's (`timeout`, `failed`).
+ */
+async function answered<T>(attempt: () => Promise<T>): Promise<T | unknown> {
+  for (let tries = 0; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const connection = error instanceof RedisStoreError && (error.code === 'timeout' || error.code === 'failed');
+      if (!connection) return error;
+      if (tries >= 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 describe('redisStore when the server goes away', () => {
   it('rejects every call with a RedisStoreError naming the operation while the server is down, and works again after a restart', async () => {
-    const stores = connected.map(({ client }) => redisStore(client, { prefix: freshPrefix(), timeoutMs: 300 }));
+    // One bucket each, so that the call after the restart meets the bucket it stored in.
+    const stores = connected.map(({ client }) => redisStore(client, { prefix: freshPrefix(), shards: 1, timeoutMs: 300 }));
     for (const store of stores) await store.append('c', 'u', [stored('a')], 0);
 
     await server.kill();
@@ -52,14 +70,20 @@ describe('redisStore when the server goes away', () => {
     }
 
     // The restarted server is empty and has none of the scripts: EVALSHA answers NOSCRIPT,
-    // and the store falls back to EVAL.
+    // and the store falls back to EVAL. Each store saw its bucket's epoch before: its first
+    // call that reaches the server says what it lost, having done nothing.
     await server.restart();
     for (const store of stores) {
-      await eventually(async () => store.append('c2', 'u', [stored('x')], 10));
-      // A server without persistence comes back empty (docs/deployments.md says so).
+      const lost = await answered(async () => store.append('c', 'u', [stored('x')], 10));
+      expect(lost).toBeInstanceOf(RedisStoreError);
+      expect((lost as RedisStoreError).code).toBe('store_lost');
+      expect((lost as RedisStoreError).operation).toBe('append');
+      expect((lost as Error).message).toMatch(/Redis lost the store's data in bucket \{test:[\d:]+0\} \(its epoch changed: Redis restarted without persistence/);
+      expect((lost as Error).message).toMatch(/had stored 1 interaction\(s\) there since 1970-01-01T00:00:00.000Z, of conversation\(s\) c;/);
+      // Then it works on the new, empty store: the append that found the loss did nothing.
       expect(await store.claim('c', 10, 1_000)).toBeUndefined();
-      const claim = await store.claim('c2', 11, 1_000);
-      expect(claim?.interactions.map((i) => i.id)).toEqual(['x']);
+      await store.append('c', 'u', [stored('y')], 11);
+      expect((await store.claim('c', 12, 1_000))?.interactions.map((i) => i.id)).toEqual(['y']);
     }
   });
 
@@ -73,6 +97,7 @@ describe('redisStore when the server goes away', () => {
     try {
       const failure = await Promise.resolve(store.append('c', 'u', [stored('b')], 1)).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(RedisStoreError);
+      expect((failure as RedisStoreError).code).toBe('out_of_memory');
       expect((failure as Error).message).toMatch(/OOM/);
       // What was stored before is still there.
       expect((await store.claim('before', 2, 1_000))?.interactions.map((i) => i.id)).toEqual(['a']);

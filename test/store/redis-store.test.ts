@@ -61,40 +61,65 @@ describe('redisStore', () => {
     });
   });
 
-  it('keys every key with the hash tag {prefix}, so that a cluster keeps the store on one shard', async () => {
+  it('keys every key with a bucket\'s hash tag {prefix<n>}, n below shards, one conversation in one bucket', async () => {
     const { client } = connected.get('node-redis 6')!;
     const prefix = freshPrefix();
-    const store = redisStore(client, { prefix });
-    await store.append('c', 'u', [stored('a')], 0);
-    await store.addFeedback('c', 'a', { slug: 'thumbs_up' }, 1);
-    await store.complete((await store.claim('c', 2, 1_000))!, 60_000);
-    await store.append('d', 'u', [stored('b')], 3);
+    const store = redisStore(client, { prefix, shards: 8 });
+    for (let index = 0; index < 40; index += 1) await store.append(`c${index}`, 'u', [stored(`a${index}`)], index);
+    await store.addFeedback('c1', 'a1', { slug: 'thumbs_up' }, 100);
+    await store.complete((await store.claim('c1', 101, 1_000))!, 60_000);
+    await store.claim('c2', 102, 1_000);
     const keys = await (client as unknown as { keys(pattern: string): Promise<string[]> }).keys(`*${prefix}*`);
-    expect(keys.length).toBeGreaterThan(0);
-    for (const key of keys) expect(key.startsWith(`{${prefix}}`)).toBe(true);
+    const tags = new Set<string>();
+    for (const key of keys) {
+      const tag = /^\{(.*?)\}/.exec(key)?.[1];
+      expect(tag?.startsWith(prefix), key).toBe(true);
+      expect(Number(tag!.slice(prefix.length))).toBeLessThan(8);
+      tags.add(tag!);
+    }
+    // 40 conversations over 8 buckets: every bucket used.
+    expect(tags.size).toBe(8);
+    for (const id of ['c1', 'c2', 'c3']) {
+      const own = keys.filter((key) => key.endsWith(`:${id}`));
+      expect(own.length, id).toBeGreaterThan(0);
+      expect(new Set(own.map((key) => /^\{.*?\}/.exec(key)![0])).size, id).toBe(1);
+    }
   });
 
-  it('removes what a completed conversation used, keeping only the sent interactions, with a TTL', async () => {
+  it('removes what a completed conversation used, keeping what feedback needs with a TTL; open data has none', async () => {
     const { client } = connected.get('ioredis 6')!;
     const prefix = freshPrefix();
-    const store = redisStore(client, { prefix });
+    const store = redisStore(client, { prefix, shards: 1 });
+    const tag = `{${prefix}0}`;
     await store.append('c', 'u', [stored('a'), stored('b')], 0);
     await store.addFeedback('c', 'a', { slug: 'thumbs_up' }, 1);
-    await store.complete((await store.claim('c', 2, 1_000))!, 2 + 60_000);
+    await store.complete((await store.claim('c', 2, 1_000))!, 2 + 7_200_000);
     const io = client as unknown as { keys(pattern: string): Promise<string[]>; pttl(key: string): Promise<number> };
-    const keys = (await io.keys(`{${prefix}}*`)).sort();
-    expect(keys).toEqual([`{${prefix}}s:1:c:a`, `{${prefix}}s:1:c:b`]);
+    // The bucket's index (holding its epoch), and the sent interactions kept for late feedback.
+    expect((await io.keys(`${tag}*`)).sort()).toEqual([`${tag}idle`, `${tag}k:c`]);
+    const ttl = await io.pttl(`${tag}k:c`);
+    expect(ttl).toBeGreaterThan(7_100_000);
+    expect(ttl).toBeLessThanOrEqual(7_200_000);
     // Open conversations have no time to live: a volatile-* eviction policy never takes them.
     await store.append('open', 'u', [stored('o')], 3);
     await store.addFeedback('open', 'o', { slug: 'thumbs_up' }, 4);
-    const open = (await io.keys(`{${prefix}}*`)).filter((key) => !keys.includes(key));
-    expect(open.length).toBe(6);
+    const open = (await io.keys(`${tag}*`)).filter((key) => key !== `${tag}k:c`).sort();
+    expect(open).toEqual([`${tag}idle`, `${tag}k:open`, `${tag}o:open`]);
     for (const key of open) expect(await io.pttl(key)).toBe(-1);
-    for (const key of keys) {
-      const ttl = await io.pttl(key);
-      expect(ttl).toBeGreaterThan(50_000);
-      expect(ttl).toBeLessThanOrEqual(60_000);
-    }
+  });
+
+  it('remembers the ids of a sent conversation for at least an hour, so that a late replay of its append adds nothing', async () => {
+    const { client } = connected.get('node-redis 6')!;
+    const prefix = freshPrefix();
+    const store = redisStore(client, { prefix, shards: 1 });
+    await store.append('c', 'u', [stored('a')], 0);
+    // Sent with no feedback retention at all.
+    await store.complete((await store.claim('c', 1, 1_000))!, 1);
+    const ttl = await (client as unknown as { pTTL(key: string): Promise<number> }).pTTL(`{${prefix}0}k:c`);
+    expect(ttl).toBeGreaterThan(3_500_000);
+    await store.append('c', 'u', [stored('a')], 2);
+    expect(await store.claim('c', 3, 1_000)).toBeUndefined();
+    expect(await store.sent('c', 'a', 2)).toBeUndefined();
   });
 
   it('bounds claimIdle by its limit, expired leases first', async () => {
@@ -124,6 +149,8 @@ describe('redisStore', () => {
     expect(() => redisStore(client, { prefix: '' })).toThrow(/prefix must be a non-empty string/);
     expect(() => redisStore(client, { prefix: 'a{b}' })).toThrow(/prefix must be .* without `\{`/);
     expect(() => redisStore(client, { timeoutMs: 0 })).toThrow(/timeoutMs must be a positive number/);
+    expect(() => redisStore(client, { shards: 0 })).toThrow(/shards must be a whole number from 1 to 16384/);
+    expect(() => redisStore(client, { shards: 2.5 })).toThrow(/shards must be a whole number/);
   });
 
   it('refuses an ioredis client made with keyPrefix, whose prefix the scripts would not see', async () => {
