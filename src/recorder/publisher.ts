@@ -1,7 +1,7 @@
 import { AbortError, ConnectionError, NebulyError } from '../core/errors.js';
 import type { AcceptedResponse } from '../core/http.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
-import { DeliveryError, QueueFullError, messageOf } from './errors.js';
+import { DeliveryError, QueueFullError, messageOf, type UndeliveredConversation } from './errors.js';
 import type { ConversationOutcome } from './outcome.js';
 import { type Publication, QUEUED_ENTRY_OVERHEAD_BYTES, type Transport } from './publication.js';
 import { RefusalBurst } from './burst.js';
@@ -40,9 +40,12 @@ interface Delivery {
   held: boolean;
 }
 
-/** What an error keeps of a body it could not deliver: its JSON as text, decoded only then. */
-function undelivered({ publication: { conversationId, body } }: Delivery): { conversationId: string; payload: string } {
-  return { conversationId, payload: decoder.decode(body) };
+/**
+ * What an error keeps of a body it could not deliver: its JSON as text, decoded only then,
+ * and the key its sends carried (or would have), so that a replay under it is stored once.
+ */
+function undelivered({ publication: { conversationId, body, idempotencyKey } }: Delivery): UndeliveredConversation {
+  return { conversationId, payload: decoder.decode(body), idempotencyKey };
 }
 
 function toNebulyError(error: unknown): NebulyError {
