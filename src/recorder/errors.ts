@@ -73,8 +73,7 @@ export interface UndeliveredConversation {
    * The `Idempotency-Key` its sends carried (or would have carried): send it again with
    * the same key (`headers: { 'idempotency-key': key }`, as `nebuly replay` does) and a
    * service that already stored it stores it once. Set for every conversation and
-   * interaction the recorder sent or queued; `undefined` for an interaction the store
-   * did not take (it never had a key).
+   * interaction the recorder reports (an interaction the store did not take: its id).
    */
   idempotencyKey?: string | undefined;
 }
@@ -99,7 +98,7 @@ export class DeliveryError extends NebulyError implements UndeliveredConversatio
   override name = 'DeliveryError';
   readonly conversationId: string;
   readonly payload: string;
-  /** The `Idempotency-Key` of its sends; resend with it. `undefined` for an interaction the store did not take. */
+  /** The `Idempotency-Key` of its sends (or the interaction's id, for one the store did not take); resend with it. */
   readonly idempotencyKey: string | undefined;
   /** Why the last attempt failed. */
   declare readonly cause: NebulyError;

@@ -5,6 +5,7 @@ import type { ConversationFeedbackAction, SendFeedbackBody } from '../schemas/in
 import type { ConversationStore } from '../types/store.js';
 import { messageOf, RecordingError } from './errors.js';
 import { newId } from './ids.js';
+import { CUT, type Cutoff } from './timers.js';
 import type { Publisher } from './publisher.js';
 
 /** What {@link FeedbackSender} needs. */
@@ -14,6 +15,8 @@ export interface FeedbackSenderOptions {
   report: (error: NebulyError) => void;
   now: () => number;
   mask: Mask | undefined;
+  /** Passes at shutdown's deadline: feedback not recorded by then is reported, no store call awaited. */
+  cutoff: Cutoff;
   /** Resolves once the interactions of the conversation `key` taken so far are in the store; `undefined`: they are. */
   stored: (key: string) => Promise<void> | undefined;
   /** Resolves once the conversations being sent by this process are sent: one may hold the interaction. */
@@ -50,9 +53,15 @@ export class FeedbackSender {
 
   /** Attaches or sends `action` for the interaction; never rejects. */
   send(key: string, conversationId: string, interactionId: string, action: ConversationFeedbackAction): Promise<void> {
-    const job = this.#send(key, conversationId, interactionId, action).catch((cause: unknown) => {
-      this.#options.report(new NebulyError(`Feedback on interaction ${interactionId} could not be recorded: ${messageOf(cause)}`, { cause }));
-    });
+    const { cutoff, report } = this.#options;
+    const job = cutoff.race(this.#send(key, conversationId, interactionId, action)).then(
+      (done) => {
+        if (done === CUT) report(new NebulyError(`Feedback on interaction ${interactionId} was not recorded: ${messageOf(cutoff.reason)}`));
+      },
+      (cause: unknown) => {
+        report(new NebulyError(`Feedback on interaction ${interactionId} could not be recorded: ${messageOf(cause)}`, { cause }));
+      },
+    );
     this.#pending.add(job);
     void job.finally(() => this.#pending.delete(job));
     return job;
@@ -94,7 +103,8 @@ export class FeedbackSender {
       if (masked.error !== undefined) this.#options.report(masked.error);
       body = masked.body;
     }
-    if (body === undefined) return;
+    // Past shutdown's deadline it was reported as not recorded: nothing more is done.
+    if (body === undefined || this.#options.cutoff.passed) return;
     await this.#options.publisher.publish({
       conversationId,
       path: ENDPOINT_PATHS.sendFeedback.path,

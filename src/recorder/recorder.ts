@@ -23,7 +23,7 @@ import type { ConversationOutcome } from './outcome.js';
 import type { Transport } from './publication.js';
 import { safeReporter } from './safe-reporter.js';
 import type { StartConversationParams } from './start.js';
-import { Deadline, isPeriod, startInterval } from './timers.js';
+import { Cutoff, Deadline, isPeriod, startInterval } from './timers.js';
 
 export type { ShutdownOptions };
 
@@ -73,6 +73,8 @@ export class Recorder {
   #lastFlush: Promise<unknown> = Promise.resolve();
   #shutdown: Promise<DeliveryReport> | undefined;
   readonly #exitGuard: ExitGuard;
+  /** Passes at shutdown's deadline: from then on no store or service is waited for. */
+  readonly #cutoff = new Cutoff();
   /** What waits for room in the backlog (`closeAll`; the idle timer is told apart): woken by {@link Recorder.#changed}. */
   #roomWaiters: (() => void)[] = [];
 
@@ -86,6 +88,7 @@ export class Recorder {
       transport: init.http,
       report: this.#report,
       mask: init.mask,
+      cutoff: this.#cutoff,
       changed: () => this.#changed(),
     });
     this.#context = { now: options.now, report: this.#report, gate: { closed: false } };
@@ -303,6 +306,8 @@ export class Recorder {
    */
   shutdown(options?: ShutdownOptions): Promise<DeliveryReport> {
     if (this.#shutdown !== undefined) return this.#shutdown;
+    // What settles from now on is what the report counts.
+    this.#stages.ready?.publisher.beginFinal();
     // `null`, a getter that throws, a revoked Proxy: the default applies.
     const { timeoutMs } = fieldsOf(options, ['timeoutMs'] as const);
     const bounded = typeof timeoutMs === 'number' && timeoutMs >= 0 ? timeoutMs : this.#options.shutdownTimeoutMs;
@@ -333,19 +338,26 @@ export class Recorder {
     const next = () => this.#open.idlest();
     const letGo = (conversation: Conversation) => this.#letGo(conversation, reason);
     const delivery = await this.#stages.use(
-      ({ closeAll, storing, sender, feedback, publisher }) =>
-        closeAll(
+      ({ closeAll, storing, sender, feedback, publisher }) => {
+        publisher.beginFinal();
+        return closeAll(
           {
             next,
             letGo,
             room: () => this.#room(),
             onRoom: (wake) => this.#onRoom(wake),
             handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
-            closePublisher: (deadline) => publisher.close(deadline),
-            settled: () => sender.settled(),
+            expire: (reason) => {
+              this.#cutoff.pass(reason);
+              publisher.abandon(reason);
+            },
+            published: () => publisher.flush(),
+            settled: () => Promise.all([storing.drained(), sender.settled(), sender.sendsSettled(), feedback.drained()]),
+            report: () => publisher.finalReport(),
           },
           deadline,
-        ),
+        );
+      },
       () => {
         // Nothing can be sent: each still ends, its outcome `failed`.
         for (let conversation = next(); conversation !== undefined; conversation = next()) letGo(conversation);

@@ -8,6 +8,7 @@ import { BoundedJobs } from './bounded-jobs.js';
 import { InteractionSends } from './interaction-sends.js';
 import { LANE, pace } from './slices.js';
 import { isThenable } from '../utils/thenable.js';
+import { CUT, type Cutoff } from './timers.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Publisher } from './publisher.js';
@@ -23,6 +24,8 @@ export interface SenderOptions {
   leaseMs: number;
   maxConversationBytes: number;
   feedbackRetentionMs: number;
+  /** Passes at shutdown's deadline: no store call is awaited after it. */
+  cutoff: Cutoff;
   /** Called whenever an end, sweep or send settles. */
   settled?: (() => void) | undefined;
 }
@@ -153,7 +156,7 @@ export class Sender {
     errors: NebulyError[],
     published: () => void,
   ): Promise<ConversationOutcome> {
-    const { store, storing, publisher, now, leaseMs, report } = this.#options;
+    const { store, storing, publisher, now, leaseMs, report, cutoff } = this.#options;
     const { key, id } = conversation;
     // Thousands may end together (shutdown, a wave of idle ones): each waits its turn.
     // Awaited only when there is something to wait for: each await is a promise and a
@@ -171,21 +174,31 @@ export class Sender {
     let claim: ConversationClaim | undefined;
     try {
       const claiming = store.claim(key, now(), leaseMs);
-      claim = isThenable(claiming) ? await claiming : claiming;
+      const claimed = isThenable(claiming) ? await cutoff.race(claiming) : claiming;
+      if (claimed === CUT) throw cutoff.reason;
+      claim = claimed;
     } catch (cause) {
-      // Still in the store: a sweep (of this instance or another) sends it later.
-      const error = new NebulyError(`The conversation store could not be read to end conversation ${id}: ${messageOf(cause)}`, {
-        cause,
-      });
+      // Still in the store: with a shared one, a sweep (of this instance or another) sends it later.
+      const error = new NebulyError(
+        `The conversation store could not be read to end conversation ${id}: ${messageOf(cause)}` +
+          (store.shared ? '; it stays in the shared store, for a sweep to send' : ''),
+        { cause },
+      );
       for (const found of errors) report(found);
       report(error);
+      publisher.count('failed');
       return { status: 'failed', conversationId: id, error };
     }
     const leftOut = storing.leftOut(key);
     if (claim === undefined) {
       for (const found of errors) report(found);
-      // Interactions were recorded, but none of them was valid.
-      if (leftOut !== undefined) return publisher.drop(id, leftOut, []);
+      // Interactions were recorded, but none was valid (dropped), or none reached the
+      // store (failed): each already reported with its payload.
+      if (leftOut?.status === 'dropped') return publisher.drop(id, leftOut.error, []);
+      if (leftOut !== undefined) {
+        publisher.count('failed');
+        return { status: 'failed', conversationId: id, error: leftOut.error };
+      }
       return { status: 'empty', conversationId: id };
     }
     return this.#send(claim, id, reason, errors, published);
@@ -202,7 +215,7 @@ export class Sender {
     const turn = pace(LANE.send);
     if (turn !== undefined) await turn;
     if (claim.interactions.length === 0) {
-      await settleClaim(() => store.complete(claim, now()), report);
+      await this.#options.cutoff.race(settleClaim(() => store.complete(claim, now()), report));
       for (const found of errors) report(found);
       return { status: 'empty', conversationId: id };
     }
@@ -246,8 +259,12 @@ export class Sender {
     published();
     const outcome = await sent;
     const abandoned = outcome.status === 'failed' && outcome.error.cause instanceof AbortError;
-    if (abandoned && store.shared) await settleClaim(() => store.release(claim), report);
-    else await settleClaim(() => store.complete(claim, now() + feedbackRetentionMs), report);
+    // Its fate is known: the store is told, but not waited for past shutdown's deadline.
+    const settling =
+      abandoned && store.shared
+        ? settleClaim(() => store.release(claim), report)
+        : settleClaim(() => store.complete(claim, now() + feedbackRetentionMs), report);
+    await this.#options.cutoff.race(settling);
     return outcome;
   }
 }

@@ -9,6 +9,7 @@ import { Sender } from './sending.js';
 import { MemoryStore } from './store/memory-store-class.js';
 import { Storing } from './storing.js';
 import { sweepIdle } from './sweeping.js';
+import type { Cutoff } from './timers.js';
 
 /** The recorder's background stages, connected: what an ended turn and conversation go through. */
 export interface Stages {
@@ -33,6 +34,8 @@ export interface StagesInit {
   transport: Transport;
   report: (error: NebulyError) => void;
   mask: Mask | undefined;
+  /** Passes at shutdown's deadline: no stage waits for the store after it. */
+  cutoff: Cutoff;
   /** Called whenever a send settles or the queue drains: what is at risk at exit changed. */
   changed: () => void;
 }
@@ -43,10 +46,10 @@ export interface StagesInit {
  *
  * @example
  * ```ts
- * const { storing, sender } = connectStages({ options, transport, report, mask: undefined, changed: () => undefined });
+ * const { storing, sender } = connectStages({ options, transport, report, mask: undefined, cutoff: new Cutoff(), changed: () => undefined });
  * ```
  */
-export function connectStages({ options, transport, report, mask, changed }: StagesInit): Stages {
+export function connectStages({ options, transport, report, mask, cutoff, changed }: StagesInit): Stages {
   const store = options.store ?? new MemoryStore();
   const publisher = new Publisher({
     transport,
@@ -59,7 +62,7 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
   // With `delivery: 'interaction'`, storing an interaction sends it.
   const deliver: ConstructorParameters<typeof Storing>[0]['deliver'] =
     options.delivery === 'interaction' ? (conversation, stored) => sender.sendInteraction(conversation, stored) : undefined;
-  const storing = new Storing({ store, now: options.now, report, deliver, mask });
+  const storing = new Storing({ store, now: options.now, report, deliver, mask, cutoff });
   const sender = new Sender({
     store,
     storing,
@@ -69,6 +72,7 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
     leaseMs: options.leaseMs,
     maxConversationBytes: options.maxConversationBytes,
     feedbackRetentionMs: options.feedbackRetentionMs,
+    cutoff,
     settled: changed,
   });
   const feedback = new FeedbackSender({
@@ -77,6 +81,7 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
     report,
     now: options.now,
     mask,
+    cutoff,
     stored: (key) => storing.pending(key),
     sending: () => sender.settled(),
   });
