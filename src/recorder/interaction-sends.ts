@@ -1,5 +1,5 @@
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
-import type { SendInteractionBody } from '../schemas/index.js';
+import type { ConversationInteraction, SendInteractionBody } from '../schemas/index.js';
 import type { StoredInteraction } from '../types/store.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Publisher } from './publisher.js';
@@ -33,24 +33,10 @@ export class InteractionSends {
   }
 
   send(conversation: ConversationRef, stored: StoredInteraction): void {
-    const { interaction } = stored;
-    const body: SendInteractionBody = {
-      interaction: {
-        conversation_id: conversation.id,
-        input: interaction.input,
-        output: interaction.output,
-        time_start: interaction.time_start,
-        time_end: interaction.time_end,
-        end_user: conversation.endUser,
-        ...(interaction.tags === undefined ? {} : { tags: interaction.tags }),
-      },
-      traces: interaction.trace ?? [],
-      user_feedback: interaction.feedback_actions ?? [],
-    };
     const sent = this.#publisher.publish({
       conversationId: conversation.id,
       path: ENDPOINT_PATHS.sendInteraction.path,
-      body: encoder.encode(JSON.stringify(body)),
+      body: interactionBody(conversation.id, conversation.endUser, stored.interaction),
       idempotencyKey: stored.id,
     });
     const sends = this.#byConversation.get(conversation.key);
@@ -82,8 +68,42 @@ export class InteractionSends {
   }
 }
 
-/** One outcome for a conversation sent an interaction at a time: the first failure, else delivered. */
-function summarize(conversationId: string, outcomes: readonly ConversationOutcome[]): ConversationOutcome {
+/**
+ * The body of one interaction for the interaction endpoint (v3 `trace_interaction`),
+ * which names its conversation: how `delivery: 'interaction'` sends each, and how a
+ * conversation too large for one bulk body goes out.
+ *
+ * @example
+ * ```ts
+ * publisher.publish({ conversationId, path: ENDPOINT_PATHS.sendInteraction.path, body: interactionBody(conversationId, endUser, interaction), idempotencyKey });
+ * ```
+ */
+export function interactionBody(conversationId: string, endUser: string, interaction: ConversationInteraction): Uint8Array {
+  const body: SendInteractionBody = {
+    interaction: {
+      conversation_id: conversationId,
+      input: interaction.input,
+      output: interaction.output,
+      time_start: interaction.time_start,
+      time_end: interaction.time_end,
+      end_user: endUser,
+      ...(interaction.tags === undefined ? {} : { tags: interaction.tags }),
+    },
+    traces: interaction.trace ?? [],
+    user_feedback: interaction.feedback_actions ?? [],
+  };
+  return encoder.encode(JSON.stringify(body));
+}
+
+/**
+ * One outcome for a conversation sent an interaction at a time: the first failure, else delivered.
+ *
+ * @example
+ * ```ts
+ * summarize('chat-1', [{ status: 'delivered', conversationId: 'chat-1' }]); // delivered
+ * ```
+ */
+export function summarize(conversationId: string, outcomes: readonly ConversationOutcome[]): ConversationOutcome {
   const failed = outcomes.find((outcome) => outcome.status === 'failed' || outcome.status === 'dropped');
   if (failed !== undefined) return { ...failed, conversationId };
   return outcomes.length === 0 ? { status: 'empty', conversationId } : { status: 'delivered', conversationId };

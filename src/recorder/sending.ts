@@ -5,7 +5,11 @@ import type { EndReason } from './conversation.js';
 import { messageOf, RecordingError } from './errors.js';
 import { type FittedBody, fitConversation } from './fit.js';
 import { BoundedJobs } from './bounded-jobs.js';
-import { InteractionSends } from './interaction-sends.js';
+import { InteractionSends, interactionBody, summarize } from './interaction-sends.js';
+import { utf8ByteLength } from './utf8.js';
+import type { SendConversationBody } from '../schemas/index.js';
+
+const decoder = /* @__PURE__ */ new TextDecoder();
 import { LANE, pace } from './slices.js';
 import { isThenable } from '../utils/thenable.js';
 import { CUT, type Cutoff } from './timers.js';
@@ -234,30 +238,26 @@ export class Sender {
     const stored = inOrder(claim.interactions) ? claim.interactions : claim.interactions.slice().sort(byStart);
     const interactions = stored.map((one) => one.interaction);
     const fitted = await fitConversation(claim.endUser, interactions, maxConversationBytes);
-    if (fitted.croppedStrings > 0 || fitted.droppedInteractions > 0) {
-      errors.push(
-        new RecordingError(
-          'conversation_cropped',
-          `Conversation ${id} was over maxConversationBytes (${maxConversationBytes}) as JSON: ` +
-            `${fitted.croppedStrings} of its longest strings were cropped` +
-            (fitted.droppedInteractions > 0 ? `, and its ${fitted.droppedInteractions} latest interaction(s) left out` : '') +
-            `, to ${fitted.body.byteLength} bytes`,
-          id,
-        ),
+    const over = fitted.croppedStrings > 0 || fitted.droppedInteractions > 0;
+    let outcome: ConversationOutcome;
+    if (over && stored.length > 1) {
+      // Too large for one bulk body: nothing is left out, each interaction goes on its own.
+      outcome = await this.#sendEach(claim, id, stored, errors, heldByStore(fitted), published);
+    } else {
+      if (over) errors.push(croppedError(id, maxConversationBytes, fitted));
+      const sent = publisher.publish(
+        {
+          conversationId: id,
+          path: ENDPOINT_PATHS.sendConversation.path,
+          body: fitted.body,
+          idempotencyKey: claim.generation,
+          heldElsewhere: store.shared ? 0 : heldByStore(fitted),
+        },
+        errors,
       );
+      published();
+      outcome = await sent;
     }
-    const sent = publisher.publish(
-      {
-        conversationId: id,
-        path: ENDPOINT_PATHS.sendConversation.path,
-        body: fitted.body,
-        idempotencyKey: claim.generation,
-        heldElsewhere: store.shared ? 0 : heldByStore(fitted),
-      },
-      errors,
-    );
-    published();
-    const outcome = await sent;
     const abandoned = outcome.status === 'failed' && outcome.error.cause instanceof AbortError;
     // Its fate is known: the store is told, but not waited for past shutdown's deadline.
     const settling =
@@ -267,6 +267,68 @@ export class Sender {
     await this.#options.cutoff.race(settling);
     return outcome;
   }
+
+  /**
+   * Sends a conversation too large for one bulk body interaction by interaction, to the
+   * interaction endpoint with its `conversation_id`, each under its own id as
+   * `Idempotency-Key`; only an interaction too large on its own is cropped. Counted once,
+   * as the conversation: the first failure, else delivered.
+   */
+  async #sendEach(
+    claim: ConversationClaim,
+    id: string,
+    stored: readonly StoredInteraction[],
+    errors: NebulyError[],
+    held: number,
+    published: () => void,
+  ): Promise<ConversationOutcome> {
+    const { store, publisher, maxConversationBytes } = this.#options;
+    const sends: Promise<ConversationOutcome>[] = [];
+    for (const [index, one] of stored.entries()) {
+      let { interaction } = one;
+      // The interaction endpoint's body also names the conversation: room for that.
+      const room = maxConversationBytes - utf8ByteLength(id) - 64;
+      const fitted = await fitConversation(claim.endUser, [interaction], room);
+      // Reported with its part: what was found before goes with the first.
+      const found = index === 0 ? errors : [];
+      if (fitted.croppedStrings > 0) {
+        found.push(croppedError(id, maxConversationBytes, fitted, one.id));
+        interaction = (JSON.parse(decoder.decode(fitted.body)) as SendConversationBody).conversation.interactions[0] ?? interaction;
+      }
+      const part = publisher.publish(
+        {
+          conversationId: id,
+          path: ENDPOINT_PATHS.sendInteraction.path,
+          body: interactionBody(id, claim.endUser, interaction),
+          idempotencyKey: one.id,
+          counted: false,
+          // What the store holds of the whole conversation, counted with its first part.
+          heldElsewhere: index === 0 && !store.shared ? held : 0,
+        },
+        found,
+      );
+      sends.push(part);
+      const wait = pace(LANE.send);
+      if (wait !== undefined) await wait;
+    }
+    published();
+    const outcome = summarize(id, await Promise.all(sends));
+    publisher.count(outcome.status);
+    return outcome;
+  }
+}
+
+/** What is reported of a conversation (or of one of its interactions, sent alone) cropped to fit `maxBytes`. */
+function croppedError(id: string, maxBytes: number, fitted: FittedBody, interactionId?: string): RecordingError {
+  const what = interactionId === undefined ? `Conversation ${id}` : `Interaction ${interactionId} of conversation ${id}, sent on its own,`;
+  return new RecordingError(
+    'conversation_cropped',
+    `${what} was over maxConversationBytes (${maxBytes}) as JSON: ` +
+      `${fitted.croppedStrings} of its longest strings were cropped` +
+      (fitted.droppedInteractions > 0 ? `, and its ${fitted.droppedInteractions} latest interaction(s) left out` : '') +
+      `, to ${fitted.body.byteLength} bytes`,
+    id,
+  );
 }
 
 /**
