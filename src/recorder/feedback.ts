@@ -2,7 +2,7 @@ import { NebulyError } from '../core/errors.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ConversationFeedbackAction, SendFeedbackBody } from '../schemas/index.js';
-import type { ConversationStore } from '../types/store.js';
+import type { ConversationStore, SentInteraction } from '../types/store.js';
 import { messageOf, RecordingError } from './errors.js';
 import { newId } from './ids.js';
 import { CUT, type Cutoff } from './timers.js';
@@ -21,6 +21,8 @@ export interface FeedbackSenderOptions {
   stored: (key: string) => Promise<void> | undefined;
   /** Resolves once the conversations being sent by this process are sent: one may hold the interaction. */
   sending: () => Promise<void>;
+  /** With `delivery: 'interaction'`: what this process sent of the interaction, kept for late feedback. */
+  sentHere: (key: string, interactionId: string) => SentInteraction | undefined;
 }
 
 const encoder = /* @__PURE__ */ new TextEncoder();
@@ -71,7 +73,7 @@ export class FeedbackSender {
     const { store, now, stored, sending } = this.#options;
     await stored(key);
     if (await store.addFeedback(key, interactionId, action, now())) return;
-    let sent = await store.sent(key, interactionId, now());
+    let sent = (await store.sent(key, interactionId, now())) ?? this.#options.sentHere(key, interactionId);
     if (sent === undefined) {
       // Its conversation may be on its way from this process: it is then kept once sent.
       await sending();

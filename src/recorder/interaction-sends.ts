@@ -1,11 +1,15 @@
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { ConversationInteraction, SendInteractionBody } from '../schemas/index.js';
-import type { StoredInteraction } from '../types/store.js';
+import type { SentInteraction, StoredInteraction } from '../types/store.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Publisher } from './publisher.js';
 import type { ConversationRef } from './storing.js';
 
 const encoder = /* @__PURE__ */ new TextEncoder();
+
+/** The most interactions kept for late feedback, and the most memory they may take (the memory store's defaults). */
+const MAX_KEPT = 10_000;
+const MAX_KEPT_BYTES = 32 * 1024 * 1024;
 
 /**
  * With `delivery: 'interaction'`: each checked interaction is sent at once to the
@@ -26,10 +30,40 @@ export class InteractionSends {
   readonly #running = new Set<Promise<ConversationOutcome>>();
   /** Each conversation's sends, until its outcome is asked for. */
   readonly #byConversation = new Map<string, Promise<ConversationOutcome>[]>();
+  /**
+   * What was sent of each interaction, for feedback that comes after it: no store holds
+   * it in this mode. Oldest first, each until its `until`, at most {@link MAX_KEPT}
+   * interactions and {@link MAX_KEPT_BYTES} (as the memory store keeps sent ones).
+   */
+  readonly #kept = new Map<string, { sent: SentInteraction; until: number; bytes: number }>();
+  #keptBytes = 0;
+  readonly #retention: { now: () => number; ms: number };
 
-  constructor(publisher: Publisher, settled?: () => void) {
+  constructor(publisher: Publisher, settled?: () => void, retention = { now: Date.now, ms: 0 }) {
     this.#publisher = publisher;
     this.#settled = settled;
+    this.#retention = retention;
+  }
+
+  /** What was sent of the interaction `interactionId` of the conversation `key`, if it is still kept. */
+  sent(key: string, interactionId: string): SentInteraction | undefined {
+    const kept = this.#kept.get(`${key}\n${interactionId}`);
+    return kept !== undefined && kept.until >= this.#retention.now() ? kept.sent : undefined;
+  }
+
+  #keep(key: string, id: string, endUser: string, interaction: ConversationInteraction): void {
+    const { now, ms } = this.#retention;
+    if (ms <= 0) return;
+    const sent: SentInteraction = { endUser, input: interaction.input, output: interaction.output, timeEnd: interaction.time_end };
+    const bytes = 2 * (sent.input.length + sent.output.length + endUser.length) + 256;
+    this.#kept.set(`${key}\n${id}`, { sent, until: now() + ms, bytes });
+    this.#keptBytes += bytes;
+    // The oldest go first: past their time, or to make room.
+    for (const [name, kept] of this.#kept) {
+      if (kept.until >= now() && this.#kept.size <= MAX_KEPT && this.#keptBytes <= MAX_KEPT_BYTES) break;
+      this.#kept.delete(name);
+      this.#keptBytes -= kept.bytes;
+    }
   }
 
   send(conversation: ConversationRef, stored: StoredInteraction): void {
@@ -39,6 +73,7 @@ export class InteractionSends {
       body: interactionBody(conversation.id, conversation.endUser, stored.interaction),
       idempotencyKey: stored.id,
     });
+    this.#keep(conversation.key, stored.id, conversation.endUser, stored.interaction);
     const sends = this.#byConversation.get(conversation.key);
     if (sends === undefined) this.#byConversation.set(conversation.key, [sent]);
     else sends.push(sent);

@@ -1,6 +1,6 @@
 import { AbortError, NebulyError } from '../core/errors.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
-import type { ConversationClaim, ConversationStore, StoredInteraction } from '../types/store.js';
+import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import type { EndReason } from './conversation.js';
 import { messageOf, RecordingError } from './errors.js';
 import { type FittedBody, fitConversation } from './fit.js';
@@ -82,7 +82,7 @@ export class Sender {
       run: (job, published) => this.#build(job, published),
       settled: () => options.settled?.(),
     });
-    this.#interactionSends = new InteractionSends(options.publisher, options.settled);
+    this.#interactionSends = new InteractionSends(options.publisher, options.settled, { now: options.now, ms: options.feedbackRetentionMs });
   }
 
   /** Sends what the store holds of the conversation, once every interaction it took is stored. Never rejects. */
@@ -113,6 +113,11 @@ export class Sender {
   /** With `delivery: 'interaction'`: sends one interaction at once, with its conversation's id. */
   sendInteraction(conversation: ConversationRef, stored: StoredInteraction): void {
     this.#interactionSends.send(conversation, stored);
+  }
+
+  /** With `delivery: 'interaction'`: what was sent of an interaction, kept for late feedback. */
+  sentInteraction(key: string, interactionId: string): SentInteraction | undefined {
+    return this.#interactionSends.sent(key, interactionId);
   }
 
   /** How many ends, sweeps and interaction sends are not over. */

@@ -84,6 +84,7 @@ export function connectStages({ options, transport, report, mask, cutoff, change
     cutoff,
     stored: (key) => storing.pending(key),
     sending: () => sender.settled(),
+    sentHere: (key, interactionId) => sender.sentInteraction(key, interactionId),
   });
   return { store, storing, sender, feedback, publisher, closeAll, sweepIdle };
 }
