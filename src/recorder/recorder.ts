@@ -12,7 +12,7 @@ import {
 import { type DeliveryReport, Tally } from './delivery-report.js';
 import { type BeginCall, conversationInit } from './beginning.js';
 import type { ShutdownOptions } from './closing.js';
-import { ExitGuard } from './exit-guard.js';
+import { type AtRisk, ExitGuard } from './exit-guard.js';
 import { type CheckedFeedback, checkFeedback, type FeedbackParams } from './feedback-params.js';
 import { fieldsOf } from './fields.js';
 import { sharedKey } from './keys.js';
@@ -101,7 +101,7 @@ export class Recorder {
       room: () => this.#room(),
     });
     this.#hooks = {
-      turnEnded: (conversation, record) => this.#stages.run(({ storing }) => storing.take(conversation, record)),
+      turnEnded: (conversation, record) => this.#stages.run(({ storing }) => storing.take(conversation, record), true),
       stepSettled: (_conversation, record) => this.#stages.run(({ storing }) => storing.settled(record)),
       lateFeedback: (conversation, record, action) => {
         const checked = checkFeedback({ ...action, conversation_id: conversation.id, interaction_id: record.id }, this.#report);
@@ -110,8 +110,13 @@ export class Recorder {
       ended: (conversation, reason, errors) => this.#ended(conversation, reason, errors),
     };
     this.#exitGuard = new ExitGuard({
-      counts: () => ({ open: this.#open.size, unsent: this.#unsent() }),
-      shared: this.#shared,
+      counts: () => this.#atRisk(),
+      openTurns: () => {
+        let count = 0;
+        for (const conversation of this.#open.values()) count += conversationControl(conversation).openTurns();
+        return count;
+      },
+      holds: this.#shared ? 'shared' : options.delivery === 'interaction' ? 'interactions' : 'conversations',
       beforeExit: () => this.#beforeExit(),
       report: this.#report,
     });
@@ -149,6 +154,20 @@ export class Recorder {
     const ready = this.#stages.ready;
     if (ready === undefined) return this.#stages.sendsWaiting;
     return Math.max(ready.publisher.pendingCount, ready.sender.runningCount);
+  }
+
+  /**
+   * What a process exit would lose now: the open conversations, the ended ones not yet
+   * delivered or reported (not those delivered and being marked so in the store), and
+   * the ended interactions not yet stored.
+   */
+  #atRisk(): AtRisk {
+    const ready = this.#stages.ready;
+    if (ready === undefined) return { open: this.#open.size, unsent: this.#stages.sendsWaiting, unstored: this.#stages.storesWaiting };
+    const { sender, publisher, storing } = ready;
+    // With `delivery: 'interaction'` the publisher holds interactions, and an end sends nothing.
+    const unsent = publisher.pendingCount + (this.#options.delivery === 'interaction' ? 0 : sender.unpublishedCount);
+    return { open: this.#open.size, unsent, unstored: storing.pendingCount };
   }
 
   /**

@@ -120,6 +120,11 @@ export class Sender {
     return this.#interactionSends.sent(key, interactionId);
   }
 
+  /** How many ends and sweeps have not handed their body to the publisher yet (nor found nothing to send). */
+  get unpublishedCount(): number {
+    return this.#jobs.unhandedCount;
+  }
+
   /** How many ends, sweeps and interaction sends are not over. */
   get runningCount(): number {
     return this.#jobs.count + this.#interactionSends.count;

@@ -165,6 +165,11 @@ export class Storing {
     return error;
   }
 
+  /** How many interactions were ended and are not yet stored (or given up): what a process exit loses. */
+  get pendingCount(): number {
+    return this.#jobs.count + this.#parked.size;
+  }
+
   /** Resolves once every interaction taken so far (not those taken meanwhile) is stored. */
   drained(): Promise<void> {
     return this.#jobs.settledAll();
