@@ -31,7 +31,13 @@ export type RecordingErrorCode =
    * The process exited with conversations open or unsent (`process.exit()` before
    * `shutdown()` finished, or the event loop emptied with `sendOnExit: false`).
    */
-  | 'unsent_at_exit';
+  | 'unsent_at_exit'
+  /**
+   * The conversation store lost data it held (a Redis restarted without persistence,
+   * flushed, or evicting): its store method rejected with an error of this `code`. The
+   * message says what the store knows it lost; `cause` is the store's error.
+   */
+  | 'store_lost';
 
 /**
  * A recording call that could not be honoured as made, reported to `onError` instead of
@@ -53,8 +59,8 @@ export class RecordingError extends NebulyError {
   /** The conversation concerned, when there is one. */
   readonly conversationId: string | undefined;
 
-  constructor(code: RecordingErrorCode, message: string, conversationId?: string) {
-    super(message);
+  constructor(code: RecordingErrorCode, message: string, conversationId?: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.code = code;
     this.conversationId = conversationId;
   }
@@ -150,6 +156,22 @@ function describeIds(conversations: readonly UndeliveredConversation[]): string 
   const shown = conversations.slice(0, 3).map((conversation) => conversation.conversationId);
   const more = conversations.length - shown.length;
   return shown.join(', ') + (more > 0 ? `, and ${more} more` : '');
+}
+
+/**
+ * A store's error that says it lost data (`code: 'store_lost'`, as `redisStore` raises
+ * when Redis no longer has what it stored) as the {@link RecordingError} reported for it,
+ * naming the conversation concerned; `undefined` for any other error.
+ *
+ * @example
+ * ```ts
+ * report(storeLost(cause, conversationId) ?? new NebulyError(`the store failed: ${messageOf(cause)}`, { cause }));
+ * ```
+ */
+export function storeLost(cause: unknown, conversationId?: string): RecordingError | undefined {
+  if (typeof cause !== 'object' || cause === null || (cause as { code?: unknown }).code !== 'store_lost') return undefined;
+  const about = conversationId === undefined ? '' : ` (while handling conversation ${conversationId})`;
+  return new RecordingError('store_lost', `The conversation store lost data it held${about}: ${messageOf(cause)}`, conversationId, { cause });
 }
 
 /**

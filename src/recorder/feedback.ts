@@ -3,7 +3,7 @@ import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ConversationFeedbackAction, SendFeedbackBody } from '../schemas/index.js';
 import type { ConversationStore, SentInteraction } from '../types/store.js';
-import { messageOf, RecordingError } from './errors.js';
+import { messageOf, RecordingError, storeLost } from './errors.js';
 import { newId } from './ids.js';
 import { CUT, type Cutoff } from './timers.js';
 import type { Publisher } from './publisher.js';
@@ -61,7 +61,7 @@ export class FeedbackSender {
         if (done === CUT) report(new NebulyError(`Feedback on interaction ${interactionId} was not recorded: ${messageOf(cutoff.reason)}`));
       },
       (cause: unknown) => {
-        report(new NebulyError(`Feedback on interaction ${interactionId} could not be recorded: ${messageOf(cause)}`, { cause }));
+        report(storeLost(cause, conversationId) ?? new NebulyError(`Feedback on interaction ${interactionId} could not be recorded: ${messageOf(cause)}`, { cause }));
       },
     );
     this.#pending.add(job);

@@ -2,7 +2,7 @@ import { AbortError, NebulyError } from '../core/errors.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import type { EndReason } from './conversation.js';
-import { messageOf, RecordingError } from './errors.js';
+import { messageOf, RecordingError, storeLost } from './errors.js';
 import { type FittedBody, fitConversation } from './fit.js';
 import { BoundedJobs } from './bounded-jobs.js';
 import { InteractionSends, interactionBody, summarize } from './interaction-sends.js';
@@ -100,7 +100,7 @@ export class Sender {
     try {
       claims = await store.claimIdle(idleBefore, now(), leaseMs, Math.min(limit, room));
     } catch (cause) {
-      report(new NebulyError(`The conversation store could not be swept: ${messageOf(cause)}`, { cause }));
+      report(storeLost(cause) ?? new NebulyError(`The conversation store could not be swept: ${messageOf(cause)}`, { cause }));
       return 0;
     }
     for (const claim of claims) {
@@ -199,7 +199,7 @@ export class Sender {
         { cause },
       );
       for (const found of errors) report(found);
-      report(error);
+      report(storeLost(cause, id) ?? error);
       publisher.count('failed');
       return { status: 'failed', conversationId: id, error };
     }
@@ -376,6 +376,6 @@ async function settleClaim(call: () => unknown, report: (error: NebulyError) => 
   try {
     await call();
   } catch (cause) {
-    report(new NebulyError(`The conversation store could not record a sent conversation: ${messageOf(cause)}`, { cause }));
+    report(storeLost(cause) ?? new NebulyError(`The conversation store could not record a sent conversation: ${messageOf(cause)}`, { cause }));
   }
 }

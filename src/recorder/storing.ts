@@ -2,7 +2,7 @@ import { NebulyError, ValidationError } from '../core/errors.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ConversationInteraction } from '../schemas/index.js';
 import type { ConversationStore, StoredInteraction } from '../types/store.js';
-import { DeliveryError, messageOf, RecordingError } from './errors.js';
+import { DeliveryError, messageOf, RecordingError, storeLost } from './errors.js';
 import { checkInteraction, type ConversationTags } from './payload.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { isThenable } from '../utils/thenable.js';
@@ -248,6 +248,8 @@ export class Storing {
       // Under its own id as key: a replay is stored once, whoever replays it.
       const undelivered = new DeliveryError({ conversationId: conversation.id, payload, idempotencyKey: stored.id }, error);
       this.#leaveOut(conversation.key, { status: 'failed', error: undelivered });
+      const lost = storeLost(cause, conversation.id);
+      if (lost !== undefined) report(lost);
       report(undelivered);
     }
   }
