@@ -5,7 +5,7 @@ import type { ConversationFeedbackAction, SendFeedbackBody } from '../schemas/in
 import type { ConversationStore, SentInteraction } from '../types/store.js';
 import { messageOf, RecordingError, storeLost } from './errors.js';
 import { newId } from './ids.js';
-import { CUT, type Cutoff } from './timers.js';
+import { CUT, type Cutoff, startTimer } from './timers.js';
 import type { Publisher } from './publisher.js';
 
 /** What {@link FeedbackSender} needs. */
@@ -17,6 +17,8 @@ export interface FeedbackSenderOptions {
   mask: Mask | undefined;
   /** Passes at shutdown's deadline: feedback not recorded by then is reported, no store call awaited. */
   cutoff: Cutoff;
+  /** With a shared store: how long feedback waits for its interaction, which another instance may still be storing (`settleMs`). */
+  settleMs?: number | undefined;
   /** Resolves once the interactions of the conversation `key` taken so far are in the store; `undefined`: they are. */
   stored: (key: string) => Promise<void> | undefined;
   /** Resolves once the conversations being sent by this process are sent: one may hold the interaction. */
@@ -26,6 +28,13 @@ export interface FeedbackSenderOptions {
 }
 
 const encoder = /* @__PURE__ */ new TextEncoder();
+
+/** How many times, spread over `settleMs`, feedback looks again for an interaction not in the store yet. */
+const SETTLE_RETRIES = 4;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => startTimer(resolve, ms, { keepAlive: true }));
+}
 
 /**
  * Feedback that arrives after its interaction ended, from any instance: attached to the
@@ -77,6 +86,14 @@ export class FeedbackSender {
     if (sent === undefined) {
       // Its conversation may be on its way from this process: it is then kept once sent.
       await sending();
+      if (await store.addFeedback(key, interactionId, action, now())) return;
+      sent = await store.sent(key, interactionId, now());
+    }
+    // Another instance may have ended it just now and still be storing it: retried a
+    // few times within `settleMs`.
+    const settleMs = this.#options.settleMs ?? 0;
+    for (let retry = 1; sent === undefined && retry <= SETTLE_RETRIES && settleMs > 0 && !this.#options.cutoff.passed; retry += 1) {
+      await this.#options.cutoff.race(delay(settleMs / SETTLE_RETRIES));
       if (await store.addFeedback(key, interactionId, action, now())) return;
       sent = await store.sent(key, interactionId, now());
     }

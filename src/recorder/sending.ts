@@ -12,7 +12,7 @@ import type { SendConversationBody } from '../schemas/index.js';
 const decoder = /* @__PURE__ */ new TextDecoder();
 import { LANE, pace } from './slices.js';
 import { isThenable } from '../utils/thenable.js';
-import { CUT, type Cutoff } from './timers.js';
+import { CUT, type Cutoff, WaitLine } from './timers.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Publisher } from './publisher.js';
@@ -30,6 +30,8 @@ export interface SenderOptions {
   feedbackRetentionMs: number;
   /** Passes at shutdown's deadline: no store call is awaited after it. */
   cutoff: Cutoff;
+  /** With a shared store: how long an end waits for turns other instances are still storing (`settleMs`). */
+  settleMs?: number | undefined;
   /** Called whenever an end, sweep or send settles. */
   settled?: (() => void) | undefined;
 }
@@ -74,6 +76,8 @@ export class Sender {
   readonly #jobs: BoundedJobs<Job>;
   /** With `delivery: 'interaction'`: the interactions being sent. */
   readonly #interactionSends: InteractionSends;
+  /** With a shared store: ends waiting `settleMs` before they claim; `undefined` when none wait. */
+  readonly #settling: WaitLine | undefined;
 
   constructor(options: SenderOptions) {
     this.#options = options;
@@ -83,11 +87,25 @@ export class Sender {
       settled: () => options.settled?.(),
     });
     this.#interactionSends = new InteractionSends(options.publisher, options.settled, { now: options.now, ms: options.feedbackRetentionMs });
+    const settleMs = options.settleMs ?? 0;
+    if (options.store.shared && settleMs > 0) {
+      const line = new WaitLine(settleMs);
+      this.#settling = line;
+      // At shutdown's deadline, nothing waits any more.
+      void options.cutoff.reached.then(() => line.releaseAll());
+    }
   }
 
-  /** Sends what the store holds of the conversation, once every interaction it took is stored. Never rejects. */
+  /**
+   * Sends what the store holds of the conversation, once every interaction it took is
+   * stored, and, with a shared store, once `settleMs` passed for the turns other
+   * instances ended just before and are still storing. Never rejects.
+   */
   end(conversation: Pick<ConversationRef, 'key' | 'id'>, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome> {
-    return this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id);
+    const track = () => this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id);
+    const settling = this.#settling;
+    if (settling === undefined || this.#options.cutoff.passed) return track();
+    return settling.wait().then(track);
   }
 
   /** Claims at most `limit` conversations idle since `idleBefore` (or abandoned by a sender), and no more than can be built at once, and sends them; resolves with how many. */
@@ -122,12 +140,12 @@ export class Sender {
 
   /** How many ends and sweeps have not handed their body to the publisher yet (nor found nothing to send). */
   get unpublishedCount(): number {
-    return this.#jobs.unhandedCount;
+    return this.#jobs.unhandedCount + (this.#settling?.length ?? 0);
   }
 
   /** How many ends, sweeps and interaction sends are not over. */
   get runningCount(): number {
-    return this.#jobs.count + this.#interactionSends.count;
+    return this.#jobs.count + this.#interactionSends.count + (this.#settling?.length ?? 0);
   }
 
   /** With `delivery: 'interaction'`: resolves once every interaction send begun before the call is over. */
@@ -140,7 +158,9 @@ export class Sender {
    * those begun meanwhile) is over: sent or given up, and the store told.
    */
   settled(): Promise<void> {
-    return this.#jobs.settledAll();
+    // An end still settling is a job from the moment its wait is over.
+    if (this.#settling === undefined) return this.#jobs.settledAll();
+    return this.#settling.passed().then(() => this.#jobs.settledAll());
   }
 
   /**
@@ -148,7 +168,8 @@ export class Sender {
    * (or found nothing to send): from then on the publisher's flush and deadline cover it.
    */
   published(): Promise<void> {
-    return this.#jobs.handedOverAll();
+    if (this.#settling === undefined) return this.#jobs.handedOverAll();
+    return this.#settling.passed().then(() => this.#jobs.handedOverAll());
   }
 
   #track(run: Job['run'], conversationId: string): Promise<ConversationOutcome> {

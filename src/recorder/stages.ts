@@ -72,6 +72,7 @@ export function connectStages({ options, transport, report, mask, cutoff, change
     leaseMs: options.leaseMs,
     maxConversationBytes: options.maxConversationBytes,
     feedbackRetentionMs: options.feedbackRetentionMs,
+    settleMs: options.settleMs,
     cutoff,
     settled: changed,
   });
@@ -82,6 +83,7 @@ export function connectStages({ options, transport, report, mask, cutoff, change
     now: options.now,
     mask,
     cutoff,
+    settleMs: store.shared ? options.settleMs : 0,
     stored: (key) => storing.pending(key),
     sending: () => sender.settled(),
     sentHere: (key, interactionId) => sender.sentInteraction(key, interactionId),
