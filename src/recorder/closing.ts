@@ -13,6 +13,9 @@ export interface ShutdownOptions {
   timeoutMs?: number | undefined;
 }
 
+/** How closing lets go of what is open: the recorder's part of {@link ClosingParts}. */
+export type LettingGo<C> = Pick<ClosingParts<C>, 'next' | 'letGo' | 'room' | 'onRoom'>;
+
 /** The recorder's parts that closing waits for, and how it lets go of what is open. */
 export interface ClosingParts<C> {
   /**

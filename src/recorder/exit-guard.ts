@@ -66,30 +66,25 @@ export class ExitGuard {
   /** The process is exiting now (`process.exit()`, or the loop emptied with `sendOnExit` off): nothing more can be sent. */
   #exit(): void {
     const { open, unsent, unstored } = this.#init.counts();
+    const { holds } = this.#init;
     this.#watching = false;
     unwatchExit(this.#watcher);
-    const advice = 'await nebuly.shutdown() before the process exits (before process.exit(), in SIGINT / SIGTERM handlers)';
-    if (this.#init.holds !== 'conversations') {
-      // An open conversation's ended turns are safe (in the shared store, or sent): lost
-      // is what never got there.
-      const openTurns = this.#init.openTurns();
-      const shared = this.#init.holds === 'shared';
-      const ended = shared ? unstored : unstored + unsent;
-      if (openTurns + ended === 0) return;
-      this.#init.report(
-        new RecordingError(
-          'unsent_at_exit',
-          `The process exited with ${openTurns + ended} interaction(s) not ${shared ? 'in the shared store' : 'sent'} (${openTurns} not ended, ` +
-            `${ended} ended and not yet ${shared ? 'stored; the rest is in the store, for a sweep to send' : 'sent'}): ${advice}`,
-        ),
-      );
-      return;
-    }
-    if (open + unsent === 0) return;
+    // With a shared store (or each turn sent as it ends), an open conversation's ended
+    // turns are safe: lost is what never got there.
+    const [lost, detail] =
+      holds === 'conversations'
+        ? [open + unsent, `conversation(s) not sent (${open} open, ${unsent} ended and unsent)`]
+        : [this.#init.openTurns(), holds === 'shared' ? unstored : unstored + unsent];
+    const count = typeof detail === 'number' ? lost + detail : lost;
+    if (count === 0) return;
+    const what =
+      typeof detail === 'string'
+        ? detail
+        : `interaction(s) not ${holds === 'shared' ? 'in the shared store' : 'sent'} (${lost} not ended, ${detail} ended, not yet ${holds === 'shared' ? 'stored' : 'sent'})`;
     this.#init.report(
       new RecordingError(
         'unsent_at_exit',
-        `The process exited with ${open + unsent} conversation(s) not sent (${open} open, ${unsent} ended and unsent): ${advice}`,
+        `The process exited with ${count} ${what}: await nebuly.shutdown() before the process exits (before process.exit(), in SIGINT / SIGTERM handlers)`,
       ),
     );
   }

@@ -3,9 +3,11 @@ import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ConversationFeedbackAction, SendFeedbackBody } from '../schemas/index.js';
 import type { ConversationStore, SentInteraction } from '../types/store.js';
-import { messageOf, RecordingError, storeLost } from './errors.js';
+import { messageOf, RecordingError } from './errors.js';
+import { storeLost } from './store-lost.js';
 import { newId } from './ids.js';
-import { CUT, type Cutoff, startTimer } from './timers.js';
+import { CUT, type Cutoff } from './cutoff.js';
+import { startTimer } from './timers.js';
 import type { Publisher } from './publisher.js';
 
 /** What {@link FeedbackSender} needs. */

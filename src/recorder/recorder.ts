@@ -23,7 +23,7 @@ import type { ConversationOutcome } from './outcome.js';
 import type { Transport } from './publication.js';
 import { safeReporter } from './safe-reporter.js';
 import type { StartConversationParams } from './start.js';
-import { Cutoff, Deadline, isPeriod, startInterval } from './timers.js';
+import { Deadline, isPeriod, startInterval } from './timers.js';
 
 export type { ShutdownOptions };
 
@@ -73,8 +73,6 @@ export class Recorder {
   #lastFlush: Promise<unknown> = Promise.resolve();
   #shutdown: Promise<DeliveryReport> | undefined;
   readonly #exitGuard: ExitGuard;
-  /** Passes at shutdown's deadline: from then on no store or service is waited for. */
-  readonly #cutoff = new Cutoff();
   /** What waits for room in the backlog (`closeAll`; the idle timer is told apart): woken by {@link Recorder.#changed}. */
   #roomWaiters: (() => void)[] = [];
 
@@ -88,7 +86,6 @@ export class Recorder {
       transport: init.http,
       report: this.#report,
       mask: init.mask,
-      cutoff: this.#cutoff,
       changed: () => this.#changed(),
     });
     this.#context = { now: options.now, report: this.#report, gate: { closed: false } };
@@ -285,14 +282,9 @@ export class Recorder {
   flush(): Promise<DeliveryReport> {
     // What was ended before the call, not what ends while it waits: a flush under load
     // still resolves. Flushes resolve in the order they were called.
-    // With `delivery: 'interaction'`, storing an interaction is sending it: what the
-    // stored ones started is waited for too.
     const last = this.#lastFlush;
     const flushed = this.#stages.use(
-      ({ storing, sender, feedback, publisher }) => {
-        const stored = storing.drained().then(() => sender.sendsSettled());
-        return Promise.all([stored, sender.settled(), feedback.drained(), last]).then(() => publisher.report());
-      },
+      ({ flush }) => flush(last),
       () => new Tally().report(),
     );
     this.#lastFlush = flushed;
@@ -357,26 +349,7 @@ export class Recorder {
     const next = () => this.#open.idlest();
     const letGo = (conversation: Conversation) => this.#letGo(conversation, reason);
     const delivery = await this.#stages.use(
-      ({ closeAll, storing, sender, feedback, publisher }) => {
-        publisher.beginFinal();
-        return closeAll(
-          {
-            next,
-            letGo,
-            room: () => this.#room(),
-            onRoom: (wake) => this.#onRoom(wake),
-            handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
-            expire: (reason) => {
-              this.#cutoff.pass(reason);
-              publisher.abandon(reason);
-            },
-            published: () => publisher.flush(),
-            settled: () => Promise.all([storing.drained(), sender.settled(), sender.sendsSettled(), feedback.drained()]),
-            report: () => publisher.finalReport(),
-          },
-          deadline,
-        );
-      },
+      ({ close }) => close({ next, letGo, room: () => this.#room(), onRoom: (wake) => this.#onRoom(wake) }, deadline),
       () => {
         // Nothing can be sent: each still ends, its outcome `failed`.
         for (let conversation = next(); conversation !== undefined; conversation = next()) letGo(conversation);

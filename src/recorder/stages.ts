@@ -2,14 +2,16 @@ import type { NebulyError } from '../core/errors.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ResolvedRecorderOptions } from '../core/recorder-options.js';
 import type { ConversationStore } from '../types/store.js';
-import { closeAll } from './closing.js';
+import { type ClosingParts, closeAll, type LettingGo } from './closing.js';
+import type { DeliveryReport } from './delivery-report.js';
+import type { Deadline } from './timers.js';
 import { FeedbackSender } from './feedback.js';
 import { Publisher, type Transport } from './publisher.js';
 import { Sender } from './sending.js';
 import { MemoryStore } from './store/memory-store-class.js';
 import { Storing } from './storing.js';
 import { sweepIdle } from './sweeping.js';
-import type { Cutoff } from './timers.js';
+import { Cutoff } from './cutoff.js';
 
 /** The recorder's background stages, connected: what an ended turn and conversation go through. */
 export interface Stages {
@@ -22,10 +24,17 @@ export interface Stages {
   feedback: FeedbackSender;
   /** Sends bodies: the queue, its bound, retries, the shutdown deadline. */
   publisher: Publisher;
-  /** What `shutdown()` runs once it has closed the open conversations to recording (`closing.ts`). */
-  closeAll: typeof closeAll;
+  /**
+   * What `shutdown()` runs once it has closed the open conversations to recording: lets
+   * go of them and closes the stages by the deadline (`closing.ts`); resolves with the report.
+   */
+  close: <C>(parts: LettingGo<C>, deadline: Deadline) => Promise<DeliveryReport>;
+  /** What `flush()` runs: resolves, after `before`, once what was taken before the call met its fate, with the report. */
+  flush: (before: Promise<unknown>) => Promise<DeliveryReport>;
   /** What `sweep()` runs: idle conversations of a shared store claimed in batches (`sweeping.ts`). */
   sweepIdle: typeof sweepIdle;
+  /** Passes at shutdown's deadline: from then on no stage waits for the store or the service. */
+  cutoff: Cutoff;
 }
 
 /** What {@link connectStages} needs. */
@@ -34,8 +43,6 @@ export interface StagesInit {
   transport: Transport;
   report: (error: NebulyError) => void;
   mask: Mask | undefined;
-  /** Passes at shutdown's deadline: no stage waits for the store after it. */
-  cutoff: Cutoff;
   /** Called whenever a send settles or the queue drains: what is at risk at exit changed. */
   changed: () => void;
 }
@@ -46,10 +53,11 @@ export interface StagesInit {
  *
  * @example
  * ```ts
- * const { storing, sender } = connectStages({ options, transport, report, mask: undefined, cutoff: new Cutoff(), changed: () => undefined });
+ * const { storing, sender } = connectStages({ options, transport, report, mask: undefined, changed: () => undefined });
  * ```
  */
-export function connectStages({ options, transport, report, mask, cutoff, changed }: StagesInit): Stages {
+export function connectStages({ options, transport, report, mask, changed }: StagesInit): Stages {
+  const cutoff = new Cutoff();
   const store = options.store ?? new MemoryStore();
   const publisher = new Publisher({
     transport,
@@ -88,5 +96,24 @@ export function connectStages({ options, transport, report, mask, cutoff, change
     sending: () => sender.settled(),
     sentHere: (key, interactionId) => sender.sentInteraction(key, interactionId),
   });
-  return { store, storing, sender, feedback, publisher, closeAll, sweepIdle };
+  const close = <C>(parts: LettingGo<C>, deadline: Deadline): Promise<DeliveryReport> => {
+    publisher.beginFinal();
+    const closing: ClosingParts<C> = {
+      ...parts,
+      handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
+      expire: (reason) => {
+        cutoff.pass(reason);
+        publisher.abandon(reason);
+      },
+      published: () => publisher.flush(),
+      settled: () => Promise.all([storing.drained(), sender.settled(), sender.sendsSettled(), feedback.drained()]),
+      report: () => publisher.finalReport(),
+    };
+    return closeAll(closing, deadline);
+  };
+  // With `delivery: 'interaction'`, storing an interaction is sending it: what the stored
+  // ones started is waited for too.
+  const flush = (before: Promise<unknown>): Promise<DeliveryReport> =>
+    Promise.all([storing.drained().then(() => sender.sendsSettled()), sender.settled(), feedback.drained(), before]).then(() => publisher.report());
+  return { store, storing, sender, feedback, publisher, close, flush, sweepIdle, cutoff };
 }

@@ -2,14 +2,15 @@ import { NebulyError, ValidationError } from '../core/errors.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ConversationInteraction } from '../schemas/index.js';
 import type { ConversationStore, StoredInteraction } from '../types/store.js';
-import { DeliveryError, messageOf, RecordingError, storeLost } from './errors.js';
+import { DeliveryError, messageOf, RecordingError } from './errors.js';
+import { storeLost } from './store-lost.js';
 import { checkInteraction, type ConversationTags } from './payload.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { isThenable } from '../utils/thenable.js';
 import { LANE, pace } from './slices.js';
 import { newId } from './ids.js';
 import { BoundedJobs } from './bounded-jobs.js';
-import { CUT, type Cutoff } from './timers.js';
+import { CUT, type Cutoff } from './cutoff.js';
 
 /** What the stage needs to know of the conversation an interaction belongs to. */
 export interface ConversationRef {

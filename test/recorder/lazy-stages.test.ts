@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveRecorderOptions } from '../../src/core/recorder-options.js';
 import type { NebulyError } from '../../src/core/errors.js';
-import { Cutoff } from '../../src/recorder/timers.js';
 import { FakeTransport } from './fake-transport.js';
 
 // Not through setup.ts, which loads the stages ahead: here they load at their first use,
@@ -13,7 +12,7 @@ afterEach(() => {
 });
 
 function init(errors: NebulyError[]) {
-  return { options: resolveRecorderOptions({}), transport: new FakeTransport(), report: (error: NebulyError) => errors.push(error), mask: undefined, cutoff: new Cutoff(), changed: () => undefined };
+  return { options: resolveRecorderOptions({}), transport: new FakeTransport(), report: (error: NebulyError) => errors.push(error), mask: undefined, changed: () => undefined };
 }
 
 /** A recorder whose stages load at their first use, over a {@link FakeTransport}, with the errors it reported. */
