@@ -214,8 +214,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         const [conversationId, { endUser }] = idle;
         const arrived = sink.arrival(`"conversation ${conversationId} turn 0"`);
         victim.ask({ kind: 'end', conversationId, endUser }).catch(failed(`end of ${conversationId}`));
-        await Promise.race([arrived, sleep(2_000)]);
-        killedMidSend = conversationId;
+        // The end waits settleMs (1.5 s) before it claims: give it time to reach the service,
+        // and count it as killed mid-send only if it did.
+        const reached = await Promise.race([arrived.then(() => true), sleep(5_000).then(() => false)]);
+        if (reached) killedMidSend = conversationId;
       }
       killedWithCommandsInHand = victim.inFlight;
       ledger.killed = victim.name;

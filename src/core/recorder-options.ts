@@ -136,6 +136,17 @@ export interface RecorderOptions {
    */
   sweepIntervalMs?: number | undefined;
   /**
+   * With a shared store: how long the end of a conversation waits before it takes the
+   * conversation from the store, for turns other instances ended just before and are
+   * still writing (a turn ended on one instance as the next request, which ends the
+   * conversation, reaches another); feedback for an interaction not yet in the store is
+   * retried for as long. Each end waits on its own, off the caller's path; `flush()`
+   * waits for it. `0`: no wait (then `await nebuly.flush()` before answering a request
+   * whose turn another instance may end). Unused with the memory store.
+   * @default 1_500
+   */
+  settleMs?: number | undefined;
+  /**
    * The clock of `time_start`, `time_end` and idle detection, in milliseconds since the
    * epoch. Tests replace it.
    * @default () => Date.now()
@@ -164,6 +175,7 @@ export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freez
   leaseMs: 5 * 60_000,
   feedbackRetentionMs: 24 * 60 * 60_000,
   sweepIntervalMs: 60_000,
+  settleMs: 1_500,
   // Read through `Date` on each call, not bound once, so that fake timers that replace
   // `Date` also move the recorder's clock.
   now: () => Date.now(),
@@ -205,6 +217,7 @@ export const RECORDER_OPTIONS: { readonly [K in keyof RecorderOptions]-?: Option
   leaseMs: duration(1).or(D.leaseMs),
   feedbackRetentionMs: duration(0).or(D.feedbackRetentionMs),
   sweepIntervalMs: duration(0).or(D.sweepIntervalMs),
+  settleMs: duration(0).or(D.settleMs),
   now: func<() => number>().or(D.now),
 };
 

@@ -58,6 +58,11 @@ export class BoundedJobs<T> {
     return this.#settled.count;
   }
 
+  /** How many jobs were added and have not handed over (nor settled). */
+  get unhandedCount(): number {
+    return this.#handedOver.count;
+  }
+
   /**
    * Resolves, once a place is free (no job waiting, fewer than `max` running), with how
    * many are: for work that must start soon after it is taken, such as a conversation

@@ -23,6 +23,7 @@ describe('closeAll', () => {
     const open = Array.from({ length: 10 }, (_, i) => i);
     let room = 3;
     let freed = () => {};
+    let expired: Error | undefined;
     const report = new Tally().report();
     const closed = closeAll(
       {
@@ -35,8 +36,10 @@ describe('closeAll', () => {
         room: () => room,
         onRoom: (wake) => (freed = wake),
         handedOver: () => Promise.resolve(),
-        closePublisher: () => Promise.resolve(report),
+        expire: (reason) => (expired = reason),
+        published: () => Promise.resolve(),
         settled: () => Promise.resolve(),
+        report: () => report,
       },
       new Deadline(1_000),
     );
@@ -52,6 +55,7 @@ describe('closeAll', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     await settle();
     expect(letGo).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(expired?.message).toBe('shutdown() did not finish within 1000 ms');
     await expect(closed).resolves.toBe(report);
   });
 });

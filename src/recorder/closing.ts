@@ -1,3 +1,4 @@
+import { AbortError } from '../core/errors.js';
 import type { DeliveryReport } from './delivery-report.js';
 import { LANE, pace, paced } from './slices.js';
 import type { Deadline } from './timers.js';
@@ -12,6 +13,9 @@ export interface ShutdownOptions {
   timeoutMs?: number | undefined;
 }
 
+/** How closing lets go of what is open: the recorder's part of {@link ClosingParts}. */
+export type LettingGo<C> = Pick<ClosingParts<C>, 'next' | 'letGo' | 'room' | 'onRoom'>;
+
 /** The recorder's parts that closing waits for, and how it lets go of what is open. */
 export interface ClosingParts<C> {
   /**
@@ -25,22 +29,27 @@ export interface ClosingParts<C> {
   room: () => number;
   /** Calls `wake` once the backlog has room again (a send settled), at once if it has. */
   onRoom: (wake: () => void) => void;
-  /** Resolves once what was let go is stored and handed to the publisher. */
+  /** Resolves once what was let go is stored and handed to the publisher (every store call bounded by the deadline). */
   handedOver: () => Promise<unknown>;
-  /** Closes the publisher by the deadline, and resolves with its report. */
-  closePublisher: (deadline: Deadline) => Promise<DeliveryReport>;
-  /** Resolves once the store was told how every send ended. */
+  /** The deadline passed: nothing more is awaited from the store or the service; what is held is reported. */
+  expire: (reason: AbortError) => void;
+  /** Resolves once the publisher settled everything it was handed. */
+  published: () => Promise<unknown>;
+  /** Resolves once every end, sweep, store write and feedback begun so far is over, and reported. */
   settled: () => Promise<unknown>;
+  /** What `shutdown()` resolves with: the outcomes since its call. */
+  report: () => DeliveryReport;
 }
 
 /**
  * Closes the recorder within `deadline` (set when `shutdown()` was called; this runs with
  * the stages, which may have had to load first): lets go of every open conversation, in
  * slices (there may be thousands), as fast as the backlog has room for them (woken as
- * their sends settle, not by a timer) and at once when the deadline passes, waits for
- * them to reach the publisher, closes it (aborting what still runs at the deadline), and
- * resolves with its report. The process stays alive until the deadline, whatever stage
- * the conversations are in.
+ * their sends settle, not by a timer) and at once when the deadline passes. At the
+ * deadline, requests are aborted and no store call is awaited any more; then everything
+ * still held is reported, with its payload, and only after that does this resolve: a
+ * program may exit right after `await shutdown()`. The process stays alive until the
+ * deadline, whatever stage the conversations are in.
  *
  * @example
  * ```ts
@@ -48,16 +57,17 @@ export interface ClosingParts<C> {
  * ```
  */
 export async function closeAll<C>(parts: ClosingParts<C>, deadline: Deadline): Promise<DeliveryReport> {
-  // Not in the caller's call: shutdown() returns at once.
-  await paced(LANE.end);
   let expired = false;
   let wake: (() => void) | undefined;
   // One reaction on the deadline for the whole wave: racing it at each wait would leave
   // one on it a wait, thousands, until it passes.
   void deadline.expired.then(() => {
     expired = true;
+    parts.expire(new AbortError(`shutdown() did not finish within ${deadline.timeoutMs} ms`));
     wake?.();
   });
+  // Not in the caller's call: shutdown() returns at once.
+  await paced(LANE.end);
   for (let conversation = parts.next(); conversation !== undefined; conversation = parts.next()) {
     while (!expired && parts.room() <= 0) {
       // Told, not handed a promise: a wave waits once for nearly every conversation.
@@ -70,9 +80,10 @@ export async function closeAll<C>(parts: ClosingParts<C>, deadline: Deadline): P
     const wait = pace(LANE.end);
     if (wait !== undefined) await wait;
   }
-  await Promise.race([parts.handedOver(), deadline.expired]);
-  const delivery = await parts.closePublisher(deadline);
+  // None of these outlasts the deadline by more than the work of reporting what is left.
+  await parts.handedOver();
+  await parts.published();
+  await parts.settled();
   deadline.clear();
-  await Promise.race([parts.settled(), deadline.expired]);
-  return delivery;
+  return parts.report();
 }

@@ -84,6 +84,8 @@ export interface ConversationControl {
    * with it, when this process lets go of it (at shutdown, at exit, when idle).
    */
   closeTurns(reason: EndReason): void;
+  /** How many of its turns are open (started, not ended): what a process exit loses of it with a shared store. */
+  openTurns(): number;
   /** Adds feedback to its open turn `interactionId`; `false` when it has no such open turn. */
   feedbackOnOpenTurn(interactionId: string, action: Record<string, unknown>): boolean;
 }

@@ -153,6 +153,11 @@ export class Conversation {
         const error = conversation.#closeTurns(reason);
         if (error !== undefined) conversation.state.report(error);
       },
+      openTurns: () => {
+        let count = 0;
+        for (let record = conversation.#openTurns.head; record !== undefined; record = record.next) count += 1;
+        return count;
+      },
       feedbackOnOpenTurn: (interactionId, action) => {
         for (let record = conversation.#openTurns.head; record !== undefined; record = record.next) {
           if (record.id !== interactionId) continue;

@@ -31,7 +31,13 @@ export type RecordingErrorCode =
    * The process exited with conversations open or unsent (`process.exit()` before
    * `shutdown()` finished, or the event loop emptied with `sendOnExit: false`).
    */
-  | 'unsent_at_exit';
+  | 'unsent_at_exit'
+  /**
+   * The conversation store lost data it held (a Redis restarted without persistence,
+   * flushed, or evicting): its store method rejected with an error of this `code`. The
+   * message says what the store knows it lost; `cause` is the store's error.
+   */
+  | 'store_lost';
 
 /**
  * A recording call that could not be honoured as made, reported to `onError` instead of
@@ -53,8 +59,8 @@ export class RecordingError extends NebulyError {
   /** The conversation concerned, when there is one. */
   readonly conversationId: string | undefined;
 
-  constructor(code: RecordingErrorCode, message: string, conversationId?: string) {
-    super(message);
+  constructor(code: RecordingErrorCode, message: string, conversationId?: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.code = code;
     this.conversationId = conversationId;
   }
@@ -72,7 +78,8 @@ export interface UndeliveredConversation {
   /**
    * The `Idempotency-Key` its sends carried (or would have carried): send it again with
    * the same key (`headers: { 'idempotency-key': key }`, as `nebuly replay` does) and a
-   * service that already stored it stores it once. `undefined` when it was never sent.
+   * service that already stored it stores it once. Set for every conversation and
+   * interaction the recorder reports (an interaction the store did not take: its id).
    */
   idempotencyKey?: string | undefined;
 }
@@ -97,7 +104,7 @@ export class DeliveryError extends NebulyError implements UndeliveredConversatio
   override name = 'DeliveryError';
   readonly conversationId: string;
   readonly payload: string;
-  /** The `Idempotency-Key` of its sends; `undefined` when it was never sent. Resend with it. */
+  /** The `Idempotency-Key` of its sends (or the interaction's id, for one the store did not take); resend with it. */
   readonly idempotencyKey: string | undefined;
   /** Why the last attempt failed. */
   declare readonly cause: NebulyError;

@@ -2,9 +2,12 @@ import { NebulyError } from '../core/errors.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ConversationFeedbackAction, SendFeedbackBody } from '../schemas/index.js';
-import type { ConversationStore } from '../types/store.js';
+import type { ConversationStore, SentInteraction } from '../types/store.js';
 import { messageOf, RecordingError } from './errors.js';
+import { storeLost } from './store-lost.js';
 import { newId } from './ids.js';
+import { CUT, type Cutoff } from './cutoff.js';
+import { startTimer } from './timers.js';
 import type { Publisher } from './publisher.js';
 
 /** What {@link FeedbackSender} needs. */
@@ -14,13 +17,26 @@ export interface FeedbackSenderOptions {
   report: (error: NebulyError) => void;
   now: () => number;
   mask: Mask | undefined;
+  /** Passes at shutdown's deadline: feedback not recorded by then is reported, no store call awaited. */
+  cutoff: Cutoff;
+  /** With a shared store: how long feedback waits for its interaction, which another instance may still be storing (`settleMs`). */
+  settleMs?: number | undefined;
   /** Resolves once the interactions of the conversation `key` taken so far are in the store; `undefined`: they are. */
   stored: (key: string) => Promise<void> | undefined;
   /** Resolves once the conversations being sent by this process are sent: one may hold the interaction. */
   sending: () => Promise<void>;
+  /** With `delivery: 'interaction'`: what this process sent of the interaction, kept for late feedback. */
+  sentHere: (key: string, interactionId: string) => SentInteraction | undefined;
 }
 
 const encoder = /* @__PURE__ */ new TextEncoder();
+
+/** How many times, spread over `settleMs`, feedback looks again for an interaction not in the store yet. */
+const SETTLE_RETRIES = 4;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => startTimer(resolve, ms, { keepAlive: true }));
+}
 
 /**
  * Feedback that arrives after its interaction ended, from any instance: attached to the
@@ -50,9 +66,15 @@ export class FeedbackSender {
 
   /** Attaches or sends `action` for the interaction; never rejects. */
   send(key: string, conversationId: string, interactionId: string, action: ConversationFeedbackAction): Promise<void> {
-    const job = this.#send(key, conversationId, interactionId, action).catch((cause: unknown) => {
-      this.#options.report(new NebulyError(`Feedback on interaction ${interactionId} could not be recorded: ${messageOf(cause)}`, { cause }));
-    });
+    const { cutoff, report } = this.#options;
+    const job = cutoff.race(this.#send(key, conversationId, interactionId, action)).then(
+      (done) => {
+        if (done === CUT) report(new NebulyError(`Feedback on interaction ${interactionId} was not recorded: ${messageOf(cutoff.reason)}`));
+      },
+      (cause: unknown) => {
+        report(storeLost(cause, conversationId) ?? new NebulyError(`Feedback on interaction ${interactionId} could not be recorded: ${messageOf(cause)}`, { cause }));
+      },
+    );
     this.#pending.add(job);
     void job.finally(() => this.#pending.delete(job));
     return job;
@@ -62,10 +84,18 @@ export class FeedbackSender {
     const { store, now, stored, sending } = this.#options;
     await stored(key);
     if (await store.addFeedback(key, interactionId, action, now())) return;
-    let sent = await store.sent(key, interactionId, now());
+    let sent = (await store.sent(key, interactionId, now())) ?? this.#options.sentHere(key, interactionId);
     if (sent === undefined) {
       // Its conversation may be on its way from this process: it is then kept once sent.
       await sending();
+      if (await store.addFeedback(key, interactionId, action, now())) return;
+      sent = await store.sent(key, interactionId, now());
+    }
+    // Another instance may have ended it just now and still be storing it: retried a
+    // few times within `settleMs`.
+    const settleMs = this.#options.settleMs ?? 0;
+    for (let retry = 1; sent === undefined && retry <= SETTLE_RETRIES && settleMs > 0 && !this.#options.cutoff.passed; retry += 1) {
+      await this.#options.cutoff.race(delay(settleMs / SETTLE_RETRIES));
       if (await store.addFeedback(key, interactionId, action, now())) return;
       sent = await store.sent(key, interactionId, now());
     }
@@ -94,7 +124,8 @@ export class FeedbackSender {
       if (masked.error !== undefined) this.#options.report(masked.error);
       body = masked.body;
     }
-    if (body === undefined) return;
+    // Past shutdown's deadline it was reported as not recorded: nothing more is done.
+    if (body === undefined || this.#options.cutoff.passed) return;
     await this.#options.publisher.publish({
       conversationId,
       path: ENDPOINT_PATHS.sendFeedback.path,

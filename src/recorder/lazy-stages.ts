@@ -33,6 +33,7 @@ export class LazyStages {
   /** What waits for them, in the order it was asked; `undefined` when nothing does. */
   #waiting: Waiter[] | undefined;
   #sendsWaiting = 0;
+  #storesWaiting = 0;
 
   constructor(init: StagesInit) {
     this.#init = init;
@@ -48,14 +49,25 @@ export class LazyStages {
     return this.#sendsWaiting;
   }
 
-  /** Runs `use` with the stages: at once when they are ready, else once they are (nothing when they cannot load). */
-  run(use: (stages: Stages) => void): void {
+  /** How many ended interactions wait for the stages to load, to be stored (see `stores` of {@link LazyStages.run}). */
+  get storesWaiting(): number {
+    return this.#storesWaiting;
+  }
+
+  /**
+   * Runs `use` with the stages: at once when they are ready, else once they are (nothing
+   * when they cannot load). `stores`: `use` stores an ended interaction (counted in
+   * {@link LazyStages.storesWaiting} while it waits, as unstored at exit).
+   */
+  run(use: (stages: Stages) => void, stores = false): void {
     if (this.#ready !== undefined) {
       use(this.#ready);
       return;
     }
     if (this.#failure !== undefined) return;
+    if (stores) this.#storesWaiting += 1;
     this.#wait((stages) => {
+      if (stores) this.#storesWaiting -= 1;
       if (stages !== undefined) use(stages);
     });
   }

@@ -65,6 +65,11 @@ export class OpenConversations<H extends OpenHandle> implements ActivityOrder {
     return this.#byKey.get(key);
   }
 
+  /** Every open one, in no particular order (at exit, to say what is lost). */
+  values(): IterableIterator<H> {
+    return this.#byKey.values();
+  }
+
   add(handle: H): void {
     const { state } = handle;
     if (this.#byKey.has(state.key)) return;

@@ -1,13 +1,12 @@
-import { AbortError, ConnectionError, NebulyError } from '../core/errors.js';
+import { ConnectionError, NebulyError } from '../core/errors.js';
 import type { AcceptedResponse } from '../core/http.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
-import { DeliveryError, QueueFullError, messageOf } from './errors.js';
+import { DeliveryError, QueueFullError, messageOf, type UndeliveredConversation } from './errors.js';
 import type { ConversationOutcome } from './outcome.js';
 import { type Publication, QUEUED_ENTRY_OVERHEAD_BYTES, type Transport } from './publication.js';
 import { RefusalBurst } from './burst.js';
 import { BoundedQueue } from './queue.js';
 import { LANE, pace } from './slices.js';
-import type { Deadline } from './timers.js';
 import { microtask } from '../utils/microtask.js';
 
 export type { DeliveryRequest, Publication, Transport } from './publication.js';
@@ -40,9 +39,12 @@ interface Delivery {
   held: boolean;
 }
 
-/** What an error keeps of a body it could not deliver: its JSON as text, decoded only then. */
-function undelivered({ publication: { conversationId, body } }: Delivery): { conversationId: string; payload: string } {
-  return { conversationId, payload: decoder.decode(body) };
+/**
+ * What an error keeps of a body it could not deliver: its JSON as text, decoded only then,
+ * and the key its sends carried (or would have), so that a replay under it is stored once.
+ */
+function undelivered({ publication: { conversationId, body, idempotencyKey } }: Delivery): UndeliveredConversation {
+  return { conversationId, payload: decoder.decode(body), idempotencyKey };
 }
 
 function toNebulyError(error: unknown): NebulyError {
@@ -54,8 +56,8 @@ function toNebulyError(error: unknown): NebulyError {
  * Sends ended conversations to the bulk endpoint: at once (on the next microtask), at
  * most `maxConcurrentSends` at a time, the rest waiting in a {@link BoundedQueue}. Each
  * request goes through the client's HTTP core, so it is retried by the client's policy;
- * what still fails goes to `onError` as a {@link DeliveryError} with its payload. Owns
- * the shutdown deadline.
+ * what still fails goes to `onError` as a {@link DeliveryError} with its payload and key.
+ * At the shutdown deadline it gives up everything it holds ({@link Publisher.abandon}).
  *
  * It also reports every error about an ended conversation, those found before it came
  * here included, and only once the conversation is registered (queued, or refused): an
@@ -83,6 +85,8 @@ export class Publisher {
    * flushes holds nothing for it.
    */
   #unclaimed = new Tally();
+  /** What `shutdown()` counts: every outcome since its call (see {@link Publisher.beginFinal}). */
+  #final: Tally | undefined;
   /** Set when shutdown ran out of time: nothing more is sent. */
   #abandoned: NebulyError | undefined;
   /** The burst of queue refusals not yet reported. */
@@ -137,7 +141,7 @@ export class Publisher {
    * serialized): reports `errors`, and resolves `dropped` with `reason`.
    */
   drop(conversationId: string, reason: NebulyError, errors: readonly NebulyError[]): Promise<ConversationOutcome> {
-    this.#unclaimed.add('dropped');
+    this.count('dropped');
     for (const error of errors) this.#options.report(error);
     return Promise.resolve({ status: 'dropped', conversationId, error: reason });
   }
@@ -188,23 +192,32 @@ export class Publisher {
   }
 
   /**
-   * Waits for everything published so far, until `deadline` (the one `shutdown()` set,
-   * which keeps the process alive until it passes: a request that hangs without holding
-   * a handle, a custom fetch, must not let it exit before what was not sent is reported).
-   * Then the requests still running are aborted, nothing more is sent, and every
-   * conversation not delivered goes to `onError` as a {@link DeliveryError} with its
-   * payload. Resolves at the deadline at the latest, even if a fetch ignores its abort
-   * signal, with the report of the conversations it waited for, those given up at the
-   * deadline as failed.
+   * From now on, every outcome is counted for the {@link Publisher.finalReport} too:
+   * `shutdown()` counts exactly what had not met its fate at its call. Once.
    */
-  async close(deadline: Deadline): Promise<DeliveryReport> {
-    const { tally, flushed: drained } = this.#claim();
-    if (!Number.isFinite(deadline.timeoutMs)) return drained;
-    const result = await Promise.race([drained, deadline.expired.then(() => 'timeout' as const)]);
-    if (result !== 'timeout') return result;
-    // Every conversation still pending is settled, as failed or dropped, by this call.
-    this.#abandon(new AbortError(`shutdown() did not finish within ${deadline.timeoutMs} ms`));
-    return tally.report();
+  beginFinal(): void {
+    this.#final ??= new Tally();
+  }
+
+  /** The outcomes counted since {@link Publisher.beginFinal}. */
+  finalReport(): DeliveryReport {
+    return (this.#final ?? new Tally()).report();
+  }
+
+  /** Counts an outcome found before anything was published (the store could not be read, or lost it). */
+  count(status: ConversationOutcome['status']): void {
+    this.#unclaimed.add(status);
+    this.#final?.add(status);
+  }
+
+  /**
+   * `shutdown()`'s deadline passed: the requests still running are aborted, nothing more
+   * is sent, and every conversation not delivered, those published later included, goes
+   * to `onError` at once as a {@link DeliveryError} with its payload and key.
+   */
+  abandon(reason: NebulyError): void {
+    if (this.#abandoned !== undefined) return;
+    this.#abandon(reason);
   }
 
   #abandon(reason: NebulyError): void {
@@ -274,7 +287,10 @@ export class Publisher {
     if (delivery.settled) return;
     delivery.settled = true;
     if (delivery.held) this.#queue.release(delivery);
-    if (delivery.publication.counted !== false) (delivery.tally ?? this.#unclaimed).add(outcome.status);
+    if (delivery.publication.counted !== false) {
+      (delivery.tally ?? this.#unclaimed).add(outcome.status);
+      this.#final?.add(outcome.status);
+    }
     this.#pending.delete(delivery);
     delivery.resolve(outcome);
     if (this.#pending.size === 0) this.#options.drained?.();

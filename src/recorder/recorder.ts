@@ -14,7 +14,7 @@ import {
 import { type DeliveryReport, Tally } from './delivery-report.js';
 import { type BeginCall, conversationInit } from './beginning.js';
 import type { ShutdownOptions } from './closing.js';
-import { ExitGuard } from './exit-guard.js';
+import { type AtRisk, ExitGuard } from './exit-guard.js';
 import { type CheckedFeedback, checkFeedback, type FeedbackParams } from './feedback-params.js';
 import { fieldsOf } from './fields.js';
 import { sharedKey } from './keys.js';
@@ -104,7 +104,7 @@ export class Recorder {
       room: () => this.#room(),
     });
     this.#hooks = {
-      turnEnded: (conversation, record) => this.#stages.run(({ storing }) => storing.take(conversation, record)),
+      turnEnded: (conversation, record) => this.#stages.run(({ storing }) => storing.take(conversation, record), true),
       stepSettled: (_conversation, record) => this.#stages.run(({ storing }) => storing.settled(record)),
       lateFeedback: (conversation, record, action) => {
         const checked = checkFeedback({ ...action, conversation_id: conversation.id, interaction_id: record.id }, this.#report);
@@ -113,8 +113,13 @@ export class Recorder {
       ended: (conversation, reason, errors) => this.#ended(conversation, reason, errors),
     };
     this.#exitGuard = new ExitGuard({
-      counts: () => ({ open: this.#open.size, unsent: this.#unsent() }),
-      shared: this.#shared,
+      counts: () => this.#atRisk(),
+      openTurns: () => {
+        let count = 0;
+        for (const conversation of this.#open.values()) count += conversationControl(conversation).openTurns();
+        return count;
+      },
+      holds: this.#shared ? 'shared' : options.delivery === 'interaction' ? 'interactions' : 'conversations',
       beforeExit: () => this.#beforeExit(),
       report: this.#report,
     });
@@ -152,6 +157,20 @@ export class Recorder {
     const ready = this.#stages.ready;
     if (ready === undefined) return this.#stages.sendsWaiting;
     return Math.max(ready.publisher.pendingCount, ready.sender.runningCount);
+  }
+
+  /**
+   * What a process exit would lose now: the open conversations, the ended ones not yet
+   * delivered or reported (not those delivered and being marked so in the store), and
+   * the ended interactions not yet stored.
+   */
+  #atRisk(): AtRisk {
+    const ready = this.#stages.ready;
+    if (ready === undefined) return { open: this.#open.size, unsent: this.#stages.sendsWaiting, unstored: this.#stages.storesWaiting };
+    const { sender, publisher, storing } = ready;
+    // With `delivery: 'interaction'` the publisher holds interactions, and an end sends nothing.
+    const unsent = publisher.pendingCount + (this.#options.delivery === 'interaction' ? 0 : sender.unpublishedCount);
+    return { open: this.#open.size, unsent, unstored: storing.pendingCount };
   }
 
   /**
@@ -269,14 +288,9 @@ export class Recorder {
   flush(): Promise<DeliveryReport> {
     // What was ended before the call, not what ends while it waits: a flush under load
     // still resolves. Flushes resolve in the order they were called.
-    // With `delivery: 'interaction'`, storing an interaction is sending it: what the
-    // stored ones started is waited for too.
     const last = this.#lastFlush;
     const flushed = this.#stages.use(
-      ({ storing, sender, feedback, publisher }) => {
-        const stored = storing.drained().then(() => sender.sendsSettled());
-        return Promise.all([stored, sender.settled(), feedback.drained(), last]).then(() => publisher.report());
-      },
+      ({ flush }) => flush(last),
       () => new Tally().report(),
     );
     this.#lastFlush = flushed;
@@ -309,6 +323,8 @@ export class Recorder {
    */
   shutdown(options?: ShutdownOptions): Promise<DeliveryReport> {
     if (this.#shutdown !== undefined) return this.#shutdown;
+    // What settles from now on is what the report counts.
+    this.#stages.ready?.publisher.beginFinal();
     // `null`, a getter that throws, a revoked Proxy: the default applies.
     const { timeoutMs } = fieldsOf(options, ['timeoutMs'] as const);
     const bounded = typeof timeoutMs === 'number' && timeoutMs >= 0 ? timeoutMs : this.#options.shutdownTimeoutMs;
@@ -339,19 +355,7 @@ export class Recorder {
     const next = () => this.#open.idlest();
     const letGo = (conversation: Conversation) => this.#letGo(conversation, reason);
     const delivery = await this.#stages.use(
-      ({ closeAll, storing, sender, feedback, publisher }) =>
-        closeAll(
-          {
-            next,
-            letGo,
-            room: () => this.#room(),
-            onRoom: (wake) => this.#onRoom(wake),
-            handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
-            closePublisher: (deadline) => publisher.close(deadline),
-            settled: () => sender.settled(),
-          },
-          deadline,
-        ),
+      ({ close }) => close({ next, letGo, room: () => this.#room(), onRoom: (wake) => this.#onRoom(wake) }, deadline),
       () => {
         // Nothing can be sent: each still ends, its outcome `failed`.
         for (let conversation = next(); conversation !== undefined; conversation = next()) letGo(conversation);

@@ -1,13 +1,20 @@
 import { AbortError, NebulyError } from '../core/errors.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
-import type { ConversationClaim, ConversationStore, StoredInteraction } from '../types/store.js';
+import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import type { EndReason } from './conversation.js';
 import { messageOf, RecordingError } from './errors.js';
+import { storeLost } from './store-lost.js';
 import { type FittedBody, fitConversation } from './fit.js';
 import { BoundedJobs } from './bounded-jobs.js';
-import { InteractionSends } from './interaction-sends.js';
+import { InteractionSends, interactionBody, summarize } from './interaction-sends.js';
+import { utf8ByteLength } from './utf8.js';
+import type { SendConversationBody } from '../schemas/index.js';
+
+const decoder = /* @__PURE__ */ new TextDecoder();
 import { LANE, pace } from './slices.js';
 import { isThenable } from '../utils/thenable.js';
+import { CUT, type Cutoff } from './cutoff.js';
+import { WaitLine } from './wait-line.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Publisher } from './publisher.js';
@@ -23,6 +30,10 @@ export interface SenderOptions {
   leaseMs: number;
   maxConversationBytes: number;
   feedbackRetentionMs: number;
+  /** Passes at shutdown's deadline: no store call is awaited after it. */
+  cutoff: Cutoff;
+  /** With a shared store: how long an end waits for turns other instances are still storing (`settleMs`). */
+  settleMs?: number | undefined;
   /** Called whenever an end, sweep or send settles. */
   settled?: (() => void) | undefined;
 }
@@ -67,6 +78,8 @@ export class Sender {
   readonly #jobs: BoundedJobs<Job>;
   /** With `delivery: 'interaction'`: the interactions being sent. */
   readonly #interactionSends: InteractionSends;
+  /** With a shared store: ends waiting `settleMs` before they claim; `undefined` when none wait. */
+  readonly #settling: WaitLine | undefined;
 
   constructor(options: SenderOptions) {
     this.#options = options;
@@ -75,12 +88,26 @@ export class Sender {
       run: (job, published) => this.#build(job, published),
       settled: () => options.settled?.(),
     });
-    this.#interactionSends = new InteractionSends(options.publisher, options.settled);
+    this.#interactionSends = new InteractionSends(options.publisher, options.settled, { now: options.now, ms: options.feedbackRetentionMs });
+    const settleMs = options.settleMs ?? 0;
+    if (options.store.shared && settleMs > 0) {
+      const line = new WaitLine(settleMs);
+      this.#settling = line;
+      // At shutdown's deadline, nothing waits any more.
+      void options.cutoff.reached.then(() => line.releaseAll());
+    }
   }
 
-  /** Sends what the store holds of the conversation, once every interaction it took is stored. Never rejects. */
+  /**
+   * Sends what the store holds of the conversation, once every interaction it took is
+   * stored, and, with a shared store, once `settleMs` passed for the turns other
+   * instances ended just before and are still storing. Never rejects.
+   */
   end(conversation: Pick<ConversationRef, 'key' | 'id'>, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome> {
-    return this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id);
+    const track = () => this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id);
+    const settling = this.#settling;
+    if (settling === undefined || this.#options.cutoff.passed) return track();
+    return settling.wait().then(track);
   }
 
   /** Claims at most `limit` conversations idle since `idleBefore` (or abandoned by a sender), and no more than can be built at once, and sends them; resolves with how many. */
@@ -93,7 +120,7 @@ export class Sender {
     try {
       claims = await store.claimIdle(idleBefore, now(), leaseMs, Math.min(limit, room));
     } catch (cause) {
-      report(new NebulyError(`The conversation store could not be swept: ${messageOf(cause)}`, { cause }));
+      report(storeLost(cause) ?? new NebulyError(`The conversation store could not be swept: ${messageOf(cause)}`, { cause }));
       return 0;
     }
     for (const claim of claims) {
@@ -108,9 +135,19 @@ export class Sender {
     this.#interactionSends.send(conversation, stored);
   }
 
+  /** With `delivery: 'interaction'`: what was sent of an interaction, kept for late feedback. */
+  sentInteraction(key: string, interactionId: string): SentInteraction | undefined {
+    return this.#interactionSends.sent(key, interactionId);
+  }
+
+  /** How many ends and sweeps have not handed their body to the publisher yet (nor found nothing to send). */
+  get unpublishedCount(): number {
+    return this.#jobs.unhandedCount + (this.#settling?.length ?? 0);
+  }
+
   /** How many ends, sweeps and interaction sends are not over. */
   get runningCount(): number {
-    return this.#jobs.count + this.#interactionSends.count;
+    return this.#jobs.count + this.#interactionSends.count + (this.#settling?.length ?? 0);
   }
 
   /** With `delivery: 'interaction'`: resolves once every interaction send begun before the call is over. */
@@ -123,7 +160,9 @@ export class Sender {
    * those begun meanwhile) is over: sent or given up, and the store told.
    */
   settled(): Promise<void> {
-    return this.#jobs.settledAll();
+    // An end still settling is a job from the moment its wait is over.
+    if (this.#settling === undefined) return this.#jobs.settledAll();
+    return this.#settling.passed().then(() => this.#jobs.settledAll());
   }
 
   /**
@@ -131,7 +170,8 @@ export class Sender {
    * (or found nothing to send): from then on the publisher's flush and deadline cover it.
    */
   published(): Promise<void> {
-    return this.#jobs.handedOverAll();
+    if (this.#settling === undefined) return this.#jobs.handedOverAll();
+    return this.#settling.passed().then(() => this.#jobs.handedOverAll());
   }
 
   #track(run: Job['run'], conversationId: string): Promise<ConversationOutcome> {
@@ -153,7 +193,7 @@ export class Sender {
     errors: NebulyError[],
     published: () => void,
   ): Promise<ConversationOutcome> {
-    const { store, storing, publisher, now, leaseMs, report } = this.#options;
+    const { store, storing, publisher, now, leaseMs, report, cutoff } = this.#options;
     const { key, id } = conversation;
     // Thousands may end together (shutdown, a wave of idle ones): each waits its turn.
     // Awaited only when there is something to wait for: each await is a promise and a
@@ -171,21 +211,31 @@ export class Sender {
     let claim: ConversationClaim | undefined;
     try {
       const claiming = store.claim(key, now(), leaseMs);
-      claim = isThenable(claiming) ? await claiming : claiming;
+      const claimed = isThenable(claiming) ? await cutoff.race(claiming) : claiming;
+      if (claimed === CUT) throw cutoff.reason;
+      claim = claimed;
     } catch (cause) {
-      // Still in the store: a sweep (of this instance or another) sends it later.
-      const error = new NebulyError(`The conversation store could not be read to end conversation ${id}: ${messageOf(cause)}`, {
-        cause,
-      });
+      // Still in the store: with a shared one, a sweep (of this instance or another) sends it later.
+      const error = new NebulyError(
+        `The conversation store could not be read to end conversation ${id}: ${messageOf(cause)}` +
+          (store.shared ? '; it stays in the shared store, for a sweep to send' : ''),
+        { cause },
+      );
       for (const found of errors) report(found);
-      report(error);
+      report(storeLost(cause, id) ?? error);
+      publisher.count('failed');
       return { status: 'failed', conversationId: id, error };
     }
     const leftOut = storing.leftOut(key);
     if (claim === undefined) {
       for (const found of errors) report(found);
-      // Interactions were recorded, but none of them was valid.
-      if (leftOut !== undefined) return publisher.drop(id, leftOut, []);
+      // Interactions were recorded, but none was valid (dropped), or none reached the
+      // store (failed): each already reported with its payload.
+      if (leftOut?.status === 'dropped') return publisher.drop(id, leftOut.error, []);
+      if (leftOut !== undefined) {
+        publisher.count('failed');
+        return { status: 'failed', conversationId: id, error: leftOut.error };
+      }
       return { status: 'empty', conversationId: id };
     }
     return this.#send(claim, id, reason, errors, published);
@@ -202,7 +252,7 @@ export class Sender {
     const turn = pace(LANE.send);
     if (turn !== undefined) await turn;
     if (claim.interactions.length === 0) {
-      await settleClaim(() => store.complete(claim, now()), report);
+      await this.#options.cutoff.race(settleClaim(() => store.complete(claim, now()), report));
       for (const found of errors) report(found);
       return { status: 'empty', conversationId: id };
     }
@@ -221,35 +271,97 @@ export class Sender {
     const stored = inOrder(claim.interactions) ? claim.interactions : claim.interactions.slice().sort(byStart);
     const interactions = stored.map((one) => one.interaction);
     const fitted = await fitConversation(claim.endUser, interactions, maxConversationBytes);
-    if (fitted.croppedStrings > 0 || fitted.droppedInteractions > 0) {
-      errors.push(
-        new RecordingError(
-          'conversation_cropped',
-          `Conversation ${id} was over maxConversationBytes (${maxConversationBytes}) as JSON: ` +
-            `${fitted.croppedStrings} of its longest strings were cropped` +
-            (fitted.droppedInteractions > 0 ? `, and its ${fitted.droppedInteractions} latest interaction(s) left out` : '') +
-            `, to ${fitted.body.byteLength} bytes`,
-          id,
-        ),
+    const over = fitted.croppedStrings > 0 || fitted.droppedInteractions > 0;
+    let outcome: ConversationOutcome;
+    if (over && stored.length > 1) {
+      // Too large for one bulk body: nothing is left out, each interaction goes on its own.
+      outcome = await this.#sendEach(claim, id, stored, errors, heldByStore(fitted), published);
+    } else {
+      if (over) errors.push(croppedError(id, maxConversationBytes, fitted));
+      const sent = publisher.publish(
+        {
+          conversationId: id,
+          path: ENDPOINT_PATHS.sendConversation.path,
+          body: fitted.body,
+          idempotencyKey: claim.generation,
+          heldElsewhere: store.shared ? 0 : heldByStore(fitted),
+        },
+        errors,
       );
+      published();
+      outcome = await sent;
     }
-    const sent = publisher.publish(
-      {
-        conversationId: id,
-        path: ENDPOINT_PATHS.sendConversation.path,
-        body: fitted.body,
-        idempotencyKey: claim.generation,
-        heldElsewhere: store.shared ? 0 : heldByStore(fitted),
-      },
-      errors,
-    );
-    published();
-    const outcome = await sent;
     const abandoned = outcome.status === 'failed' && outcome.error.cause instanceof AbortError;
-    if (abandoned && store.shared) await settleClaim(() => store.release(claim), report);
-    else await settleClaim(() => store.complete(claim, now() + feedbackRetentionMs), report);
+    // Its fate is known: the store is told, but not waited for past shutdown's deadline.
+    const settling =
+      abandoned && store.shared
+        ? settleClaim(() => store.release(claim), report)
+        : settleClaim(() => store.complete(claim, now() + feedbackRetentionMs), report);
+    await this.#options.cutoff.race(settling);
     return outcome;
   }
+
+  /**
+   * Sends a conversation too large for one bulk body interaction by interaction, to the
+   * interaction endpoint with its `conversation_id`, each under its own id as
+   * `Idempotency-Key`; only an interaction too large on its own is cropped. Counted once,
+   * as the conversation: the first failure, else delivered.
+   */
+  async #sendEach(
+    claim: ConversationClaim,
+    id: string,
+    stored: readonly StoredInteraction[],
+    errors: NebulyError[],
+    held: number,
+    published: () => void,
+  ): Promise<ConversationOutcome> {
+    const { store, publisher, maxConversationBytes } = this.#options;
+    const sends: Promise<ConversationOutcome>[] = [];
+    for (const [index, one] of stored.entries()) {
+      let { interaction } = one;
+      // The interaction endpoint's body also names the conversation: room for that.
+      const room = maxConversationBytes - utf8ByteLength(id) - 64;
+      const fitted = await fitConversation(claim.endUser, [interaction], room);
+      // Reported with its part: what was found before goes with the first.
+      const found = index === 0 ? errors : [];
+      if (fitted.croppedStrings > 0) {
+        found.push(croppedError(id, maxConversationBytes, fitted, one.id));
+        interaction = (JSON.parse(decoder.decode(fitted.body)) as SendConversationBody).conversation.interactions[0] ?? interaction;
+      }
+      const part = publisher.publish(
+        {
+          conversationId: id,
+          path: ENDPOINT_PATHS.sendInteraction.path,
+          body: interactionBody(id, claim.endUser, interaction),
+          idempotencyKey: one.id,
+          counted: false,
+          // What the store holds of the whole conversation, counted with its first part.
+          heldElsewhere: index === 0 && !store.shared ? held : 0,
+        },
+        found,
+      );
+      sends.push(part);
+      const wait = pace(LANE.send);
+      if (wait !== undefined) await wait;
+    }
+    published();
+    const outcome = summarize(id, await Promise.all(sends));
+    publisher.count(outcome.status);
+    return outcome;
+  }
+}
+
+/** What is reported of a conversation (or of one of its interactions, sent alone) cropped to fit `maxBytes`. */
+function croppedError(id: string, maxBytes: number, fitted: FittedBody, interactionId?: string): RecordingError {
+  const what = interactionId === undefined ? `Conversation ${id}` : `Interaction ${interactionId} of conversation ${id}, sent on its own,`;
+  return new RecordingError(
+    'conversation_cropped',
+    `${what} was over maxConversationBytes (${maxBytes}) as JSON: ` +
+      `${fitted.croppedStrings} of its longest strings were cropped` +
+      (fitted.droppedInteractions > 0 ? `, and its ${fitted.droppedInteractions} latest interaction(s) left out` : '') +
+      `, to ${fitted.body.byteLength} bytes`,
+    id,
+  );
 }
 
 /**
@@ -287,6 +399,6 @@ async function settleClaim(call: () => unknown, report: (error: NebulyError) => 
   try {
     await call();
   } catch (cause) {
-    report(new NebulyError(`The conversation store could not record a sent conversation: ${messageOf(cause)}`, { cause }));
+    report(storeLost(cause) ?? new NebulyError(`The conversation store could not record a sent conversation: ${messageOf(cause)}`, { cause }));
   }
 }

@@ -3,12 +3,14 @@ import type { Mask } from '../core/privacy-options.js';
 import type { ConversationInteraction } from '../schemas/index.js';
 import type { ConversationStore, StoredInteraction } from '../types/store.js';
 import { DeliveryError, messageOf, RecordingError } from './errors.js';
+import { storeLost } from './store-lost.js';
 import { checkInteraction, type ConversationTags } from './payload.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { isThenable } from '../utils/thenable.js';
 import { LANE, pace } from './slices.js';
 import { newId } from './ids.js';
 import { BoundedJobs } from './bounded-jobs.js';
+import { CUT, type Cutoff } from './cutoff.js';
 
 /** What the stage needs to know of the conversation an interaction belongs to. */
 export interface ConversationRef {
@@ -31,11 +33,19 @@ export interface StoringOptions {
   deliver?: ((conversation: ConversationRef, stored: StoredInteraction) => void) | undefined;
   /** The client's `mask`: applied to each interaction before it is stored or sent. */
   mask?: Mask | undefined;
+  /** Passes at shutdown's deadline: a store write not done by then is given up and reported. */
+  cutoff: Cutoff;
 }
 
 interface Pending {
   count: number;
   waiters: (() => void)[];
+}
+
+/** An interaction of a conversation left out whole, and how the conversation counts if nothing else of it is stored. */
+export interface LeftOut {
+  status: 'dropped' | 'failed';
+  error: NebulyError;
 }
 
 /** An interaction taken, waiting to be checked and stored. */
@@ -83,8 +93,11 @@ export class Storing {
   readonly #pending = new Map<string, Pending>();
   /** Ended interactions waiting for a step an integration kept a place for. */
   readonly #parked = new Map<InteractionRecord, ConversationRef>();
-  /** The error of the first interaction of a conversation left out whole, until the conversation ends. */
-  readonly #leftOut = new Map<string, NebulyError>();
+  /**
+   * The first interaction of a conversation left out whole (invalid: `dropped`; the store
+   * did not take it: `failed`, reported with its payload), until the conversation ends.
+   */
+  readonly #leftOut = new Map<string, LeftOut>();
   /** Every interaction taken, until stored or given up: a flush waits for those taken before it. */
   readonly #jobs = new BoundedJobs<Taken>({ max: MAX_STORING, run: (taken) => this.#storeTaken(taken) });
 
@@ -144,13 +157,18 @@ export class Storing {
   }
 
   /**
-   * Why the conversation `key` may have nothing to send: the error of its first
-   * interaction left out whole, if any; forgotten once asked (when it ends).
+   * Why the conversation `key` may have nothing to send: its first interaction left out
+   * whole, if any; forgotten once asked (when it ends).
    */
-  leftOut(key: string): NebulyError | undefined {
+  leftOut(key: string): LeftOut | undefined {
     const error = this.#leftOut.get(key);
     this.#leftOut.delete(key);
     return error;
+  }
+
+  /** How many interactions were ended and are not yet stored (or given up): what a process exit loses. */
+  get pendingCount(): number {
+    return this.#jobs.count + this.#parked.size;
   }
 
   /** Resolves once every interaction taken so far (not those taken meanwhile) is stored. */
@@ -188,7 +206,7 @@ export class Storing {
           checked.issues,
           `interaction ${record.id} of conversation ${conversation.id} (an invalid step, feedback action or tag is left out; an invalid input or output leaves out the interaction)`,
         );
-        if (checked.interaction === undefined && !this.#leftOut.has(conversation.key)) this.#leftOut.set(conversation.key, invalid);
+        if (checked.interaction === undefined) this.#leaveOut(conversation.key, { status: 'dropped', error: invalid });
         report(invalid);
       }
       if (checked.unfinished > 0) {
@@ -215,17 +233,30 @@ export class Storing {
       deliver(conversation, stored);
       return;
     }
+    const { cutoff } = this.#options;
     try {
-      // A store in memory answers at once; a thenable of any kind is awaited.
+      // After shutdown's deadline nothing is written to a shared store (another instance
+      // would send what this one reports): the interaction is reported instead.
+      if (cutoff.passed && store.shared) throw cutoff.reason;
+      // A store in memory answers at once; a thenable of any kind is awaited, until the deadline.
       const appended = store.append(conversation.key, conversation.endUser, [stored], now());
-      if (isThenable(appended)) await appended;
+      if (isThenable(appended) && (await cutoff.race(appended)) === CUT) throw cutoff.reason;
     } catch (cause) {
       // Nothing dropped without a report: the interaction goes to onError as a body that
       // can be sent on its own (`nebuly replay`, `conversations.send`).
       const payload = JSON.stringify({ conversation: { end_user: conversation.endUser, interactions: [stored.interaction] } });
       const error = new NebulyError(`the conversation store did not take interaction ${record.id}: ${messageOf(cause)}`, { cause });
-      report(new DeliveryError({ conversationId: conversation.id, payload }, error));
+      // Under its own id as key: a replay is stored once, whoever replays it.
+      const undelivered = new DeliveryError({ conversationId: conversation.id, payload, idempotencyKey: stored.id }, error);
+      this.#leaveOut(conversation.key, { status: 'failed', error: undelivered });
+      const lost = storeLost(cause, conversation.id);
+      if (lost !== undefined) report(lost);
+      report(undelivered);
     }
+  }
+
+  #leaveOut(key: string, leftOut: LeftOut): void {
+    if (!this.#leftOut.has(key)) this.#leftOut.set(key, leftOut);
   }
 }
 

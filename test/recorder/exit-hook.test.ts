@@ -68,11 +68,18 @@ describe('conversations still open when the process exits', () => {
     expect(stdout).toMatch(/unsent_at_exit: The process exited with 1 conversation\(s\) not sent \(0 open, 1 ended and unsent\)/);
   });
 
-  it('say, with a shared store, that the ended turns of open conversations are left there', async () => {
+  it('say, with a shared store, what never reached it, and nothing when all of it did', async () => {
     const stdout = await run('shared-exit');
     expect(stdout).toMatch(
-      /unsent_at_exit: The process exited with 1 conversation\(s\) not sent \(1 open, their turns not ended lost, the rest left in the shared store, 0 ended and unsent\)/,
+      /unsent_at_exit: The process exited with 1 interaction\(s\) not in the shared store \(0 not ended, 1 ended, not yet stored\)/,
     );
+    // Every ended turn is in the store: another instance's sweep sends it. No false alarm.
+    expect(await run('shared-stored-exit')).toBe('beforeExit listeners: 1\n');
+  });
+
+  it("say nothing with delivery: 'interaction' once every ended turn was sent", async () => {
+    expect(await run('interaction-exit')).toBe('beforeExit listeners: 1\n');
+    expect(stored()).toEqual(['exit-0']);
   });
 
   it('share one listener across many clients, and none is left after shutdown()', async () => {

@@ -76,6 +76,37 @@ describe('nebuly.feedback()', () => {
     expect(await b!.flush()).toEqual({ delivered: 0, failed: 0, dropped: 0 });
   });
 
+  it("with delivery: 'interaction', goes to the feedback endpoint once the interaction was sent, by turn and by id", async () => {
+    const reference = createReferenceHandler({ apiKeys: { 'test-key': 'project' } });
+    const errors: NebulyError[] = [];
+    const nebuly = new NebulyClient({
+      apiKey: 'test-key',
+      baseUrl: 'http://nebuly.reference.test',
+      fetch: (input, init) => reference.fetch(new Request(input, init)),
+      onError: (error) => errors.push(error),
+      recorder: { delivery: 'interaction' },
+    });
+    const conversation = nebuly.conversation({ conversation_id: 'c', end_user: 'user-9' });
+    const turn = conversation.interaction({ input: 'Where is my order?' });
+    turn.end({ output: 'It left on Monday.' });
+    const other = conversation.interaction({ input: 'Thanks' });
+    other.end({ output: 'You are welcome.' });
+    await nebuly.flush();
+    // Right after its end (the turn's own feedback), and once its conversation ended (by id).
+    turn.feedback({ slug: 'thumbs_up' });
+    await conversation.end();
+    await nebuly.feedback({ conversation_id: 'c', interaction_id: other.id, slug: 'comment', text: 'ok' });
+    await nebuly.flush();
+
+    const feedback = reference.requests.all({ path: FEEDBACK }).map((request) => JSON.parse(request.body) as { action: unknown; metadata: Record<string, unknown> });
+    expect(feedback).toEqual([
+      { action: { slug: 'thumbs_up' }, metadata: expect.objectContaining({ input: 'Where is my order?', output: 'It left on Monday.', end_user: 'user-9' }) },
+      { action: { slug: 'comment', text: 'ok' }, metadata: expect.objectContaining({ input: 'Thanks', output: 'You are welcome.', end_user: 'user-9' }) },
+    ]);
+    // The reference server linked both to their interactions: it answered 2xx.
+    expect(errors).toEqual([]);
+  });
+
   it('is reported, never thrown, for an unknown interaction or bad params', async () => {
     const { clients: [a], errors } = instances(1);
     await expect(a!.feedback({ conversation_id: 'c', interaction_id: 'nope', slug: 'thumbs_up' })).resolves.toBeUndefined();

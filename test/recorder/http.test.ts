@@ -156,6 +156,47 @@ describe('the recorder against the reference server', () => {
     expect(server.store.listInteractions(PROJECT)).toMatchObject([{ input: 'Summarize this', output: 'Done' }]);
   });
 
+  it('sends a conversation too large for one bulk body interaction by interaction, leaving none out', async () => {
+    const { nebuly, errors } = client();
+    const conversation = nebuly.startConversation({ end_user: 'u', conversation_id: 'long-chat' });
+    // ~854 kB in all: over the default maxConversationBytes (500 kB).
+    for (let index = 0; index < 1_000; index += 1) {
+      conversation.interaction({ input: `question ${index} ${'q'.repeat(400)}` }).end({ output: `answer ${index} ${'a'.repeat(400)}` });
+    }
+    await expect(conversation.end()).resolves.toMatchObject({ status: 'delivered' });
+
+    expect(errors).toEqual([]);
+    expect(posts()).toHaveLength(0);
+    const sent = server.requests.all().filter((request) => request.path === ENDPOINTS.sendInteraction.path);
+    expect(sent).toHaveLength(1_000);
+    const stored = server.store.listInteractions(PROJECT);
+    // Sent side by side, they arrive in any order; each carries its time_start.
+    expect(stored.map((interaction) => interaction.input.split(' ').slice(0, 2).join(' ')).sort()).toEqual(
+      Array.from({ length: 1_000 }, (_, index) => `question ${index}`).sort(),
+    );
+    expect(new Set(stored.map((interaction) => interaction.conversation_id))).toEqual(new Set(['long-chat']));
+    expect(stored.every((interaction) => interaction.end_user === 'u')).toBe(true);
+  });
+
+  it('in a conversation sent interaction by interaction, crops only the one interaction over the limit', async () => {
+    const { nebuly, errors } = client({ recorder: { maxConversationBytes: 20_000 } });
+    const conversation = nebuly.startConversation({ end_user: 'u', conversation_id: 'chat' });
+    conversation.interaction({ input: 'first' }).end({ output: 'y'.repeat(15_000) });
+    const turn = conversation.interaction({ input: 'Summarize this' });
+    turn.retrieval({ source: 'files', input: 'report.pdf', outputs: ['x'.repeat(60_000)] });
+    turn.end({ output: 'Done' });
+    conversation.interaction({ input: 'last' }).end({ output: 'z'.repeat(15_000) });
+    await expect(conversation.end()).resolves.toMatchObject({ status: 'delivered' });
+
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: 'conversation_cropped', message: expect.stringContaining('sent on its own') });
+    const stored = server.store.listInteractions(PROJECT);
+    expect(stored.map((interaction) => interaction.output).sort()).toEqual(['Done', 'y'.repeat(15_000), 'z'.repeat(15_000)]);
+    const bodies = server.requests.all().filter((request) => request.path === ENDPOINTS.sendInteraction.path);
+    expect(bodies).toHaveLength(3);
+    for (const request of bodies) expect(new TextEncoder().encode(request.body).length).toBeLessThanOrEqual(20_000);
+  });
+
   it('shuts down within its time-out, aborting a slow request and reporting it', async () => {
     server.faults.add({ delayMs: 10_000, path: CONVERSATION_PATH });
     const { nebuly, errors } = client({ timeoutMs: 30_000 });
