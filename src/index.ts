@@ -42,6 +42,8 @@ export {
 } from './core/options.js';
 export type { AcceptedResponse } from './core/http.js';
 export type { RequestOptions } from './core/request-options.js';
+export type { PagePromise, PageLike } from './resources/page-promise.js';
+export type { InteractionExport, ExportWindow } from './resources/interaction-export.js';
 export type { LogFields, Logger, LogLevel } from './core/logging.js';
 export {
   AbortError,

@@ -11,6 +11,7 @@ import { withinTimeout } from './attempt.js';
 import { IDEMPOTENCY_HEADER, newIdempotencyKey } from './idempotency.js';
 import { loadKy } from './ky.js';
 import type { CallOverrides } from './request-options.js';
+import { requestTarget } from './request-target.js';
 import { parseBody } from './response.js';
 import { wireResponseOf } from './transport/fetch.js';
 import { parseOrThrow } from './validate.js';
@@ -38,7 +39,8 @@ async function kyFor(engine: HttpEngine): Promise<KyInstance> {
 /**
  * A typed call, loaded with zod and ky at the first one: validates `params` with the
  * endpoint's schema (rejecting with a `ValidationError`, nothing sent), after `HttpCore`
- * checked the request options into `overrides`, passes the body through `filter` (the client's mask), sends it as JSON through
+ * checked the request options into `overrides`, places them in the path, the query or
+ * the body ({@link requestTarget}), passes the body through `filter` (the client's mask), sends it as JSON through
  * ky within the engine's attempt loop, and resolves with the body parsed by the
  * endpoint's response schema, or for ingestion its status and body. A call to an endpoint that
  * ingests data carries an `Idempotency-Key`, the same on each retry.
@@ -59,7 +61,8 @@ export async function typedCall<N extends EndpointName>(
   const endpoint = ENDPOINTS[name];
   const { method, path, params: paramsSchema, response: responseSchema } = endpoint;
   const valid = paramsSchema === undefined ? undefined : parseOrThrow(paramsSchema, params);
-  const body = valid === undefined ? undefined : JSON.stringify(filter === undefined ? valid : filter(endpoint, valid));
+  const target = requestTarget(method, path, valid);
+  const body = target.json === undefined ? undefined : JSON.stringify(filter === undefined ? target.json : filter(endpoint, target.json));
   const key =
     overrides.headers?.[IDEMPOTENCY_HEADER] ?? overrides.idempotencyKey ?? ((endpoint as Endpoint).ingests === true ? newIdempotencyKey() : undefined);
   const headers: Record<string, string> = {
@@ -68,9 +71,9 @@ export async function typedCall<N extends EndpointName>(
     ...(key === undefined ? {} : { [IDEMPOTENCY_HEADER]: key }),
   };
   const ky = await kyFor(engine);
-  const response = await engine.exchange({ ...overrides, method, path }, (timeoutMs) =>
+  const response = await engine.exchange({ ...overrides, method, path: target.path }, (timeoutMs) =>
     withinTimeout(
-      async (signal) => wireResponseOf(await ky(path.slice(1), { method, headers, body: body ?? null, signal })),
+      async (signal) => wireResponseOf(await ky(target.path.slice(1), { method, headers, body: body ?? null, signal })),
       timeoutMs,
       overrides.signal,
     ),
@@ -80,7 +83,7 @@ export async function typedCall<N extends EndpointName>(
   const result = z.safeParse(responseSchema, parsed);
   if (!result.success) {
     const issues = toIssues(result.error.issues, parsed);
-    throw new UnexpectedResponseError(response.status, parsed, issues, method, path, response.attempt, new Headers(response.headers));
+    throw new UnexpectedResponseError(response.status, parsed, issues, method, target.path, response.attempt, new Headers(response.headers));
   }
   return result.data as Result;
 }

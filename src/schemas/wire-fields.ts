@@ -86,6 +86,7 @@ export const CONVERSATION_INTERACTION_FIELDS = {
   time_start: 'id',
   time_end: 'id',
   tags: 'value?',
+  feature_flag: 'value?',
   feedback_actions: 'value?',
   trace: 'value?',
 } as const satisfies WireFields;
