@@ -60,6 +60,7 @@ export class ReferenceStore {
   readonly #now: () => Date;
   readonly #onStored: ((record: StoredRecord) => void) | undefined;
   readonly #experiments: Experiments;
+  readonly #starts = new WeakMap<StoredInteraction, number>();
 
   /**
    * @param now The clock of `received_at`.
@@ -303,11 +304,26 @@ export class ReferenceStore {
     return { total: matching.length, offset, limit, data };
   }
 
+  /** `Date.parse(interaction.time_start)`, parsed once per stored interaction: an export scans them all for each window. */
+  #startOf(interaction: StoredInteraction): number {
+    let time = this.#starts.get(interaction);
+    if (time === undefined) {
+      time = Date.parse(interaction.time_start);
+      this.#starts.set(interaction, time);
+    }
+    return time;
+  }
+
   /** The project's interactions whose `time_start` is in `range` (`start` included, `end` excluded), in the export's form, ordered by `time_start`. */
-  exportInteractions(projectId: string, range: Required<TimeRange>): ExportedInteraction[] {
+  exportInteractions(projectId: string, range: { start: string; end: string }): ExportedInteraction[] {
     const project = this.#projects.get(projectId);
     if (project === undefined) return [];
-    const matching = project.interactions.filter((interaction) => matchesAll(interaction, [], range)).sort(byTimeStart);
+    const [start, end] = [Date.parse(range.start), Date.parse(range.end)];
+    const matching = project.interactions.filter((interaction) => {
+      const time = this.#startOf(interaction);
+      return time >= start && time < end;
+    });
+    matching.sort((a, b) => this.#startOf(a) - this.#startOf(b));
     // The conversations of those alone, in time order, for their history: one pass over the project.
     const wanted = new Set(matching.map((interaction) => interaction.conversation_id));
     const conversations = new Map<string, StoredInteraction[]>();
@@ -317,7 +333,7 @@ export class ReferenceStore {
       if (turns === undefined) conversations.set(interaction.conversation_id, (turns = []));
       turns.push(interaction);
     }
-    for (const turns of conversations.values()) turns.sort(byTimeStart);
+    for (const turns of conversations.values()) turns.sort((a, b) => this.#startOf(a) - this.#startOf(b));
     const slugs = this.#slugsOf(project);
     return matching.map((interaction) => {
       const turns = conversations.get(interaction.conversation_id) ?? [];
