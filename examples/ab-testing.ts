@@ -2,7 +2,8 @@
 // model they name, and record the flags with each interaction, which ties it to the
 // experiment in the platform.
 //
-//   npm run reference-server -- --port 8787 --api-key dev-key     (another terminal)
+//   echo '{"support-model": [{"kind": "model", "model_id": "gpt-4o-mini", "config_params": []}]}' > ab.json
+//   npm run reference-server -- --port 8787 --api-key dev-key --experiments ab.json   (another terminal)
 //   NEBULY_API_KEY=dev-key NEBULY_BASE_URL=http://127.0.0.1:8787 npx tsx examples/ab-testing.ts
 import { hashEndUser, NebulyClient, type Variant } from 'nebuly-client';
 

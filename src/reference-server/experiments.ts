@@ -1,3 +1,7 @@
+import * as z from 'zod/mini';
+import { toIssues } from '../schemas/issues.js';
+import { variantSchema } from '../schemas/variants.js';
+import { formatPath } from '../utils/issues.js';
 import type { LookupVariant, Variant } from '../types/variants.js';
 
 /**
@@ -45,4 +49,26 @@ export function variantsOf(experiments: Experiments, user: string, flags: readon
     found.push({ feature_flag_name: flag, variant: structuredClone(variant) });
   }
   return found;
+}
+
+const experimentsSchema = z.record(z.string().check(z.minLength(1, 'must not be empty')), z.array(variantSchema));
+
+/**
+ * Checks experiments (the `experiments` option, or the JSON of the bin's
+ * `--experiments` file): an object of feature flags, each a list of variants as
+ * `/variants` answers them. Throws a `TypeError` naming where it is wrong.
+ *
+ * @example
+ * ```ts
+ * checkExperiments(JSON.parse(await readFile('experiments.json', 'utf8')), 'experiments.json');
+ * ```
+ */
+export function checkExperiments(value: unknown, where: string): Experiments {
+  const result = z.safeParse(experimentsSchema, value);
+  if (!result.success) {
+    const [issue] = toIssues(result.error.issues, value);
+    const at = issue === undefined || issue.path.length === 0 ? '' : ` at ${formatPath(issue.path)}`;
+    throw new TypeError(`reference server: ${where}${at} ${issue?.message ?? 'is not valid'}: give { flag: [variant, …] }, each variant { kind: 'prompt' | 'model' | 'rag_source', …, config_params: [] }`);
+  }
+  return result.data as Experiments;
 }

@@ -1,4 +1,4 @@
-import type { Experiments } from './experiments.js';
+import { checkExperiments, type Experiments } from './experiments.js';
 import type { FaultSpec } from './faults.js';
 import type { RecordedRequest } from './request-log.js';
 import type { StoredRecord } from './stored.js';
@@ -127,6 +127,6 @@ export function resolveReferenceOptions(options: ReferenceOptions): ResolvedRefe
     onRequest,
     onStored,
     now,
-    experiments,
+    experiments: checkExperiments(experiments, '`experiments`'),
   };
 }
