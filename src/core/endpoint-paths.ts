@@ -80,3 +80,4 @@ export const ENDPOINT_PATHS = {
  * ```
  */
 export type EndpointName = keyof typeof ENDPOINT_PATHS;
+

@@ -15,6 +15,7 @@ import { requestTarget } from './request-target.js';
 import { parseBody } from './response.js';
 import { wireResponseOf } from './transport/fetch.js';
 import { parseOrThrow } from './validate.js';
+import { exportRangeSchema } from '../schemas/reading.js';
 
 /** Each engine's ky instance: its base URL, headers and transport, made at its first typed call. */
 const kyOfEngine = new WeakMap<HttpEngine, KyInstance>();
@@ -86,4 +87,19 @@ export async function typedCall<N extends EndpointName>(
     throw new UnexpectedResponseError(response.status, parsed, issues, method, target.path, response.attempt, new Headers(response.headers));
   }
   return result.data as Result;
+}
+
+/**
+ * The range of `interactions.export`, checked like a call's params (a `ValidationError`
+ * naming `from` or `to`), its times in UTC. Here, with the typed call, because it needs
+ * zod: a lazy module of its own would make bundlers that split a user's bundle put zod in
+ * the part that loads first (test/package/tree-shaking.test.ts).
+ *
+ * @example
+ * ```ts
+ * const { from, to } = checkExportRange({ from: '2026-10-01T00:00:00Z', to: new Date() });
+ * ```
+ */
+export function checkExportRange(range: unknown): { from: string; to: string } {
+  return parseOrThrow(exportRangeSchema, range);
 }

@@ -1,14 +1,14 @@
 /**
- * The windows of `interactions.export`, loaded with its first iteration (it needs zod to
- * check the range): a range is asked in consecutive windows `[t, t + 7 days)`, the
- * longest the service answers, the last one cut at `to`.
+ * The windows of `interactions.export`: a range is asked in consecutive windows
+ * `[t, t + 7 days)`, the longest the service answers, the last one cut at `to`. The range
+ * is checked by the typed call's module, loaded with zod at the first iteration.
  */
 import type { HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { AbortError } from '../core/errors.js';
-import { parseOrThrow } from '../core/validate.js';
-import { EXPORT_WINDOW_MS, exportRangeSchema } from '../schemas/reading.js';
+
 import type { ExportedInteraction } from '../types/reading.js';
+import { EXPORT_WINDOW_MS } from '../schemas/wire-fields.js';
 
 /**
  * One window of an export, once asked: where it is in the range, and its interactions.
@@ -39,12 +39,13 @@ export interface ExportWindow {
  *
  * @example
  * ```ts
- * windowsOf({ from: '2026-10-01T00:00:00Z', to: '2026-10-10T00:00:00Z' });
+ * await windowsOf({ from: '2026-10-01T00:00:00Z', to: '2026-10-10T00:00:00Z' });
  * // [{ start: '2026-10-01T00:00:00.000Z', end: '2026-10-08T00:00:00.000Z' }, { start: '2026-10-08T…', end: '2026-10-10T…' }]
  * ```
  */
-export function windowsOf(range: unknown): { start: string; end: string }[] {
-  const { from, to } = parseOrThrow(exportRangeSchema, range);
+export async function windowsOf(range: unknown): Promise<{ start: string; end: string }[]> {
+  const { checkExportRange } = await import('../core/typed-call.js');
+  const { from, to } = checkExportRange(range);
   const end = Date.parse(to);
   const windows: { start: string; end: string }[] = [];
   for (let start = Date.parse(from); start < end; start += EXPORT_WINDOW_MS) {
@@ -63,7 +64,7 @@ export function windowsOf(range: unknown): { start: string; end: string }[] {
  * ```
  */
 export async function* exportWindows(http: HttpCore, range: unknown, options: RequestOptions): AsyncGenerator<ExportWindow> {
-  const windows = windowsOf(range);
+  const windows = await windowsOf(range);
   const { signal } = options;
   for (const [index, { start, end }] of windows.entries()) {
     if (signal?.aborted === true) throw new AbortError(`the export was aborted before window ${index + 1} of ${windows.length}`);

@@ -1,7 +1,7 @@
 import type { HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ExportedInteraction } from '../types/reading.js';
-import type { ExportWindow } from './export-windows.js';
+import { exportWindows, type ExportWindow } from './export-windows.js';
 
 export type { ExportWindow } from './export-windows.js';
 
@@ -56,7 +56,6 @@ export class InteractionExport implements AsyncIterable<ExportedInteraction> {
    * ```
    */
   async *windows(): AsyncGenerator<ExportWindow> {
-    const { exportWindows } = await import('./export-windows.js');
     yield* exportWindows(this.#http, this.#params, this.#options);
   }
 

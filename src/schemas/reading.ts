@@ -2,9 +2,9 @@ import * as z from 'zod/mini';
 import { nonEmptyString, timestamp } from './common.js';
 import { interactionFilterSchema } from './filters.js';
 import { capIssues } from './issues.js';
+import { EXPORT_WINDOW_MS } from './wire-fields.js';
 
-/** The longest window the export endpoint answers: 7 days, in milliseconds. */
-export const EXPORT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+export { EXPORT_WINDOW_MS };
 
 /** How many interactions a page of `interactions.list` asks for when `limit` is left out. */
 export const DEFAULT_PAGE_LIMIT = 100;

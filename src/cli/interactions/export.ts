@@ -1,3 +1,4 @@
+import { EXPORT_WINDOW_MS } from '../../schemas/wire-fields.js';
 import { parseCommand } from '../args.js';
 import { connect, CONNECTION_USAGE, type Env } from '../connection.js';
 import { CliError, describeError, EXIT } from '../failure.js';
@@ -31,8 +32,6 @@ const OPTIONS = {
   resume: { type: 'boolean' },
 } as const;
 
-/** The longest window the service answers, as the client splits a range. */
-const WINDOW_MS = 7 * 86_400_000;
 /** Lines are written in chunks of about this many characters, not one write a line. */
 const CHUNK_CHARS = 256 * 1024;
 
@@ -72,7 +71,7 @@ export async function interactionsExport(argv: readonly string[], env: Env, io: 
   if (values.resume === true && out === undefined) throw new CliError('--resume continues an export to a file: give its --out FILE');
 
   const resumed: ExportProgress | undefined = values.resume === true && out !== undefined ? await loadProgress(out, from, to) : undefined;
-  const totalWindows = Math.ceil((toMs - fromMs) / WINDOW_MS);
+  const totalWindows = Math.ceil((toMs - fromMs) / EXPORT_WINDOW_MS);
   const done = resumed?.windows ?? 0;
   let items = resumed?.items ?? 0;
   if (done >= totalWindows) {
@@ -84,7 +83,7 @@ export async function interactionsExport(argv: readonly string[], env: Env, io: 
   const sink = out === undefined ? stdoutSink() : await fileSink(out, resumed?.bytes);
   // A file's place is kept from the start: an export stopped in its first window resumes too.
   if (out !== undefined && resumed === undefined) await saveProgress(out, { from, to, windows: 0, items: 0, bytes: 0 });
-  const start = new Date(fromMs + done * WINDOW_MS).toISOString();
+  const start = new Date(fromMs + done * EXPORT_WINDOW_MS).toISOString();
   if (resumed !== undefined) io.err(`Resuming after window ${done} of ${totalWindows} (${count(items)} interactions): from ${start}.\n`);
   const controller = new AbortController();
   const interrupt = () => controller.abort();
