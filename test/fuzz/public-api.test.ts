@@ -95,13 +95,6 @@ const RESOURCE_CALLS = {
     (nebuly: NebulyClient, params: unknown) => Promise.resolve(nebuly.interactions.list(params as never)),
     { time_range: { start: TIME, end: '2026-03-02T00:00:00Z' }, filters: [{ kind: 'user', values: ['u'] }], limit: 5, offset: 1 },
   ],
-  'interactions.export': [
-    async (nebuly: NebulyClient, params: unknown) => {
-      for await (const item of nebuly.interactions.export(params as never)) void item;
-    },
-    { from: TIME, to: '2026-03-20T00:00:00Z' },
-  ],
-  'interactions.get': [(nebuly: NebulyClient, params: unknown) => nebuly.interactions.get(params as never), 'interaction-1'],
   'interactions.addTags': [
     (nebuly: NebulyClient, params: unknown) => nebuly.interactions.addTags(params as never),
     { tags: { csat: '5' }, metadata: { end_user: 'u', time_start: TIME, input: 'Hi', output: 'Hello' } },
