@@ -7,6 +7,7 @@ import os from 'node:os';
 import { BLOCKING_SCENARIOS, benchBlocking } from './blocking.js';
 import { benchBundle, describeBundle } from './bundle.js';
 import { benchDelivery } from './delivery.js';
+import { benchExport } from './export.js';
 import { benchImport } from './import.js';
 import { benchFrameworks } from './frameworks.js';
 import { benchIntegrations } from './integrations.js';
@@ -39,6 +40,7 @@ const TARGETS = {
   longestBlockMs: { max: 10, unit: 'ms', vs: 'limit' },
   maskPiiUsPerKb: { max: 50, unit: 'µs/kB', vs: 'limit' },
   redisRoundTripsPerTurn: { max: 1, unit: 'round trips', vs: 'limit' },
+  exportPeakRssVsTenth: { max: 1.5, unit: '×', vs: 'exporting a tenth as many' },
 } satisfies Record<string, ({ max: number } | { min: number }) & { unit: string; vs?: string }>;
 
 type Metric = keyof typeof TARGETS;
@@ -72,6 +74,8 @@ const blocking = await benchBlocking(sdk);
 const openConversationBytes = await benchOpenConversation(sdk);
 console.log('measuring the Redis store: 4 processes storing turns through one redis-server …');
 const redis = await benchRedis();
+console.log('measuring nebuly interactions export: 1,000,000 interactions from the reference server, and a tenth as many …');
+const exported = await benchExport();
 console.log('measuring the bundle …');
 const bundle = await benchBundle();
 
@@ -96,6 +100,7 @@ const figures: Record<Metric, number> = {
   ),
   maskPiiUsPerKb: privacy.maskPiiUsPerKb,
   redisRoundTripsPerTurn: redis.roundTripsPerTurn,
+  exportPeakRssVsTenth: exported.peakRssRatio,
 };
 
 function meets(metric: Metric, value: number): boolean {
@@ -178,6 +183,11 @@ console.log(
     `PING round trip ${redis.pingRttUs} µs; claim + complete ${redis.roundTripsPerClaimAndComplete} round trips per conversation, ` +
     `${redis.claimedInteractions} of ${redis.turns} turns claimed back`,
 );
+console.log(
+  `interactions export (the bin, to a file): ${exported.large.interactions} interactions over ${exported.large.weeks} weeks ` +
+    `${exported.large.interactionsPerSecond} interactions/s, peak RSS ${exported.large.peakRssMb} MB (${exported.large.seconds} s with start-up, ${exported.large.fileMb} MB written); ` +
+    `${exported.small.interactions} over ${exported.small.weeks} weeks (windows as full): peak RSS ${exported.small.peakRssMb} MB`,
+);
 if (!meets('clientAndRecorderBundleGzipBytes', figures.clientAndRecorderBundleGzipBytes)) {
   console.log('heaviest inputs of the client + recorder bundle, eager part (minified bytes):');
   for (const { input, bytes } of bundle.heaviestEagerInputs) console.log(`  ${String(bytes).padStart(6)}  ${input}`);
@@ -191,7 +201,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, openConversationBytes, bundle, integrations, providers, frameworks, otel, blocking, privacy, redis },
+  details: { recording, delivery, import: cold, memory, openConversationBytes, bundle, integrations, providers, frameworks, otel, blocking, privacy, redis, export: exported },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');

@@ -15,6 +15,8 @@ import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
 import { PlatformUsers } from './resources/platform-users.js';
 import type { FeedbackPage, FeedbackPageInit } from './page-feedback/page.js';
+import type { RequestOptions } from './core/request-options.js';
+import type { VariantsParams, VariantsResponse } from './types/variants.js';
 
 /** @internal What integrations made without a turn need of a client: its log and its `onError`. */
 export interface ClientParts {
@@ -55,13 +57,13 @@ export function clientParts(nebuly: NebulyClient): ClientParts | undefined {
  * ```
  */
 export class NebulyClient {
-  /** Single interactions: `send`, and `delete` by filter. */
+  /** Interactions: `send`, `sendFeedback`, `addTags`; `list`, `export`, `get`; `delete` by filter. */
   readonly interactions: Interactions;
   /** Whole conversations in one bulk request: `send`. */
   readonly conversations: Conversations;
   /** The project's eligible users: `insert`, `update`, `delete`, `list`. */
   readonly eligibleUsers: EligibleUsers;
-  /** The project's platform users: `insert`, `update`, `list`. */
+  /** The project's platform users: `insert`, `update`, `delete`, `list`. */
   readonly platformUsers: PlatformUsers;
   /** The base URL every request goes to, chosen from `baseUrl`, then the region. */
   readonly baseUrl: string;
@@ -70,6 +72,8 @@ export class NebulyClient {
   /** What feedback from the page is made with, at its first use. */
   readonly #pageInit: Omit<FeedbackPageInit, 'record'>;
   #page: Promise<FeedbackPage> | undefined;
+  readonly #http: HttpCore;
+
 
   /**
    * @throws TypeError when there is no API key (option or `NEBULY_API_KEY`), the region
@@ -83,6 +87,7 @@ export class NebulyClient {
     const filter = mask === undefined ? undefined : async () => (await import('./privacy/filter.js')).maskingFilter(mask, onError);
     const http = new HttpCore(resolved, { filter });
     this.baseUrl = resolved.baseUrl;
+    this.#http = http;
     this.interactions = new Interactions(http);
     this.conversations = new Conversations(http);
     this.eligibleUsers = new EligibleUsers(http);
@@ -119,6 +124,25 @@ export class NebulyClient {
    */
   conversation(params: StartConversationParams & { conversation_id: string }): Conversation {
     return this.#recorder.conversation(params);
+  }
+
+  /**
+   * The A/B-test variants `user` is in, for the experiments of `feature_flags`
+   * (`POST /api/external/variants`): for each flag the user is in a variant of, the
+   * variant (a prompt, a model or a RAG source, told apart by `kind`, with its
+   * `config_params`). Ask once per user, use what the variant names, and record the flags
+   * with each interaction (`feature_flag`), which ties it to the experiment.
+   *
+   * @example
+   * ```ts
+   * const { variants } = await nebuly.variants({ user: endUser, feature_flags: ['new-prompt'] });
+   * const variant = variants.find((found) => found.feature_flag_name === 'new-prompt')?.variant;
+   * const systemPrompt = variant?.kind === 'prompt' ? variant.prompt : DEFAULT_PROMPT;
+   * const turn = nebuly.conversation({ conversation_id, end_user: endUser }).interaction({ input, feature_flag: ['new-prompt'] });
+   * ```
+   */
+  variants(params: VariantsParams, options?: RequestOptions): Promise<VariantsResponse> {
+    return this.#http.call('getVariants', params, options);
   }
 
   /**

@@ -40,6 +40,8 @@ export type { PlatformUsers } from './resources/platform-users.js';
 export type { ClientOptions, ModelPrice, Region } from './core/options.js';
 export type { AcceptedResponse } from './core/http.js';
 export type { RequestOptions } from './core/request-options.js';
+export type { PagePromise, PageLike } from './resources/page-promise.js';
+export type { InteractionExport, ExportWindow } from './resources/interaction-export.js';
 export type { LogFields, Logger, LogLevel } from './core/logging.js';
 export {
   AbortError,

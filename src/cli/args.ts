@@ -9,6 +9,7 @@ export const USAGE = `Usage: nebuly <command> [options]
 Commands:
   users sync <file>     make the project's users what a CSV or JSON file says
   users export          print the project's users, as sync reads them
+  interactions export   print the interactions of a range, as JSON Lines
   replay <file>         resend the conversations of a dead-letter file
   doctor                check the host, the API key and the round trip
 

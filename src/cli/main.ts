@@ -1,4 +1,5 @@
 import { doctor } from './doctor.js';
+import { interactionsExport } from './interactions/export.js';
 import { USAGE } from './args.js';
 import type { Env } from './connection.js';
 import { CliError, describeError, EXIT, exitCodeOf, redactSecrets } from './failure.js';
@@ -14,6 +15,7 @@ type Command = (argv: readonly string[], env: Env, io: Io) => Promise<void>;
 const COMMANDS: Readonly<Record<string, Command>> = {
   'users sync': usersSync,
   'users export': usersExport,
+  'interactions export': interactionsExport,
   replay,
   doctor,
 };

@@ -25,7 +25,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export interface EndpointPath<Path extends string = string> {
   readonly method: HttpMethod;
-  /** Below the base URL, with its leading slash. */
+  /**
+   * Below the base URL, with its leading slash. A `{name}` in it is filled with the
+   * param of that name; a GET's other params go in the query string.
+   */
   readonly path: Path;
   /**
    * The endpoint stores what it is sent (an interaction, a conversation, feedback): every
@@ -60,6 +63,12 @@ export const ENDPOINT_PATHS = {
   listPlatformUsers: { method: 'GET', path: PLATFORM_USERS },
   insertPlatformUsers: { method: 'PUT', path: PLATFORM_USERS },
   updatePlatformUsers: { method: 'POST', path: PLATFORM_USERS },
+  deletePlatformUsers: { method: 'DELETE', path: PLATFORM_USERS },
+  getVariants: { method: 'POST', path: '/api/external/variants' },
+  listInteractions: { method: 'POST', path: '/api/external/get-interactions' },
+  exportInteractions: { method: 'GET', path: '/api/external/export/interactions' },
+  getInteractionDetail: { method: 'GET', path: '/api/external/export/interactions/detail/{interaction_id}' },
+  addTags: { method: 'POST', path: '/event-ingestion/api/v2/events/tags' },
 } as const satisfies Record<string, EndpointPath>;
 
 /**
@@ -71,3 +80,4 @@ export const ENDPOINT_PATHS = {
  * ```
  */
 export type EndpointName = keyof typeof ENDPOINT_PATHS;
+

@@ -3,7 +3,17 @@ import { sendConversationParamsSchema } from '../schemas/conversations.js';
 import { sendFeedbackParamsSchema } from '../schemas/feedback-event.js';
 import { deleteInteractionsParamsSchema } from '../schemas/filters.js';
 import { sendInteractionParamsSchema } from '../schemas/interactions.js';
+import {
+  exportWindowParamsSchema,
+  exportWindowResponseSchema,
+  interactionDetailParamsSchema,
+  interactionDetailSchema,
+  interactionsPageSchema,
+  listInteractionsParamsSchema,
+} from '../schemas/reading.js';
 import { messageResponseSchema } from '../schemas/responses.js';
+import { addTagsParamsSchema } from '../schemas/tags.js';
+import { variantsParamsSchema, variantsResponseSchema } from '../schemas/variants.js';
 import { deleteUsersParamsSchema, usersParamsSchema, usersResponseSchema } from '../schemas/users.js';
 import { ENDPOINT_PATHS, type EndpointName, type EndpointPath } from './endpoint-paths.js';
 
@@ -60,5 +70,12 @@ export const ENDPOINTS = {
   listPlatformUsers: endpoint(E.listPlatformUsers, undefined, usersResponseSchema),
   insertPlatformUsers: endpoint(E.insertPlatformUsers, usersParamsSchema, usersResponseSchema),
   updatePlatformUsers: endpoint(E.updatePlatformUsers, usersParamsSchema, usersResponseSchema),
+  deletePlatformUsers: endpoint(E.deletePlatformUsers, deleteUsersParamsSchema, messageResponseSchema),
+  getVariants: endpoint(E.getVariants, variantsParamsSchema, variantsResponseSchema),
+  listInteractions: endpoint(E.listInteractions, listInteractionsParamsSchema, interactionsPageSchema),
+  exportInteractions: endpoint(E.exportInteractions, exportWindowParamsSchema, exportWindowResponseSchema),
+  getInteractionDetail: endpoint(E.getInteractionDetail, interactionDetailParamsSchema, interactionDetailSchema),
+  // The service's answer to tags is not documented: any 2xx is success, as for ingestion.
+  addTags: endpoint(E.addTags, addTagsParamsSchema, undefined),
 } as const satisfies Record<EndpointName, Endpoint>;
 

@@ -1,5 +1,5 @@
 import { UNREADABLE } from '../utils/issues.js';
-import { copyPlainObject } from './fields.js';
+import { copyArray, copyPlainObject } from './fields.js';
 
 // The parameters of the three calls every recorded interaction makes (`interaction`,
 // `llm`, `end`), read exactly as fieldsOf and fieldReaderOf read them (each field once,
@@ -13,17 +13,19 @@ type Params = Record<string, unknown>;
 
 /**
  * The fields of `conversation.interaction()`'s params: `input` as given, `tags` copied
- * when they are a plain object ({@link copyPlainObject}).
+ * when they are a plain object ({@link copyPlainObject}), `feature_flag` copied when it
+ * is an array ({@link copyArray}).
  *
  * @example
  * ```ts
- * const { input, tags } = interactionFields({ input: 'Hi', tags: { plan: 'pro' } });
+ * const { input, tags, feature_flag } = interactionFields({ input: 'Hi', tags: { plan: 'pro' }, feature_flag: ['new-prompt'] });
  * ```
  */
-export function interactionFields(params: unknown): { input: unknown; tags: unknown } {
-  if (typeof params !== 'object' || params === null) return { input: undefined, tags: undefined };
+export function interactionFields(params: unknown): { input: unknown; tags: unknown; feature_flag: unknown } {
+  if (typeof params !== 'object' || params === null) return { input: undefined, tags: undefined, feature_flag: undefined };
   let input: unknown;
   let tags: unknown;
+  let featureFlag: unknown;
   try {
     input = (params as Params).input;
   } catch {
@@ -34,7 +36,12 @@ export function interactionFields(params: unknown): { input: unknown; tags: unkn
   } catch {
     tags = UNREADABLE;
   }
-  return { input, tags: copyPlainObject(tags) };
+  try {
+    featureFlag = (params as Params).feature_flag;
+  } catch {
+    featureFlag = UNREADABLE;
+  }
+  return { input, tags: copyPlainObject(tags), feature_flag: copyArray(featureFlag) };
 }
 
 /**

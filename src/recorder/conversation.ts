@@ -16,6 +16,11 @@ export interface InteractionParams {
   input: string;
   /** Tags of this interaction; they win over the conversation's tags of the same name. */
   tags?: Record<string, string> | undefined;
+  /**
+   * The A/B feature flags this interaction ran under (those asked of `nebuly.variants()`):
+   * sent with it as `feature_flag`, which ties it to the experiment.
+   */
+  feature_flag?: string[] | undefined;
 }
 
 /** The end of the message about interactions still open when their conversation ended. */
@@ -182,9 +187,9 @@ export class Conversation {
   interaction(params: InteractionParams): Turn {
     const state = this.state;
     const now = state.now();
-    // The tags are copied, for the same reason arrays are: the caller's object may change.
-    const { input, tags } = interactionFields(params);
-    const record = newRecord(nextOrder(), input, tags, now);
+    // The tags and flags are copied, for the same reason arrays are: the caller's object may change.
+    const { input, tags, feature_flag } = interactionFields(params);
+    const record = newRecord(nextOrder(), input, tags, feature_flag, now);
     if (state.open) {
       this.#openTurns.append(record);
       state.lastActivityAt = now;

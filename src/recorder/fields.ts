@@ -92,3 +92,17 @@ export function fieldReaderOf(
 export function copyPlainObject(value: unknown): unknown {
   return readSafely(() => (isPlainObject(value) ? { ...value } : value));
 }
+
+/**
+ * A shallow copy of an array: the caller may keep pushing to the array they passed (a
+ * chat history usually grows in place), and the record must keep it as it was at the
+ * call. Anything else is kept as it is, for validation to report.
+ *
+ * @example
+ * ```ts
+ * const recordRetrieval = fieldReaderOf(RETRIEVAL_STEP_FIELDS, { outputs: copyArray });
+ * ```
+ */
+export function copyArray(value: unknown): unknown {
+  return readSafely(() => (Array.isArray(value) ? value.slice() : value));
+}

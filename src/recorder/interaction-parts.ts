@@ -25,6 +25,7 @@ export interface CheckedPart {
   input: string;
   output: string;
   tags?: Record<string, string> | undefined;
+  feature_flag?: string[] | undefined;
   feedback_actions?: ConversationInteraction['feedback_actions'];
   trace?: ConversationInteraction['trace'];
 }
@@ -66,7 +67,7 @@ function mergedTags(
 /**
  * One interaction on the wire, in the schema's key order: the checked part without its
  * media (`core/media.ts`), the timestamps, the conversation's tags under its own (less
- * `excludedTags`), optional lists as empty ones.
+ * `excludedTags`), the feature flags when given, optional lists as empty ones.
  *
  * @example
  * ```ts
@@ -86,8 +87,14 @@ export function wireOf(
   const feedback_actions = part.feedback_actions ?? [];
   const trace = part.trace === undefined ? [] : withoutMedia(part.trace);
   const tags = mergedTags(conversationTags, part.tags, excludedTags);
+  const { feature_flag } = part;
   // Whole literals, not fields added one by one: the store keeps every interaction, and
   // added fields cost a property array each (~40 heap bytes).
+  if (feature_flag !== undefined) {
+    return tags === undefined
+      ? { input, output, time_start, time_end, feature_flag, feedback_actions, trace }
+      : { input, output, time_start, time_end, tags, feature_flag, feedback_actions, trace };
+  }
   return tags === undefined
     ? { input, output, time_start, time_end, feedback_actions, trace }
     : { input, output, time_start, time_end, tags, feedback_actions, trace };

@@ -22,6 +22,8 @@ interface Exclusions {
   tags: Set<string>;
   /** Its own tags are not an object of strings at all: the conversation's apply. */
   ownTags: boolean;
+  /** Its feature flags are not a list of names: left out, the rest is sent. */
+  featureFlag: boolean;
 }
 
 /**
@@ -48,18 +50,19 @@ function withoutExcluded<T>(items: readonly T[], excluded: Set<number> | undefin
 
 /**
  * The smallest parts that hold the problems of one interaction: a bad step, feedback
- * action or tag is left out alone (own tags that are no object at all: the whole of
+ * action or tag, or bad feature flags, is left out alone (own tags that are no object at all: the whole of
  * them, leaving the conversation's); a bad input, output or timestamp takes the
  * interaction with it. Paths are relative to the interaction.
  */
 function exclusionsFor(issues: readonly Issue[]): Exclusions {
-  const exclusions: Exclusions = { all: false, steps: new Set(), feedback: new Set(), tags: new Set(), ownTags: false };
+  const exclusions: Exclusions = { all: false, steps: new Set(), feedback: new Set(), tags: new Set(), ownTags: false, featureFlag: false };
   for (const { path } of issues) {
     const [field, item] = path;
     if (field === 'trace' && typeof item === 'number') exclusions.steps.add(item);
     else if (field === 'feedback_actions' && typeof item === 'number') exclusions.feedback.add(item);
     else if (field === 'tags' && typeof item === 'string') exclusions.tags.add(item);
     else if (field === 'tags' && item === undefined) exclusions.ownTags = true;
+    else if (field === 'feature_flag') exclusions.featureFlag = true;
     else exclusions.all = true;
   }
   return exclusions;
@@ -80,6 +83,7 @@ function callerPart(record: InteractionRecord, exclusions: Exclusions | undefine
     input: record.input,
     output: record.output,
     tags,
+    feature_flag: exclusions?.featureFlag === true ? undefined : record.featureFlag,
     feedback_actions: withoutExcluded(record.feedback ?? [], exclusions?.feedback),
     trace: withoutExcluded(record.trace, exclusions?.steps),
   };

@@ -41,6 +41,7 @@ function turn(overrides: Partial<InteractionRecord> = {}): InteractionRecord {
     ended: true,
     taken: true,
     tags: undefined,
+    featureFlag: undefined,
     trace: [],
     feedback: undefined,
     ...overrides,

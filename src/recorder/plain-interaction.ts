@@ -178,6 +178,7 @@ export function plainPart(record: InteractionRecord): CheckedPart | undefined {
       input: text(record.input),
       output: text(record.output),
       tags: record.tags === undefined ? undefined : ownTags(record.tags),
+      feature_flag: record.featureFlag === undefined ? undefined : (listOf(nonEmptyText)(record.featureFlag) as string[]),
       feedback_actions: listOf(feedbackAction)(record.feedback ?? []) as CheckedPart['feedback_actions'],
       trace: listOf(step)(record.trace) as CheckedPart['trace'],
     };

@@ -26,6 +26,8 @@ export interface InteractionRecord {
   taken: boolean;
   /** The turn's own tags (a copy), without the conversation's. */
   tags: unknown;
+  /** The A/B feature flags the turn ran under (a copy), `undefined` when none were given. */
+  featureFlag: unknown;
   /**
    * The trace steps, in the order recorded, each with only the fields of its kind; an
    * entry marked {@link UNFINISHED_STEP} is a place kept for a step not known yet.
@@ -43,7 +45,7 @@ export interface InteractionRecord {
  * @example
  * ```ts
  * const openTurns = new LinkedList<OpenRecord>();
- * openTurns.append(newRecord(order, 'Hi', undefined, now));
+ * openTurns.append(newRecord(order, 'Hi', undefined, undefined, now));
  * ```
  */
 export interface OpenRecord extends InteractionRecord, ListNode<OpenRecord> {}
@@ -66,13 +68,15 @@ class Recorded implements OpenRecord {
   ended = false;
   taken = false;
   tags: unknown;
+  featureFlag: unknown;
   trace: Record<string, unknown>[] = [];
   feedback: Record<string, unknown>[] | undefined = undefined;
 
-  constructor(order: number, input: unknown, tags: unknown, timeStart: number) {
+  constructor(order: number, input: unknown, tags: unknown, featureFlag: unknown, timeStart: number) {
     this.order = order;
     this.input = input;
     this.tags = tags;
+    this.featureFlag = featureFlag;
     this.timeStart = timeStart;
   }
 
@@ -88,12 +92,12 @@ class Recorded implements OpenRecord {
  *
  * @example
  * ```ts
- * const record = newRecord(order, 'Hi', { plan: 'pro' }, Date.now());
+ * const record = newRecord(order, 'Hi', { plan: 'pro' }, ['new-prompt'], Date.now());
  * record.id; // made now, the same ever after
  * ```
  */
-export function newRecord(order: number, input: unknown, tags: unknown, timeStart: number): OpenRecord {
-  return new Recorded(order, input, tags, timeStart);
+export function newRecord(order: number, input: unknown, tags: unknown, featureFlag: unknown, timeStart: number): OpenRecord {
+  return new Recorded(order, input, tags, featureFlag, timeStart);
 }
 
 /**

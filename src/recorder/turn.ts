@@ -9,7 +9,7 @@ import type {
 import { EMBEDDING_STEP_FIELDS, FEEDBACK_ACTION_FIELDS, RETRIEVAL_STEP_FIELDS } from '../schemas/wire-fields.js';
 import { endOutput, llmFields } from './call-fields.js';
 import { RecordingError } from './errors.js';
-import { fieldReaderOf, readSafely } from './fields.js';
+import { copyArray, fieldReaderOf } from './fields.js';
 import type { InteractionRecord, OpenRecord } from './record.js';
 import { sharedKey } from './keys.js';
 import type { ConversationState } from './state.js';
@@ -18,12 +18,6 @@ import type { ConversationState } from './state.js';
 export interface EndInteractionParams {
   /** The answer shown to the user. */
   output: string;
-}
-
-// The caller may keep pushing to the array they passed (a chat history usually grows in
-// place); a shallow copy records it as it was at the call.
-function copyArray(value: unknown): unknown {
-  return readSafely(() => (Array.isArray(value) ? value.slice() : value));
 }
 
 // What each call records: the fields of its wire schema (see fieldReaderOf; the LLM

@@ -5,7 +5,7 @@ import { inspect, isInspectionPath } from './inspection.js';
 import { type ReferenceOptions, resolveReferenceOptions } from './options.js';
 import { RequestLog } from './request-log.js';
 import { detail, json } from './responses.js';
-import { ROUTES, SERVED_METHODS } from './routes.js';
+import { findRoutes, SERVED_METHODS } from './routes.js';
 import { ReferenceStore } from './store.js';
 
 /** What every way of running the reference exposes: its data, its faults, its request log. */
@@ -75,7 +75,7 @@ function replayed(status: number, body: string, contentType: string): Response {
 export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
   const resolved = resolveReferenceOptions(options);
   const { apiKeys, bodyLimitBytes, onRequest, now } = resolved;
-  const store = new ReferenceStore(now, resolved.onStored);
+  const store = new ReferenceStore(now, resolved.onStored, resolved.experiments);
   const faults = new FaultInjector(resolved.random);
   const requests = new RequestLog(resolved.maxRecordedRequests, resolved.maxRecordedBytes);
   const idempotency = new IdempotencyResponses(() => now().getTime());
@@ -116,7 +116,8 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
     const declaredLength = Number(request.headers.get('content-length') ?? 0);
     if (declaredLength > bodyLimitBytes) return { response: tooLarge(bodyLimitBytes), requestBody: '' };
     // A method no route serves (TRACE, PATCH, …) is a 405 on every path, never a 404.
-    const known = ROUTES[path];
+    const found = findRoutes(path);
+    const known = found?.methods;
     if (!SERVED_METHODS.includes(method)) {
       return { response: methodNotAllowed(known === undefined ? SERVED_METHODS : Object.keys(known)), requestBody: '' };
     }
@@ -130,7 +131,12 @@ export function createReferenceApp(options: ReferenceOptions): ReferenceApp {
     if (endpoint === undefined) return { response: methodNotAllowed(Object.keys(known)), requestBody: '' };
     if (project === undefined) return { response: unauthorized(request), requestBody: '' };
     const run = (value: unknown, idempotencyKey: string | null) => endpoint.run({ store, project, json: value, idempotencyKey });
-    if (!endpoint.readsBody) return { response: run(undefined, null), requestBody: '' };
+    if (!endpoint.readsBody) {
+      // A GET's params: its query string, then the values of the path's `{name}`s.
+      const { searchParams } = new URL(request.url);
+      const params = { ...Object.fromEntries(searchParams), ...found?.params };
+      return { response: run(params, null), requestBody: '' };
+    }
 
     const read = await readBody(request, bodyLimitBytes);
     if (!read.ok) {

@@ -13,6 +13,7 @@ describe('parseCliArgs', () => {
       apiKeys: { 'dev-key': 'dev-project', 'key-b': 'project-b' },
       bodyLimitBytes: undefined,
       print: false,
+      experimentsFile: undefined,
       help: false,
     });
   });
@@ -28,6 +29,10 @@ describe('parseCliArgs', () => {
   it('keeps base64 padding in a bare key, and splits at the last =', () => {
     expect(parseCliArgs(['--api-key', 'abc=='], {}).apiKeys).toEqual({ 'abc==': DEFAULT_CLI_PROJECT });
     expect(parseCliArgs(['--api-key', 'abc===proj'], {}).apiKeys).toEqual({ 'abc==': 'proj' });
+  });
+
+  it('reads --experiments', () => {
+    expect(parseCliArgs(['--api-key', 'k', '--experiments', 'ab.json'], {}).experimentsFile).toBe('ab.json');
   });
 
   it('reads --print', () => {

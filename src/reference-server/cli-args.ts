@@ -15,6 +15,8 @@ export interface CliConfig {
   bodyLimitBytes: number | undefined;
   /** Print each stored interaction and feedback as it arrives. */
   print: boolean;
+  /** The JSON file of the A/B experiments `/variants` answers from. */
+  experimentsFile: string | undefined;
   /** Print the usage and exit. */
   help: boolean;
 }
@@ -31,6 +33,8 @@ Options:
                        (default: the NEBULY_API_KEY environment variable)
   --project <name>     project of the keys given without =project   (default ${DEFAULT_CLI_PROJECT})
   --body-limit <bytes> largest request body taken                   (default 1048576)
+  --experiments <file> a JSON file of A/B experiments for /variants:
+                       { "flag": [{ "kind": "prompt", "prompt": "…", "config_params": [] }, …] }
   --print              print each interaction and feedback as it is stored
                        (strings cut to 120 characters); GET /_reference/conversations
                        lists them all, with the key: see docs/reference-server.md
@@ -74,6 +78,7 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
       project: { type: 'string' },
       'body-limit': { type: 'string' },
       print: { type: 'boolean' },
+      experiments: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -108,6 +113,7 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
         ? undefined
         : wholeNumber('body-limit', values['body-limit'], 1, Number.MAX_SAFE_INTEGER),
     print: values.print === true,
+    experimentsFile: values.experiments,
     help,
   };
 }

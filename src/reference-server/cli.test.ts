@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROCESS_TIMEOUT_MS } from '../../test/helpers/process-timeout.js';
@@ -95,4 +98,29 @@ describe('nebuly-reference-server (bin)', () => {
     const { conversations } = (await listing.json()) as { conversations: { end_user: string; interactions: { input: string }[] }[] };
     expect(conversations).toEqual([expect.objectContaining({ end_user: 'u-1', interactions: [expect.objectContaining({ input: interaction.input })] })]);
   });
+
+  it('serves /variants from --experiments <file>, and exits 2 naming a file that is not experiments', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nebuly-experiments-'));
+    try {
+      const good = join(dir, 'ab.json');
+      await writeFile(good, JSON.stringify({ 'new-prompt': [{ kind: 'prompt', prompt: 'Be terse.', config_params: [] }] }));
+      const cli = start(['--port', '0', '--api-key', 'k', '--experiments', good]);
+      const url = await cli.url();
+      const response = await fetch(`${url}/api/external/variants`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+        body: JSON.stringify({ user: 'u', feature_flags: ['new-prompt', 'other'] }),
+      });
+      expect(await response.json()).toEqual({ variants: [{ feature_flag_name: 'new-prompt', variant: { kind: 'prompt', prompt: 'Be terse.', config_params: [] } }] });
+
+      const bad = join(dir, 'bad.json');
+      await writeFile(bad, JSON.stringify({ 'new-prompt': [{ kind: 'colour' }] }));
+      const refused = start(['--port', '0', '--api-key', 'k', '--experiments', bad]);
+      const [code] = (await once(refused.child, 'exit')) as [number | null];
+      expect(code).toBe(2);
+      expect(refused.output()).toContain(`--experiments ${bad} at new-prompt[0].kind`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

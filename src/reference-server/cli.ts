@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { parseCliArgs, USAGE, type CliConfig } from './cli-args.js';
+import { checkExperiments, type Experiments } from './experiments.js';
 import { createReferenceServer } from './node.js';
 import { describeStored } from './print.js';
 
@@ -16,13 +18,32 @@ function pageUrl(url: string, port: number): string {
   return /^http:\/\/(0\.0\.0\.0|\[::\])(:|$)/.test(url) ? `http://127.0.0.1:${port}/` : `${url}/`;
 }
 
+/** The experiments of `--experiments <file>`; a file that cannot be read or is not valid stops the bin, saying why. */
+async function readExperiments(path: string): Promise<Experiments> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    console.error(`nebuly-reference-server: --experiments ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+  try {
+    return checkExperiments(value, `--experiments ${path}`);
+  } catch (error) {
+    console.error(`nebuly-reference-server: ${(error as Error).message.replace(/^reference server: /, '')}`);
+    process.exit(2);
+  }
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   if (config.help) {
     console.log(USAGE);
     return;
   }
+  const experiments = config.experimentsFile === undefined ? undefined : await readExperiments(config.experimentsFile);
   const server = await createReferenceServer({
+    experiments,
     port: config.port,
     host: config.host,
     apiKeys: config.apiKeys,

@@ -79,6 +79,7 @@ export function createHandlers(options: ReferenceHandlersOptions): ReferenceHand
 }
 
 export type { ReferenceOptions } from './options.js';
+export type { Experiments } from './experiments.js';
 export type { ReferenceState } from './app.js';
 export type { ReferenceStore } from './store.js';
 export type { StoredConversation, StoredFeedback, StoredInteraction, StoredRecord, StoredUser } from './stored.js';

@@ -1,3 +1,4 @@
+import { checkExperiments, type Experiments } from './experiments.js';
 import type { FaultSpec } from './faults.js';
 import type { RecordedRequest } from './request-log.js';
 import type { StoredRecord } from './stored.js';
@@ -51,6 +52,13 @@ export interface ReferenceOptions {
    * @default () => new Date()
    */
   now?: (() => Date) | undefined;
+  /**
+   * The A/B experiments `/variants` answers from: each feature flag with its variants. A
+   * user always gets the same variant of a flag (a hash of user and flag picks it); a flag
+   * not listed is left out of the answer.
+   * @default {}
+   */
+  experiments?: Experiments | undefined;
 }
 
 /** The defaults of {@link ReferenceOptions}. */
@@ -71,6 +79,7 @@ export interface ResolvedReferenceOptions {
   onRequest: ((request: RecordedRequest) => void) | undefined;
   onStored: ((record: StoredRecord) => void) | undefined;
   now: () => Date;
+  experiments: Experiments;
 }
 
 function positiveInteger(name: string, value: number): number {
@@ -92,6 +101,7 @@ export function resolveReferenceOptions(options: ReferenceOptions): ResolvedRefe
     onRequest,
     onStored,
     now = () => new Date(),
+    experiments = {},
   } = options;
   // A map, not the object: a key such as `__proto__` or `toString` must not resolve to
   // anything it was not configured with.
@@ -117,5 +127,6 @@ export function resolveReferenceOptions(options: ReferenceOptions): ResolvedRefe
     onRequest,
     onStored,
     now,
+    experiments: checkExperiments(experiments, '`experiments`'),
   };
 }

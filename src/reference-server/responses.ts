@@ -37,12 +37,16 @@ function isAbsent(root: unknown, path: readonly (string | number)[]): boolean {
 // other issues on an absent field (`tag` is required when kind is 'tag') keep their words.
 const MISSING_CODES = new Set(['invalid_type', 'invalid_union']);
 
-/** 422 with FastAPI's validation body, one entry per issue; `input` is the body that was validated. */
-export function validationError(issues: readonly Issue[], input: unknown): Response {
+/**
+ * 422 with FastAPI's validation body, one entry per issue; `input` is the body that was
+ * validated; `where` names the part of the request an issue is in (`body` unless told:
+ * a GET's params are in its `query` or `path`).
+ */
+export function validationError(issues: readonly Issue[], input: unknown, where?: (issue: Issue) => string): Response {
   const entries: ValidationDetail[] = issues.map((issue) => {
     const missing = MISSING_CODES.has(issue.code) && isAbsent(input, issue.path);
     return {
-      loc: ['body', ...issue.path],
+      loc: [where === undefined ? 'body' : where(issue), ...issue.path],
       msg: missing ? 'is required' : issue.message,
       type: missing ? 'missing' : issue.code,
     };

@@ -1,12 +1,18 @@
 import type {
+  AddTagsBody,
+  ExportedInteraction,
+  InteractionDetail,
   InteractionFilter,
+  InteractionsPage,
   SendConversationBody,
   SendFeedbackBody,
   SendInteractionBody,
   UserRecord,
 } from '../schemas/index.js';
+import { type Experiments, variantsOf } from './experiments.js';
 import { linkFeedback, type UnlinkedFeedback } from './feedback-link.js';
 import { matchesAll, type TimeRange } from './matching.js';
+import { byTimeStart, detailOf, exportedOf, summaryOf } from './reading.js';
 import {
   type StoredConversation,
   type StoredFeedback,
@@ -53,14 +59,18 @@ export class ReferenceStore {
   #feedbackCount = 0;
   readonly #now: () => Date;
   readonly #onStored: ((record: StoredRecord) => void) | undefined;
+  readonly #experiments: Experiments;
+  readonly #starts = new WeakMap<StoredInteraction, number>();
 
   /**
    * @param now The clock of `received_at`.
    * @param onStored Told of each interaction and feedback once stored, with a copy.
+   * @param experiments The A/B experiments `/variants` answers from.
    */
-  constructor(now: () => Date = () => new Date(), onStored?: (record: StoredRecord) => void) {
+  constructor(now: () => Date = () => new Date(), onStored?: (record: StoredRecord) => void, experiments: Experiments = {}) {
     this.#now = now;
     this.#onStored = onStored;
+    this.#experiments = experiments;
   }
 
   #tell(record: StoredRecord): void {
@@ -143,6 +153,7 @@ export class ReferenceStore {
       time_start: interaction.time_start,
       time_end: interaction.time_end,
       tags: { ...interaction.tags },
+      ...(interaction.feature_flag === undefined ? {} : { feature_flag: interaction.feature_flag }),
       trace: body.traces,
       feedback_actions: body.user_feedback ?? [],
       hide_content: interaction.hide_content ?? false,
@@ -168,6 +179,7 @@ export class ReferenceStore {
           time_start: interaction.time_start,
           time_end: interaction.time_end,
           tags: { ...interaction.tags },
+          ...(interaction.feature_flag === undefined ? {} : { feature_flag: interaction.feature_flag }),
           trace: interaction.trace ?? [],
           feedback_actions: interaction.feedback_actions ?? [],
           hide_content: false,
@@ -271,6 +283,107 @@ export class ReferenceStore {
     const keptIds = new Set(kept.map((interaction) => interaction.id));
     project.feedback = project.feedback.filter((feedback) => keptIds.has(feedback.interaction_id));
     return deleted;
+  }
+
+  /**
+   * One page of the project's interactions that match every filter and whose
+   * `time_start` is in `range`, ordered by `time_start` (then as received), with how many
+   * match in all.
+   */
+  listInteractionsPage(
+    projectId: string,
+    filters: readonly InteractionFilter[],
+    range: TimeRange,
+    limit: number,
+    offset: number,
+  ): InteractionsPage {
+    const project = this.#projects.get(projectId);
+    const matching = (project?.interactions ?? []).filter((interaction) => matchesAll(interaction, filters, range)).sort(byTimeStart);
+    const slugs = this.#slugsOf(project);
+    const data = matching.slice(offset, offset + limit).map((interaction) => summaryOf(interaction, slugs(interaction)));
+    return { total: matching.length, offset, limit, data };
+  }
+
+  /** `Date.parse(interaction.time_start)`, parsed once per stored interaction: an export scans them all for each window. */
+  #startOf(interaction: StoredInteraction): number {
+    let time = this.#starts.get(interaction);
+    if (time === undefined) {
+      time = Date.parse(interaction.time_start);
+      this.#starts.set(interaction, time);
+    }
+    return time;
+  }
+
+  /** The project's interactions whose `time_start` is in `range` (`start` included, `end` excluded), in the export's form, ordered by `time_start`. */
+  exportInteractions(projectId: string, range: { start: string; end: string }): ExportedInteraction[] {
+    const project = this.#projects.get(projectId);
+    if (project === undefined) return [];
+    const [start, end] = [Date.parse(range.start), Date.parse(range.end)];
+    const matching = project.interactions.filter((interaction) => {
+      const time = this.#startOf(interaction);
+      return time >= start && time < end;
+    });
+    matching.sort((a, b) => this.#startOf(a) - this.#startOf(b));
+    // The conversations of those alone, in time order, for their history: one pass over the project.
+    const wanted = new Set(matching.map((interaction) => interaction.conversation_id));
+    const conversations = new Map<string, StoredInteraction[]>();
+    for (const interaction of project.interactions) {
+      if (!wanted.has(interaction.conversation_id)) continue;
+      let turns = conversations.get(interaction.conversation_id);
+      if (turns === undefined) conversations.set(interaction.conversation_id, (turns = []));
+      turns.push(interaction);
+    }
+    for (const turns of conversations.values()) turns.sort((a, b) => this.#startOf(a) - this.#startOf(b));
+    const slugs = this.#slugsOf(project);
+    return matching.map((interaction) => {
+      const turns = conversations.get(interaction.conversation_id) ?? [];
+      return exportedOf(interaction, turns.slice(0, turns.indexOf(interaction)), slugs(interaction));
+    });
+  }
+
+  /** The detail of the project's interaction `interactionId`; `undefined` when it has none of that id. */
+  interactionDetail(projectId: string, interactionId: string): InteractionDetail | undefined {
+    const project = this.#projects.get(projectId);
+    const interaction = project?.interactions.find((stored) => stored.id === interactionId);
+    if (project === undefined || interaction === undefined) return undefined;
+    const conversation = project.interactions.filter((stored) => stored.conversation_id === interaction.conversation_id).sort(byTimeStart);
+    return detailOf(conversation, conversation.indexOf(interaction), this.#slugsOf(project)(interaction));
+  }
+
+  /** The feedback slugs of each interaction of a project: those sent with it, then those sent later. */
+  #slugsOf(project: Project | undefined): (interaction: StoredInteraction) => string[] {
+    const late = new Map<string, string[]>();
+    for (const feedback of project?.feedback ?? []) {
+      const slugs = late.get(feedback.interaction_id) ?? [];
+      slugs.push(feedback.action.slug);
+      late.set(feedback.interaction_id, slugs);
+    }
+    return (interaction) => [...interaction.feedback_actions.map((action) => action.slug), ...(late.get(interaction.id) ?? [])];
+  }
+
+  /**
+   * Adds tags to the project's interactions of `metadata.end_user` that started at
+   * `metadata.time_start` (and, when given, have its input and output): tags of the same
+   * name are replaced, the others kept.
+   * @returns how many interactions were tagged; 0 when none matched, and nothing changed.
+   */
+  addTags(projectId: string, body: AddTagsBody): number {
+    const { metadata } = body;
+    const start = Date.parse(metadata.time_start);
+    let tagged = 0;
+    for (const interaction of this.#projects.get(projectId)?.interactions ?? []) {
+      if (interaction.end_user !== metadata.end_user || Date.parse(interaction.time_start) !== start) continue;
+      if (metadata.input !== undefined && interaction.input !== metadata.input) continue;
+      if (metadata.output !== undefined && interaction.output !== metadata.output) continue;
+      interaction.tags = { ...interaction.tags, ...body.tags };
+      tagged += 1;
+    }
+    return tagged;
+  }
+
+  /** The variants `user` is in for `flags`, from the configured experiments (`ReferenceOptions.experiments`). */
+  variants(user: string, flags: readonly string[]): ReturnType<typeof variantsOf> {
+    return variantsOf(this.#experiments, user, flags);
   }
 
   /** Forgets everything of one project, or of every project. */

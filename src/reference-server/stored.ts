@@ -50,8 +50,10 @@ export interface StoredInteraction {
   time_start: string;
   /** ISO 8601, as sent. */
   time_end: string;
-  /** `{}` when none were sent. */
+  /** `{}` when none were sent; tags added later (`interactions.addTags`) merged in. */
   tags: Record<string, string>;
+  /** The A/B feature flags, as sent; absent when none were. */
+  feature_flag?: string[];
   /** The trace steps (`traces` of the single form, `trace` of the bulk form); `[]` when none. */
   trace: TraceStep[];
   /** The feedback (`user_feedback` of the single form, `feedback_actions` of the bulk form); `[]` when none. */

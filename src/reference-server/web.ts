@@ -17,6 +17,7 @@
 export { createReferenceHandler, type ReferenceHandler, type ReferenceHandlerOptions } from './handler.js';
 export type { ReferenceState } from './app.js';
 export { REFERENCE_DEFAULTS, type ReferenceOptions } from './options.js';
+export type { Experiments } from './experiments.js';
 export { ReferenceStore, type DeleteUsersResult } from './store.js';
 export type { StoredConversation, StoredFeedback, StoredInteraction, StoredRecord, StoredUser } from './stored.js';
 export { INSPECTION_PATHS } from './inspection.js';

@@ -1,10 +1,28 @@
 import type { AcceptedResponse, HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { DeleteInteractionsParams, MessageResponse, SendFeedbackParams, SendInteractionParams } from '../schemas/index.js';
+import type { ExportInteractionsParams, InteractionDetail, InteractionsPage, InteractionSummary, ListInteractionsParams } from '../types/reading.js';
+import type { AddTagsParams } from '../types/tags.js';
+import { InteractionExport } from './interaction-export.js';
+import { PagePromise } from './page-promise.js';
+
+/** The page size of `list` when `limit` is left out (the service's own default is 10). */
+const PAGE_LIMIT = 100;
+
+/** `params[name]` when it is a whole number; else `fallback` (validation reports what is wrong). */
+function wholeNumber(params: unknown, name: 'limit' | 'offset', fallback: number): number {
+  try {
+    const value = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)[name] : undefined;
+    return typeof value === 'number' && Number.isSafeInteger(value) ? value : fallback;
+  } catch {
+    return fallback;
+  }
+}
 
 /**
- * Single interactions: send one, delete stored ones by filter. Each method takes {@link RequestOptions} last (`signal`, `timeoutMs`,
- * `maxRetries`, `headers`).
+ * Interactions: send one, send feedback or tags on one sent earlier, list, export and
+ * read the stored ones, delete them by filter. Each method takes {@link RequestOptions}
+ * last (`signal`, `timeoutMs`, `maxRetries`, `headers`).
  */
 export class Interactions {
   readonly #http: HttpCore;
@@ -63,5 +81,76 @@ export class Interactions {
    */
   delete(params: DeleteInteractionsParams = {}, options?: RequestOptions): Promise<MessageResponse> {
     return this.#http.call('deleteInteractions', params, options);
+  }
+
+  /**
+   * The stored interactions whose time is in `time_range` and that match every filter
+   * (`POST`). Awaited, one page, `{ total, data }` (`limit` rows from `offset`);
+   * iterated with `for await`, every row of that page and of the pages after it, each
+   * asked when the loop reaches it.
+   *
+   * @example
+   * ```ts
+   * const time_range = { start: '2026-10-01T00:00:00Z', end: '2026-10-08T00:00:00Z' };
+   * const { total, data } = await nebuly.interactions.list({ time_range, limit: 20 });
+   * for await (const row of nebuly.interactions.list({ time_range, filters: [{ kind: 'user', values: [endUser] }] })) {
+   *   console.log(row.timestamp, row.input_text);
+   * }
+   * ```
+   */
+  list(params: ListInteractionsParams, options?: RequestOptions): PagePromise<InteractionsPage, InteractionSummary> {
+    const first = wholeNumber(params, 'offset', 0);
+    // The first page is asked with the params as given, so that validation sees them whole.
+    const page = (offset: number) => this.#http.call('listInteractions', offset === first ? params : { ...params, offset }, options);
+    return new PagePromise(page, first, wholeNumber(params, 'limit', PAGE_LIMIT));
+  }
+
+  /**
+   * Every stored interaction whose time is in `[from, to)`, for a range of any length:
+   * asked in consecutive windows of at most 7 days (the service's limit), in order, none
+   * given twice or missed at a window's edge, each window retried like every call. Stop it
+   * with `signal`. `.windows()` gives the windows themselves, with their place.
+   *
+   * @example
+   * ```ts
+   * for await (const item of nebuly.interactions.export({ from: '2026-10-01T00:00:00Z', to: '2026-11-01T00:00:00Z' })) {
+   *   out.write(`${JSON.stringify(item)}\n`);
+   * }
+   * ```
+   */
+  export(params: ExportInteractionsParams, options?: RequestOptions): InteractionExport {
+    return new InteractionExport(this.#http, params, options);
+  }
+
+  /**
+   * The detail of one stored interaction, by the `id` of a listed row (`GET`): its
+   * content, tags, feedback, and the interactions around it in its conversation.
+   *
+   * @example
+   * ```ts
+   * const { data } = await nebuly.interactions.list({ time_range, limit: 1 });
+   * const detail = await nebuly.interactions.get(data[0]!.id);
+   * ```
+   */
+  get(interaction_id: string, options?: RequestOptions): Promise<InteractionDetail> {
+    return this.#http.call('getInteractionDetail', { interaction_id }, options);
+  }
+
+  /**
+   * Adds tags to an interaction sent earlier, once they are known (a resolved ticket, a
+   * CSAT score) (`POST`): tags of the same name are replaced, the others kept. The service
+   * finds the interaction by its end user and `time_start`, and its input and output
+   * when given.
+   *
+   * @example
+   * ```ts
+   * await nebuly.interactions.addTags({
+   *   tags: { ticket: 'resolved', csat: '5' },
+   *   metadata: { end_user: endUser, time_start: interaction.time_start, input: interaction.input, output: interaction.output },
+   * });
+   * ```
+   */
+  addTags(params: AddTagsParams, options?: RequestOptions): Promise<AcceptedResponse> {
+    return this.#http.call('addTags', params, options);
   }
 }

@@ -1,6 +1,6 @@
 import type { HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/request-options.js';
-import type { UsersParams, UsersResponse } from '../schemas/index.js';
+import type { DeleteUsersParams, MessageResponse, UsersParams, UsersResponse } from '../schemas/index.js';
 
 /**
  * The project's platform users (the same records as eligible users). Each method takes {@link RequestOptions} last (`signal`, `timeoutMs`,
@@ -37,6 +37,18 @@ export class PlatformUsers {
    */
   update(params: UsersParams, options?: RequestOptions): Promise<UsersResponse> {
     return this.#http.call('updatePlatformUsers', params, options);
+  }
+
+  /**
+   * Deletes users by `end_user`; ones not stored are ignored (`DELETE`).
+   *
+   * @example
+   * ```ts
+   * const { message } = await nebuly.platformUsers.delete({ users: ['u-1', 'u-2'] });
+   * ```
+   */
+  delete(params: DeleteUsersParams, options?: RequestOptions): Promise<MessageResponse> {
+    return this.#http.call('deletePlatformUsers', params, options);
   }
 
   /** Every platform user of the project (`GET`). */

@@ -26,6 +26,12 @@ const noProtoKey = z.custom<Record<string, string>>().check((payload) => {
  */
 export const tags = z.pipe(noProtoKey, z.record(z.string(), z.string()).check(capIssues));
 
+/**
+ * The A/B-test feature flags an interaction was recorded under (`interaction.feature_flag`,
+ * a list despite its singular name): the flags asked of `/variants`.
+ */
+export const featureFlags = z.array(nonEmptyString).check(capIssues);
+
 /** Days in each month of a common year; February gains one in a leap year. */
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { nonEmptyString, tags, timestamp } from './common.js';
+import { featureFlags, nonEmptyString, tags, timestamp } from './common.js';
 import { conversationFeedbackActionSchema } from './feedback.js';
 import { capIssues } from './issues.js';
 import { traceStepSchema } from './traces.js';
@@ -11,6 +11,7 @@ export const conversationInteractionSchema = z.object({
   time_start: timestamp,
   time_end: timestamp,
   tags: z.optional(tags),
+  feature_flag: z.optional(featureFlags),
   feedback_actions: z.optional(z.array(conversationFeedbackActionSchema).check(capIssues)),
   trace: z.optional(z.array(traceStepSchema).check(capIssues)),
 });

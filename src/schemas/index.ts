@@ -10,9 +10,12 @@ export * from './filters.js';
 export * from './interactions.js';
 export * from './issues.js';
 export * from './json.js';
+export * from './reading.js';
 export * from './responses.js';
+export * from './tags.js';
 export * from './traces.js';
 export * from './users.js';
+export * from './variants.js';
 
 // The request and response types are written out field by field in ../types, and held
 // equal to what these schemas infer (type-checks.ts).

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { nonEmptyString, tags, timestamp } from './common.js';
+import { featureFlags, nonEmptyString, tags, timestamp } from './common.js';
 import { feedbackActionSchema } from './feedback.js';
 import { capIssues } from './issues.js';
 import { traceStepSchema } from './traces.js';
@@ -14,6 +14,7 @@ export const interactionSchema = z.object({
   end_user: nonEmptyString,
   hide_content: z.optional(z.boolean()),
   tags: z.optional(tags),
+  feature_flag: z.optional(featureFlags),
 });
 
 /** Body of `nebuly.interactions.send`. */

@@ -19,7 +19,20 @@ export { conversationFeedbackActionSchema, FEEDBACK_SLUGS, feedbackActionSchema 
 export { feedbackMetadataSchema, sendFeedbackParamsSchema } from './feedback-event.js';
 export { deleteInteractionsParamsSchema, FILTER_KINDS, interactionFilterSchema, timeRangeSchema } from './filters.js';
 export { interactionSchema, sendInteractionParamsSchema } from './interactions.js';
+export {
+  closedTimeRangeSchema,
+  conversationTurnSchema,
+  exportedInteractionSchema,
+  exportWindowParamsSchema,
+  exportWindowResponseSchema,
+  interactionDetailParamsSchema,
+  interactionDetailSchema,
+  interactionsPageSchema,
+  interactionSummarySchema,
+  listInteractionsParamsSchema,
+} from './reading.js';
 export { messageResponseSchema } from './responses.js';
+export { addTagsParamsSchema, tagsMetadataSchema } from './tags.js';
 export {
   embeddingStepSchema,
   llmStepSchema,
@@ -35,4 +48,14 @@ export {
   usersParamsSchema,
   usersResponseSchema,
 } from './users.js';
+export {
+  configParamSchema,
+  lookupVariantSchema,
+  modelVariantSchema,
+  promptVariantSchema,
+  ragSourceVariantSchema,
+  variantSchema,
+  variantsParamsSchema,
+  variantsResponseSchema,
+} from './variants.js';
 export type * from '../types/index.js';

@@ -9,7 +9,26 @@ import type { conversationFeedbackActionSchema, feedbackActionSchema } from './f
 import type { feedbackMetadataSchema, sendFeedbackParamsSchema } from './feedback-event.js';
 import type { deleteInteractionsParamsSchema, interactionFilterSchema, timeRangeSchema } from './filters.js';
 import type { interactionSchema, sendInteractionParamsSchema } from './interactions.js';
+import type {
+  conversationTurnSchema,
+  exportedInteractionSchema,
+  interactionDetailSchema,
+  interactionsPageSchema,
+  interactionSummarySchema,
+  listInteractionsParamsSchema,
+} from './reading.js';
 import type { messageResponseSchema } from './responses.js';
+import type { addTagsParamsSchema, tagsMetadataSchema } from './tags.js';
+import type {
+  configParamSchema,
+  lookupVariantSchema,
+  modelVariantSchema,
+  promptVariantSchema,
+  ragSourceVariantSchema,
+  variantSchema,
+  variantsParamsSchema,
+  variantsResponseSchema,
+} from './variants.js';
 import type { embeddingStepSchema, llmStepSchema, messageSchema, retrievalStepSchema, traceStepSchema } from './traces.js';
 import type {
   deleteUsersParamsSchema,
@@ -93,4 +112,21 @@ export type SchemaAgreement = [
   Expect<Same<T.FeedbackMetadata, z.output<typeof feedbackMetadataSchema>>>,
   Expect<Same<T.SendFeedbackParams, z.input<typeof sendFeedbackParamsSchema>>>,
   Expect<Same<T.SendFeedbackBody, z.output<typeof sendFeedbackParamsSchema>>>,
+  Expect<Same<T.VariantsParams, z.input<typeof variantsParamsSchema>>>,
+  Expect<Same<T.ConfigParam, z.output<typeof configParamSchema>>>,
+  Expect<Same<T.PromptVariant, z.output<typeof promptVariantSchema>>>,
+  Expect<Same<T.ModelVariant, z.output<typeof modelVariantSchema>>>,
+  Expect<Same<T.RagSourceVariant, z.output<typeof ragSourceVariantSchema>>>,
+  Expect<Same<T.Variant, z.output<typeof variantSchema>>>,
+  Expect<Same<T.LookupVariant, z.output<typeof lookupVariantSchema>>>,
+  Expect<Same<T.VariantsResponse, z.output<typeof variantsResponseSchema>>>,
+  Expect<Same<T.TagsMetadataInput, z.input<typeof tagsMetadataSchema>>>,
+  Expect<Same<T.AddTagsParams, z.input<typeof addTagsParamsSchema>>>,
+  Expect<Same<T.AddTagsBody, z.output<typeof addTagsParamsSchema>>>,
+  Expect<Same<T.ListInteractionsParams, z.input<typeof listInteractionsParamsSchema>>>,
+  Expect<Same<T.InteractionSummary, z.output<typeof interactionSummarySchema>>>,
+  Expect<Same<T.InteractionsPage, z.output<typeof interactionsPageSchema>>>,
+  Expect<Same<T.ExportedInteraction, z.output<typeof exportedInteractionSchema>>>,
+  Expect<Same<T.ConversationTurn, z.output<typeof conversationTurnSchema>>>,
+  Expect<Same<T.InteractionDetail, z.output<typeof interactionDetailSchema>>>,
 ];

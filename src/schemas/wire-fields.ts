@@ -28,6 +28,18 @@ export type FieldKind = 'id' | 'value' | 'value?';
  */
 export type WireFields = Readonly<Record<string, FieldKind>>;
 
+/**
+ * The longest window `exportInteractions` answers: 7 days, in milliseconds ("The maximum
+ * allowed time range for an export is 7 days"). `interactions.export` splits a range into
+ * windows of this length.
+ *
+ * @example
+ * ```ts
+ * const windows = Math.ceil((to - from) / EXPORT_WINDOW_MS);
+ * ```
+ */
+export const EXPORT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Roles of a chat-completion message. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 
@@ -86,6 +98,7 @@ export const CONVERSATION_INTERACTION_FIELDS = {
   time_start: 'id',
   time_end: 'id',
   tags: 'value?',
+  feature_flag: 'value?',
   feedback_actions: 'value?',
   trace: 'value?',
 } as const satisfies WireFields;

@@ -28,6 +28,11 @@ export interface ConversationInteractionInput {
   time_end: TimestampInput;
   /** Tags of the interaction; each becomes a filter in the platform. */
   tags?: Tags | undefined;
+  /**
+   * The A/B-test feature flags the interaction ran under (the flags asked of
+   * `nebuly.variants()`): ties it to the experiment. A list, despite the singular name.
+   */
+  feature_flag?: string[] | undefined;
   /** What the user did with the answer. */
   feedback_actions?: ConversationFeedbackAction[] | undefined;
   /** The steps that produced the answer. */

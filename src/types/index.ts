@@ -21,6 +21,17 @@ export type {
 } from './filters.js';
 export type { Interaction, InteractionInput, SendInteractionBody, SendInteractionParams } from './interactions.js';
 export type {
+  ConversationTurn,
+  ExportedInteraction,
+  ExportInteractionsParams,
+  FeedbackType,
+  InteractionDetail,
+  InteractionsPage,
+  InteractionSummary,
+  ListInteractionsParams,
+} from './reading.js';
+export type { AddTagsBody, AddTagsParams, TagsMetadataInput } from './tags.js';
+export type {
   EmbeddingStep,
   EmbeddingStepInput,
   LLMStep,
@@ -42,3 +53,14 @@ export type {
   UsersParams,
   UsersResponse,
 } from './users.js';
+export type {
+  ConfigParam,
+  ConfigParamType,
+  LookupVariant,
+  ModelVariant,
+  PromptVariant,
+  RagSourceVariant,
+  Variant,
+  VariantsParams,
+  VariantsResponse,
+} from './variants.js';

@@ -40,6 +40,11 @@ export interface InteractionInput {
   hide_content?: boolean | undefined;
   /** Tags of the interaction; each becomes a filter in the platform. */
   tags?: Tags | undefined;
+  /**
+   * The A/B-test feature flags the interaction ran under (the flags asked of
+   * `nebuly.variants()`): ties it to the experiment. A list, despite the singular name.
+   */
+  feature_flag?: string[] | undefined;
 }
 
 /**

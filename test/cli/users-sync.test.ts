@@ -155,7 +155,7 @@ describe.concurrent('nebuly users sync (bin)', { timeout: TIMEOUT_MS }, () => {
     expect(stored()).toEqual([]);
   });
 
-  it('--platform inserts with PUT and updates with POST on the platform-users path; refuses --delete-missing', async () => {
+  it('--platform inserts with PUT, updates with POST and, with --delete-missing, deletes with DELETE on the platform-users path', async () => {
     const { nebuly, file, stored, writes } = await world();
     await nebuly(['users', 'sync', await file('platform-1.csv', usersCsv(3).csv), '--platform']);
     const changed = usersCsv(4).csv.replace('user-1,2026-01-01,,support', 'user-1,2026-01-01,,legal');
@@ -171,9 +171,14 @@ describe.concurrent('nebuly users sync (bin)', { timeout: TIMEOUT_MS }, () => {
     ]);
     expect(stored().find((u) => u.end_user === 'user-1')?.tags).toEqual({ department: 'legal' });
 
-    const refused = await nebuly(['users', 'sync', await file('platform-3.csv', usersCsv(1).csv), '--platform', '--delete-missing']);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--delete-missing cannot be used with --platform');
+    const pruned = await nebuly(['users', 'sync', await file('platform-3.csv', usersCsv(1).csv), '--platform', '--delete-missing']);
+    expect(pruned.code).toBe(0);
+    expect(pruned.stdout).toContain('Applied: 0 inserted, 0 updated, 3 deleted.');
+    const deletes = writes().filter((r) => r.method === 'DELETE');
+    expect(deletes.map((r) => `${r.method} ${r.path} ${(JSON.parse(r.body) as { users: string[] }).users.join(',')}`)).toEqual([
+      `DELETE ${REFERENCE_PATHS.platformUsers} user-1,user-2,user-3`,
+    ]);
+    expect(stored().map((u) => u.end_user)).toEqual(['user-0']);
   });
 
   it('refuses a file that is not UTF-8 (Latin-1, UTF-16 with a BOM), naming the encoding; nothing sent', async () => {

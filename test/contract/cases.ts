@@ -5,6 +5,7 @@ import { feedbackCases } from './cases/feedback.js';
 import { idempotencyCases } from './cases/idempotency.js';
 import { ingestionCases } from './cases/ingestion.js';
 import { isolationCases } from './cases/isolation.js';
+import { platformCases } from './cases/platform.js';
 import { userCases } from './cases/users.js';
 import type { TargetFactory } from './target.js';
 
@@ -23,4 +24,5 @@ export function defineContractCases(factory: TargetFactory): void {
   faultCases(factory);
   idempotencyCases(factory);
   feedbackCases(factory);
+  platformCases(factory);
 }

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { endOutput, interactionFields, llmFields } from '../../src/recorder/call-fields.js';
-import { copyPlainObject, fieldReaderOf, fieldsOf, readSafely } from '../../src/recorder/fields.js';
+import { copyArray, copyPlainObject, fieldReaderOf, fieldsOf, readSafely } from '../../src/recorder/fields.js';
 import { LLM_STEP_FIELDS, MESSAGE_FIELDS, wireFieldNames } from '../../src/schemas/wire-fields.js';
 import { UNREADABLE } from '../../src/utils/issues.js';
 import { revoked, runParameters } from './hostile.js';
@@ -125,12 +125,12 @@ function agree(spec: Spec, fast: (params: unknown) => unknown, byTable: (params:
 }
 
 describe('the readers of the recording calls agree with the table readers', () => {
-  it('conversation.interaction(): input, and tags copied when plain', () => {
+  it('conversation.interaction(): input, tags copied when plain, feature_flag copied when an array', () => {
     fc.assert(
-      fc.property(params(['input', 'tags']), (spec) => {
+      fc.property(params(['input', 'tags', 'feature_flag']), (spec) => {
         agree(spec, interactionFields, (given) => {
-          const { input, tags } = fieldsOf(given, ['input', 'tags'] as const);
-          return { input, tags: copyPlainObject(tags) };
+          const { input, tags, feature_flag } = fieldsOf(given, ['input', 'tags', 'feature_flag'] as const);
+          return { input, tags: copyPlainObject(tags), feature_flag: copyArray(feature_flag) };
         });
       }),
       runParameters(1_000),
@@ -161,8 +161,11 @@ describe('the readers of the recording calls agree with the table readers', () =
     history.push({ role: 'assistant', content: 'later' });
     (history[0] as { content: string }).content = 'changed';
     const tags = { plan: 'pro' };
-    const fields = interactionFields({ input: 'q', tags });
+    const flags = ['new-prompt'];
+    const fields = interactionFields({ input: 'q', tags, feature_flag: flags });
     tags.plan = 'free';
+    flags.push('later');
+    expect(fields.feature_flag).toStrictEqual(['new-prompt']);
     expect(recorded).toStrictEqual({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], output: 'o' });
     expect(fields.tags).toStrictEqual({ plan: 'pro' });
   });

@@ -58,6 +58,7 @@ function records(odd: boolean) {
     input: sometimes(fc.string()),
     output: sometimes(fc.string()),
     tags: maybe(tags),
+    featureFlag: maybe(fc.oneof(fc.array(sometimes(fc.string({ maxLength: 3 })), { maxLength: 3 }), wrong)),
     trace: fc.array(step, { maxLength: 4 }),
     feedback: maybe(fc.array(sometimes(feedback), { maxLength: 3 })),
   }).map(

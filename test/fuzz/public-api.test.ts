@@ -89,6 +89,16 @@ const RESOURCE_CALLS = {
   'eligibleUsers.list': [(nebuly: NebulyClient, params: unknown) => nebuly.eligibleUsers.list(...([params] as unknown as [])), {}],
   'platformUsers.update': [(nebuly: NebulyClient, params: unknown) => nebuly.platformUsers.update(params as never), { users: [USER] }],
   'platformUsers.list': [(nebuly: NebulyClient, params: unknown) => nebuly.platformUsers.list(...([params] as unknown as [])), {}],
+  'platformUsers.delete': [(nebuly: NebulyClient, params: unknown) => nebuly.platformUsers.delete(params as never), { users: ['u-1'] }],
+  variants: [(nebuly: NebulyClient, params: unknown) => nebuly.variants(params as never), { user: 'u', feature_flags: ['f'] }],
+  'interactions.list': [
+    (nebuly: NebulyClient, params: unknown) => Promise.resolve(nebuly.interactions.list(params as never)),
+    { time_range: { start: TIME, end: '2026-03-02T00:00:00Z' }, filters: [{ kind: 'user', values: ['u'] }], limit: 5, offset: 1 },
+  ],
+  'interactions.addTags': [
+    (nebuly: NebulyClient, params: unknown) => nebuly.interactions.addTags(params as never),
+    { tags: { csat: '5' }, metadata: { end_user: 'u', time_start: TIME, input: 'Hi', output: 'Hello' } },
+  ],
 } as const;
 
 /** The arguments of a builder that takes several: the array's items, read here, or the value alone. */
@@ -207,6 +217,9 @@ describe('fuzz: hostile values against every public call (seeded, bounded)', () 
       '/api/external/projects/delete-interactions': ['POST', RESOURCE_CALLS['interactions.delete'][1]],
       '/api/external/eligible-users': ['PUT', RESOURCE_CALLS['eligibleUsers.update'][1]],
       '/api/external/platform-users': ['POST', RESOURCE_CALLS['platformUsers.update'][1]],
+      '/api/external/variants': ['POST', RESOURCE_CALLS.variants[1]],
+      '/api/external/get-interactions': ['POST', RESOURCE_CALLS['interactions.list'][1]],
+      '/event-ingestion/api/v2/events/tags': ['POST', RESOURCE_CALLS['interactions.addTags'][1]],
     } as const;
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...(Object.keys(paths) as (keyof typeof paths)[])), mutation, async (path, change) => {

@@ -60,17 +60,28 @@ const WIRE_TYPES = [
   'InteractionFilter', 'InteractionFilterKind', 'TimeRangeInput', 'DeleteInteractionsParams', 'DeleteInteractionsBody',
   'UserRecordInput', 'UserRecord', 'UsersParams', 'DeleteUsersParams', 'UserRecordResponse', 'UsersResponse',
   'MessageResponse', 'FeedbackMetadataInput', 'FeedbackMetadata', 'SendFeedbackParams', 'SendFeedbackBody',
+  'VariantsParams', 'VariantsResponse', 'LookupVariant', 'Variant', 'PromptVariant', 'ModelVariant', 'RagSourceVariant',
+  'ConfigParam', 'ConfigParamType', 'ListInteractionsParams', 'InteractionsPage', 'InteractionSummary', 'FeedbackType',
+  'ExportInteractionsParams', 'ExportedInteraction', 'InteractionDetail', 'ConversationTurn', 'AddTagsParams', 'AddTagsBody',
+  'TagsMetadataInput',
 ];
 
-/** Schemas added after 0.1.0. */
-const NEW_SCHEMAS = ['feedbackMetadataSchema', 'sendFeedbackParamsSchema'];
+/** Schemas added after 0.1.0: on `nebuly-client/schemas` only. */
+const NEW_SCHEMAS = [
+  'feedbackMetadataSchema', 'sendFeedbackParamsSchema',
+  'variantsParamsSchema', 'variantsResponseSchema', 'lookupVariantSchema', 'variantSchema', 'promptVariantSchema',
+  'modelVariantSchema', 'ragSourceVariantSchema', 'configParamSchema', 'listInteractionsParamsSchema', 'closedTimeRangeSchema',
+  'interactionsPageSchema', 'interactionSummarySchema', 'exportWindowParamsSchema', 'exportWindowResponseSchema',
+  'exportedInteractionSchema', 'interactionDetailParamsSchema', 'interactionDetailSchema', 'conversationTurnSchema',
+  'addTagsParamsSchema', 'tagsMetadataSchema',
+];
 
 /** The public API of the package root: values and types. Changing it is a decision. */
 const ROOT_API = [
   // the client and its resources
   'NebulyClient', 'Interactions', 'Conversations', 'EligibleUsers', 'PlatformUsers',
   'ClientOptions', 'ModelPrice', 'Region', 'AcceptedResponse',
-  'RequestOptions', 'LogLevel', 'Logger', 'LogFields',
+  'RequestOptions', 'LogLevel', 'Logger', 'LogFields', 'PagePromise', 'PageLike', 'InteractionExport', 'ExportWindow',
   // errors
   'NebulyError', 'ValidationError', 'Issue', 'APIError', 'BadRequestError', 'AuthenticationError',
   'PermissionDeniedError', 'NotFoundError', 'ConflictError', 'PayloadTooLargeError', 'UnprocessableEntityError',
@@ -123,6 +134,11 @@ describe('parameter and response types', () => {
     ['Conversations', 'send', 'SendConversationParams', 'conversation'],
     ['EligibleUsers', 'insert', 'UsersParams', 'users'],
     ['EligibleUsers', 'delete', 'DeleteUsersParams', 'users'],
+    ['PlatformUsers', 'delete', 'DeleteUsersParams', 'users'],
+    ['NebulyClient', 'variants', 'VariantsParams', 'feature_flags'],
+    ['Interactions', 'list', 'ListInteractionsParams', 'time_range'],
+    ['Interactions', 'export', 'ExportInteractionsParams', 'from'],
+    ['Interactions', 'addTags', 'AddTagsParams', 'metadata'],
   ])('%s.%s takes a named type whose fields are documented in hovers', (className, method, typeName, field) => {
     const hover = parameterHover(className, method);
     expect(hover.text).toBe(typeName);

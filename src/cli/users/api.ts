@@ -8,8 +8,7 @@ export interface UsersApi {
   list(): Promise<UsersResponse>;
   insert(users: UserRecord[]): Promise<UsersResponse>;
   update(users: UserRecord[]): Promise<UsersResponse>;
-  /** Absent for platform users: the service's reference gives no method or body for their delete. */
-  readonly delete: ((endUsers: string[]) => Promise<unknown>) | undefined;
+  delete(endUsers: string[]): Promise<unknown>;
 }
 
 /** The endpoints of eligible users, or of platform users. */
@@ -21,7 +20,7 @@ export function usersApi(client: NebulyClient, platform: boolean): UsersApi {
       list: () => users.list(),
       insert: (records) => users.insert({ users: records }),
       update: (records) => users.update({ users: records }),
-      delete: undefined,
+      delete: (endUsers) => users.delete({ users: endUsers }),
     };
   }
   const users = client.eligibleUsers;

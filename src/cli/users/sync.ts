@@ -176,11 +176,6 @@ export async function usersSync(argv: readonly string[], env: Env, io: Io): Prom
   }
   const platform = values.platform === true;
   const deleteMissing = values['delete-missing'] === true;
-  if (platform && deleteMissing) {
-    throw new CliError(
-      '--delete-missing cannot be used with --platform: the platform-users API documents no delete. Delete through eligible users (the same list) without --platform.',
-    );
-  }
   const batchSize = readWholeNumber('batch-size', values['batch-size'], 1, 10_000) ?? SYNC_BATCH_SIZE;
   const path = positionals[0] ?? '';
   const { client, host } = await connect(values, env);
@@ -221,11 +216,10 @@ export async function usersSync(argv: readonly string[], env: Env, io: Io): Prom
     await apply(context, 'insert', diff.insert, ofKind('insert'), async (batch) => skippedOf(batch, await api.insert(batch))),
     await apply(context, 'update', diff.update, ofKind('update'), async (batch) => skippedOf(batch, await api.update(batch))),
   ];
-  const remove = api.delete;
-  if (deleteMissing && remove !== undefined) {
+  if (deleteMissing) {
     outcomes.push(
       await apply(context, 'delete', diff.missing.length, diff.missing, async (batch) => {
-        await remove(batch);
+        await api.delete(batch);
         return [];
       }),
     );

@@ -130,7 +130,9 @@ export function errorCases(factory: TargetFactory): void {
 
     it.each([
       ['GET', REFERENCE_PATHS.interaction, 'POST'],
-      ['DELETE', REFERENCE_PATHS.platformUsers, 'GET, PUT, POST'],
+      ['PATCH', REFERENCE_PATHS.platformUsers, 'GET, PUT, POST, DELETE'],
+      ['GET', REFERENCE_PATHS.variants, 'POST'],
+      ['POST', REFERENCE_PATHS.exportInteractions, 'GET'],
       ['PATCH', REFERENCE_PATHS.eligibleUsers, 'GET, POST, PUT, DELETE'],
       ['GET', REFERENCE_PATHS.deleteInteractions, 'POST'],
     ])('405 with an Allow header for %s %s', async (method, path, allow) => {
