@@ -10,7 +10,7 @@
  * thumbsUp.onclick = () => sendFeedback({ url: '/api/feedback', token, slug: 'thumbs_up' });
  * const stop = captureCopy(answerElement, { url: '/api/feedback', token });
  * ```
- * @packageDocumentation
+ * @module nebuly-client/browser
  */
 import type { FeedbackSlug } from '../types/feedback.js';
 

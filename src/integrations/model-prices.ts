@@ -6,7 +6,6 @@
  * call that read its prompt from a cache (or wrote it there) would be priced as plain
  * input: such steps carry their `cost`, computed here.
  */
-import { usdToMicroDollars } from '../builders/money.js';
 import type { ModelPrice } from '../core/model-price.js';
 
 /**
@@ -146,11 +145,13 @@ export function callCost(model: string, tokens: BilledTokens, own: Readonly<Reco
   if (tokens.cachedInput === 0 && tokens.cacheWrite === 0 && tokens.reasoning === 0) return undefined;
   const price = priceOf(model, own);
   if (price === undefined) return undefined;
-  const usd =
-    (tokens.input * price.input +
+  // USD per million tokens times tokens is micro-dollars: no unit to convert, and no import
+  // of the builders (which would cut Node's main entry into one more shared file).
+  const microDollars = Math.round(
+    tokens.input * price.input +
       tokens.cachedInput * (price.cachedInput ?? price.input) +
       tokens.cacheWrite * (price.cacheWrite ?? price.input) +
-      tokens.output * price.output) /
-    1_000_000;
-  return usdToMicroDollars(usd);
+      tokens.output * price.output,
+  );
+  return Number.isSafeInteger(microDollars) && microDollars >= 0 ? microDollars : undefined;
 }
