@@ -68,7 +68,8 @@ describe('Deadline', () => {
     const deadline = new Deadline(20);
     expect(timeouts()).toBe(before + 1);
     await deadline.expired;
-    expect(timeouts()).toBe(before);
+    // At most as many as before: a timer of an earlier test may have ended meanwhile.
+    expect(timeouts()).toBeLessThanOrEqual(before);
     const cleared = new Deadline(60_000);
     cleared.clear();
     expect(timeouts()).toBe(before);
@@ -104,13 +105,15 @@ describe('the recorder’s timers', () => {
       options: { idleTimeoutMs: 60_000 },
     });
     recorder.startConversation({ end_user: 'u' }).interaction({ input: 'q' }).end({ output: 'a' });
-    const shutdown = recorder.shutdown({ timeoutMs: 50 });
-    await Promise.resolve();
+    const shutdown = recorder.shutdown({ timeoutMs: 2_000 });
     // The deadline, ref'd: a fetch that hangs without a handle of its own must not let the
-    // process exit before shutdown() resolves and reports what was not sent.
-    expect(timeouts(process.getActiveResourcesInfo())).toBe(before + 1);
+    // process exit before shutdown() resolves and reports what was not sent. It is set once
+    // the stages are loaded (a dynamic import, whose pending read holds the loop meanwhile):
+    // waited for, not assumed after one microtask, so that a loaded machine passes too.
+    await vi.waitFor(() => expect(timeouts(process.getActiveResourcesInfo())).toBe(before + 1), { timeout: 1_500, interval: 5 });
     await shutdown;
     expect(errors).toEqual(['DeliveryError']);
-    expect(timeouts(process.getActiveResourcesInfo())).toBe(before);
+    // At most as many as before: a timer of an earlier test may have ended meanwhile.
+    expect(timeouts(process.getActiveResourcesInfo())).toBeLessThanOrEqual(before);
   });
 });
