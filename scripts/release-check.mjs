@@ -30,19 +30,34 @@ function quickStart(readme) {
   return match[1];
 }
 
-/** Starts the packed reference server's bin in the app; resolves with its URL and a stop function. */
+/**
+ * Starts the packed reference server's bin in the app; resolves with its URL and a stop
+ * function that resolves once the server has exited.
+ *
+ * The bin runs under this Node itself, not through `npx`: npx does not pass SIGTERM on to
+ * the server it starts, so the server outlived `stop()`, held its stdout pipe open, and
+ * this script never exited (CI ran out of time there).
+ */
 function startReferenceServer(apiKey) {
-  const child = spawn('npx', ['--no-install', 'nebuly-reference-server', '--port', '0', '--api-key', apiKey], {
+  const bin = join(app, 'node_modules/.bin/nebuly-reference-server');
+  const child = spawn(process.execPath, [bin, '--port', '0', '--api-key', apiKey], {
     cwd: app,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
+  const stop = async () => {
+    child.kill('SIGTERM');
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(kill);
+  };
   return new Promise((resolveStart, reject) => {
     let output = '';
     child.on('exit', (code) => reject(new Error(`nebuly-reference-server exited (${code}) before listening:\n${output}`)));
     child.stdout.setEncoding('utf8').on('data', (text) => {
       output += text;
       const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url !== undefined) resolveStart({ url, waitFor, stop: () => child.kill('SIGTERM') });
+      if (url !== undefined) resolveStart({ url, waitFor, stop });
     });
     /** Resolves when the server has printed a line matching `pattern`; rejects after 30 s. */
     const waitFor = (pattern) =>
@@ -102,7 +117,7 @@ try {
     // The server prints a line per request it answered: the conversation was stored there.
     await server.waitFor(/POST \/event-ingestion\/api\/v2\/events\/trace_conversation 202/);
   } finally {
-    server.stop();
+    await server.stop();
   }
   step('released as a user gets it');
 } finally {
