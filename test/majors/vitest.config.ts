@@ -22,8 +22,11 @@ const majorsLangChain: Plugin = {
  * The tests of the framework majors that need Node 22 (scripts/majors.mjs runs them there),
  * with the root's aliases: `nebuly-client/*` is the source.
  */
+// The root's projects (which files run two at a time) are the root suite's; these run as one.
+const { projects: _projects, ...test } = base.test ?? {};
+
 export default defineConfig({
   ...base,
   plugins: [majorsLangChain],
-  test: { ...base.test, include: ['test/majors/**/*.test.ts'], exclude: ['**/node_modules/**'] },
+  test: { ...test, include: ['test/majors/**/*.test.ts'], exclude: ['**/node_modules/**'] },
 });
