@@ -16,7 +16,7 @@ import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { generateText, simulateReadableStream, streamText, wrapLanguageModel, type LanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { time, timing, type Timing } from './integrations.js';
+import { time, timing, type Timing } from './overhead.js';
 import { benchClient, DIST, type Sdk } from './sdk.js';
 
 type AiSdkModule = typeof import('../src/integrations/ai-sdk/index.js');

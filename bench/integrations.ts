@@ -1,15 +1,10 @@
 /**
  * The cost of `observeOpenAI`: the same calls through the unwrapped and the observed
  * OpenAI client, in the same run, one of each in turn, over a `fetch` that answers from
- * memory so that no network is measured.
- *
- * Overhead = lower quartile observed − lower quartile unwrapped. Other processes only ever
- * add time to a sample, and on a shared machine they add it to most multi-millisecond
- * samples (a stream's median moves by 20 µs per chunk between runs); the lower quartile is
- * what the code costs when left alone. Calls alternate one by one, not in batches, so both
- * kinds see the same conditions. Medians are reported beside.
+ * memory so that no network is measured (`overhead.ts` says how it is timed).
  */
 import OpenAI from 'openai';
+import { measureOverhead, type Overhead } from './overhead.js';
 import { benchClient, DIST, type Sdk } from './sdk.js';
 
 type OpenAIModule = typeof import('../src/integrations/openai.js');
@@ -23,24 +18,8 @@ const PER_CONVERSATION = 50;
 /** Chunks of the streamed answer. */
 const CHUNKS = 50;
 
-/** Quartiles of the timed calls, µs per call or per chunk. */
-export interface Timing {
-  p25: number;
-  median: number;
-  p75: number;
-}
-
-export interface IntegrationResult {
-  /** µs per non-streamed `chat.completions.create`, through the unwrapped and the observed client. */
-  plainCallUs: Timing;
-  observedCallUs: Timing;
-  /** µs the observation adds to one non-streamed call (lower quartiles). */
-  overheadUsPerCall: number;
-  /** µs per chunk of a streamed call (`CHUNKS` chunks), unwrapped and observed. */
-  plainChunkUs: Timing;
-  observedChunkUs: Timing;
-  /** µs the observation adds per streamed chunk, the call's own overhead spread over them (lower quartiles). */
-  overheadUsPerChunk: number;
+/** `observeOpenAI`'s figures, and how many calls and streams they come from. */
+export interface IntegrationResult extends Overhead {
   chunksPerStream: number;
   calls: number;
   streams: number;
@@ -101,19 +80,6 @@ const MESSAGES = [
   { role: 'user' as const, content: 'What does the handbook say about parental leave in the first year?' },
 ];
 
-/** Quartiles of durations in ms, as µs per `per` (call or chunk). */
-export function timing(valuesMs: number[], per = 1): Timing {
-  const sorted = [...valuesMs].sort((a, b) => a - b);
-  const at = (q: number) => Number((((sorted[Math.floor(sorted.length * q)] ?? Number.NaN) * 1000) / per).toFixed(2));
-  return { p25: at(0.25), median: at(0.5), p75: at(0.75) };
-}
-
-export async function time(run: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await run();
-  return performance.now() - started;
-}
-
 export async function benchIntegrations(sdk: Sdk): Promise<IntegrationResult> {
   const { observeOpenAI } = (await import(new URL('openai.js', DIST).href)) as OpenAIModule;
   const { nebuly, errors } = benchClient(sdk);
@@ -138,46 +104,23 @@ export async function benchIntegrations(sdk: Sdk): Promise<IntegrationResult> {
     return text;
   };
 
-  // Warm-up: both paths compiled before anything is timed.
-  for (let i = 0; i < 200; i += 1) {
-    await call(plain);
-    await call(observed);
-    if (i % 4 === 0) {
-      await stream(plain);
-      await stream(observed);
-    }
-  }
-  await nextConversation();
-
-  const plainCalls: number[] = [];
-  const observedCalls: number[] = [];
-  for (let i = 0; i < CALLS; i += 1) {
-    plainCalls.push(await time(() => call(plain)));
-    observedCalls.push(await time(() => call(observed)));
-    if ((i + 1) % PER_CONVERSATION === 0) await nextConversation();
-  }
-  const plainStreams: number[] = [];
-  const observedStreams: number[] = [];
-  for (let i = 0; i < STREAMS; i += 1) {
-    plainStreams.push(await time(() => stream(plain)));
-    observedStreams.push(await time(() => stream(observed)));
-    if ((i + 1) % PER_CONVERSATION === 0) await nextConversation();
-  }
+  const figures = await measureOverhead({
+    plain,
+    observed: () => observed,
+    call,
+    stream,
+    rotate: nextConversation,
+    calls: CALLS,
+    streams: STREAMS,
+    chunksPerStream: CHUNKS,
+    perConversation: PER_CONVERSATION,
+  });
   await conversation.end();
   await nebuly.shutdown();
   if (errors.length > 0) throw new Error(`the recorder reported: ${errors[0]?.message}`);
 
-  const plainCallUs = timing(plainCalls);
-  const observedCallUs = timing(observedCalls);
-  const plainChunkUs = timing(plainStreams, CHUNKS);
-  const observedChunkUs = timing(observedStreams, CHUNKS);
   return {
-    plainCallUs,
-    observedCallUs,
-    overheadUsPerCall: Number((observedCallUs.p25 - plainCallUs.p25).toFixed(2)),
-    plainChunkUs,
-    observedChunkUs,
-    overheadUsPerChunk: Number((observedChunkUs.p25 - plainChunkUs.p25).toFixed(2)),
+    ...figures,
     chunksPerStream: CHUNKS,
     calls: CALLS,
     streams: STREAMS,

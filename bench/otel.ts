@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { context, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import type { Timing } from './integrations.js';
+import type { Timing } from './overhead.js';
 import { benchClient, DIST, type Sdk } from './sdk.js';
 
 type OtelModule = typeof import('../src/integrations/otel/index.js');

@@ -3,8 +3,7 @@
  * unwrapped and the observed client, in the same run, one of each in turn, over a
  * transport that answers from memory so that no network is measured (`httpOptions.fetch`
  * for `@google/genai`, a `requestHandler` for the Bedrock runtime client; the observation
- * does not depend on the transport). Overhead = lower quartile observed − lower quartile
- * unwrapped, as in integrations.ts, which says why.
+ * does not depend on the transport), timed as `overhead.ts` says.
  *
  *   node --expose-gc --import tsx bench/providers.ts   # these two alone (after npm run build)
  */
@@ -13,7 +12,7 @@ import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } from '@a
 import { GoogleGenAI } from '@google/genai';
 import { converseOutput, converseStreamEvents, streamMessageBytes } from '../examples/support/fake-bedrock-server.js';
 import { geminiChunks, geminiResponse } from '../examples/support/gemini-replies.js';
-import { time, type Timing, timing } from './integrations.js';
+import { measureOverhead, type Overhead, type Timing } from './overhead.js';
 import { benchClient, DIST, loadSdk, type Sdk } from './sdk.js';
 
 type GenAIModule = typeof import('../src/integrations/google-genai.js');
@@ -29,16 +28,7 @@ const PER_CONVERSATION = 50;
 const CHUNKS = 50;
 
 /** One provider's figures: µs per call and per streamed chunk, unwrapped and observed. */
-export interface ProviderResult {
-  plainCallUs: Timing;
-  observedCallUs: Timing;
-  /** µs the observation adds to one non-streamed call (lower quartiles). */
-  overheadUsPerCall: number;
-  plainChunkUs: Timing;
-  observedChunkUs: Timing;
-  /** µs the observation adds per streamed chunk, the call's own overhead spread over them. */
-  overheadUsPerChunk: number;
-}
+export type ProviderResult = Overhead;
 
 export interface ProvidersResult {
   gemini: ProviderResult;
@@ -97,54 +87,6 @@ const bedrockHandler = {
   httpHandlerConfigs: () => ({}),
 };
 
-/**
- * Times `call` and `stream` through `plain` and `observed()` (the observed client of the
- * current conversation) in turn; `rotate` sends the conversation and starts the next.
- */
-async function measure<Client>(
-  plain: Client,
-  observed: () => Client,
-  call: (client: Client) => Promise<unknown>,
-  stream: (client: Client) => Promise<unknown>,
-  rotate: () => Promise<void>,
-): Promise<ProviderResult> {
-  for (let i = 0; i < 200; i += 1) {
-    await call(plain);
-    await call(observed());
-    if (i % 4 === 0) {
-      await stream(plain);
-      await stream(observed());
-    }
-  }
-  await rotate();
-  const plainCalls: number[] = [];
-  const observedCalls: number[] = [];
-  for (let i = 0; i < CALLS; i += 1) {
-    plainCalls.push(await time(() => call(plain)));
-    observedCalls.push(await time(() => call(observed())));
-    if ((i + 1) % PER_CONVERSATION === 0) await rotate();
-  }
-  const plainStreams: number[] = [];
-  const observedStreams: number[] = [];
-  for (let i = 0; i < STREAMS; i += 1) {
-    plainStreams.push(await time(() => stream(plain)));
-    observedStreams.push(await time(() => stream(observed())));
-    if ((i + 1) % PER_CONVERSATION === 0) await rotate();
-  }
-  const plainCallUs = timing(plainCalls);
-  const observedCallUs = timing(observedCalls);
-  const plainChunkUs = timing(plainStreams, CHUNKS);
-  const observedChunkUs = timing(observedStreams, CHUNKS);
-  return {
-    plainCallUs,
-    observedCallUs,
-    overheadUsPerCall: Number((observedCallUs.p25 - plainCallUs.p25).toFixed(2)),
-    plainChunkUs,
-    observedChunkUs,
-    overheadUsPerChunk: Number((observedChunkUs.p25 - plainChunkUs.p25).toFixed(2)),
-  };
-}
-
 export async function benchProviders(sdk: Sdk): Promise<ProvidersResult> {
   const { observeGoogleGenAI } = (await import(new URL('google-genai.js', DIST).href)) as GenAIModule;
   const { observeBedrock } = (await import(new URL('bedrock.js', DIST).href)) as BedrockModule;
@@ -170,30 +112,38 @@ export async function benchProviders(sdk: Sdk): Promise<ProvidersResult> {
   };
 
   const params = { model: 'gemini-2.5-flash', contents: QUESTION, config: { systemInstruction: SYSTEM } };
-  const gemini = await measure(
-    genai,
-    () => observedGenai,
-    (client) => client.models.generateContent(params),
-    async (client) => {
+  const gemini = await measureOverhead({
+    plain: genai,
+    observed: () => observedGenai,
+    call: (client) => client.models.generateContent(params),
+    stream: async (client) => {
       let text = '';
       for await (const chunk of await client.models.generateContentStream(params)) text += chunk.candidates?.[0]?.content?.parts?.[0]?.text ?? '';
       return text;
     },
     rotate,
-  );
+    calls: CALLS,
+    streams: STREAMS,
+    chunksPerStream: CHUNKS,
+    perConversation: PER_CONVERSATION,
+  });
 
   const input = { modelId: 'anthropic.claude-bench-v1:0', system: [{ text: SYSTEM }], messages: [{ role: 'user' as const, content: [{ text: QUESTION }] }] };
-  const bedrock = await measure(
-    runtime,
-    () => observedRuntime,
-    (client) => client.send(new ConverseCommand(input)),
-    async (client) => {
+  const bedrock = await measureOverhead({
+    plain: runtime,
+    observed: () => observedRuntime,
+    call: (client) => client.send(new ConverseCommand(input)),
+    stream: async (client) => {
       let text = '';
       for await (const event of (await client.send(new ConverseStreamCommand(input))).stream ?? []) text += event.contentBlockDelta?.delta?.text ?? '';
       return text;
     },
     rotate,
-  );
+    calls: CALLS,
+    streams: STREAMS,
+    chunksPerStream: CHUNKS,
+    perConversation: PER_CONVERSATION,
+  });
 
   await conversation.end();
   await nebuly.shutdown();

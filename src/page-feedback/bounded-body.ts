@@ -1,3 +1,5 @@
+import { boundedBytes } from '../utils/bounded-bytes.js';
+
 /**
  * The request's body as text, read chunk by chunk and given up as soon as it passes
  * `limit` bytes: `undefined` then, and the rest is never read. A `Content-Length` over
@@ -16,25 +18,6 @@ export async function boundedText(request: Request, limit: number): Promise<stri
     await request.body?.cancel().catch(() => undefined);
     return undefined;
   }
-  if (request.body === null) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  const bytes = await boundedBytes(request.body, limit);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }
