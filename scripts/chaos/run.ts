@@ -209,7 +209,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
      */
     async function kill() {
       const victim = alive().reduce((busiest, worker) => (worker.inFlight > busiest.inFlight ? worker : busiest));
-      const idle = [...ledger.conversations.entries()].find(([id, entry]) => Number(id.slice(5)) % 2 === 1 && entry.stored.size === options.turns);
+      // The latest such chat, not yet sent: an earlier one has long gone idle and been swept,
+      // and an end that finds nothing to claim sends nothing to be killed in the middle of.
+      const sent = (id: string) => sink.received.some((post) => JSON.stringify(post.body).includes(`conversation ${id} turn 0`));
+      const idle = [...ledger.conversations.entries()]
+        .reverse()
+        .find(([id, entry]) => Number(id.slice(5)) % 2 === 1 && entry.stored.size === options.turns && !sent(id));
       if (idle !== undefined) {
         const [conversationId, { endUser }] = idle;
         const arrived = sink.arrival(`"conversation ${conversationId} turn 0"`);
