@@ -119,7 +119,7 @@ describe('docs/deployments.md, run', () => {
 
   it('Cloudflare Workers: each interaction is sent as it ends, with its conversation_id, after the response', async () => {
     env();
-    const worker = await run(block('ctx.waitUntil'), { NebulyClient, answerWithYourModel });
+    const worker = await run(block('// sent after the response, within the Worker'), { NebulyClient, answerWithYourModel });
     const pending: Promise<unknown>[] = [];
     const ctx = { waitUntil: (work: Promise<unknown>) => pending.push(work) };
     const request = new Request('http://worker.test/', { method: 'POST', body: JSON.stringify({ chatId: 'w1', userId: 'u1', message: 'Hello' }) });
