@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js';
 import { docSnippet, type SnippetProject, writeProject } from '../helpers/doc-snippets.js';
 import { PROCESS_TIMEOUT_MS } from '../helpers/process-timeout.js';
@@ -31,7 +31,8 @@ const JITTER_MS = 20;
  * model it leaves to the reader (an answer after a few milliseconds, as a model's would
  * come), and the routes that call the block's functions. SIGTERM shuts it down.
  */
-const APP = `${docSnippet('docs/deploy-several-instances.md', "import { NebulyClient } from 'nebuly-client';")
+const RECIPE = docSnippet('docs/deploy-several-instances.md', "import { NebulyClient } from 'nebuly-client';");
+const app = (recipe: string) => `${recipe
   .replace("from 'nebuly-client'", `from ${JSON.stringify(`${SRC}index.ts`)}`)
   .replace("from 'nebuly-client/redis'", `from ${JSON.stringify(`${SRC}redis/index.ts`)}`)}
 import { createServer } from 'node:http';
@@ -85,21 +86,33 @@ function startInstance(file: string, env: Record<string, string>): Promise<Insta
 let redis: RedisServer;
 let proxy: LatencyProxy;
 let reference: ReferenceServer;
-let project: SnippetProject;
+let project: SnippetProject | undefined;
 let instances: Instance[] = [];
 
 beforeAll(async () => {
   redis = await startRedisServer({ own: true });
   reference = await createReferenceServer({ apiKeys: { 'recipe-key': 'recipe' } });
-  project = writeProject({ 'server.ts': APP });
   proxy = await startLatencyProxy(redis.port, JITTER_MS);
-  const env = { NEBULY_API_KEY: 'recipe-key', NEBULY_BASE_URL: reference.url, REDIS_URL: `redis://127.0.0.1:${proxy.port}` };
-  instances = await Promise.all(Array.from({ length: INSTANCES }, () => startInstance(`${project.dir}/server.ts`, env)));
 });
 
-afterAll(async () => {
-  await Promise.all(instances.map(({ child }) => new Promise((resolve) => (child.exitCode === null ? child.on('exit', resolve).kill('SIGKILL') : resolve(null)))));
+/** Stops the instances (`signal`: SIGTERM, their shutdown; SIGKILL, after a failure) and resolves once they exited. */
+async function stopInstances(signal: NodeJS.Signals): Promise<void> {
+  await Promise.all(instances.map(({ child }) => new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.on('exit', resolve).kill(signal) : resolve(null)))));
   project?.remove();
+  project = undefined;
+}
+
+/** Starts the instances of `recipe`, with a clean request log. */
+async function startInstances(recipe: string): Promise<void> {
+  reference.requests.clear();
+  project = writeProject({ 'server.ts': app(recipe) });
+  const env = { NEBULY_API_KEY: 'recipe-key', NEBULY_BASE_URL: reference.url, REDIS_URL: `redis://127.0.0.1:${proxy.port}` };
+  instances = await Promise.all(Array.from({ length: INSTANCES }, () => startInstance(`${project!.dir}/server.ts`, env)));
+}
+
+afterEach(() => stopInstances('SIGKILL'));
+
+afterAll(async () => {
   await reference?.close();
   await proxy?.close();
   await redis?.stop();
@@ -137,28 +150,48 @@ const chatOf = ({ interactions }: SentConversation['conversation']) => {
   return chats.size === 1 ? [...chats][0]! : `mixed: ${[...chats].join(', ')}`;
 };
 
+/**
+ * Runs `users` chats at once through the instances, shuts them down (SIGTERM), and
+ * answers each chat that did not reach the service as one post of its four turns in
+ * order with its feedback on the turn it was given on, and what the instances wrote to
+ * stderr.
+ */
+async function chatsThrough(users: number): Promise<{ wrong: string[]; stderr: string }> {
+  await Promise.all(Array.from({ length: users }, (_, user) => chat(user)));
+  // The close answered once its conversation was sent; SIGTERM then sends what is left (nothing, if all is well).
+  await stopInstances('SIGTERM');
+  const stderr = instances.map((instance) => instance.stderr()).join('');
+
+  const sent = reference.requests.all({ path: CONVERSATIONS }).map((request) => (JSON.parse(request.body) as SentConversation).conversation);
+  const byChat = new Map<string, SentConversation['conversation'][]>();
+  for (const conversation of sent) byChat.set(chatOf(conversation), [...(byChat.get(chatOf(conversation)) ?? []), conversation]);
+  const wrong: string[] = [];
+  for (const chat of byChat.keys()) if (!/^chat-\d+$/.test(chat) || Number(chat.slice(5)) >= users) wrong.push(`${chat}: not a chat of this run`);
+  for (let user = 0; user < users; user += 1) {
+    const posts = (byChat.get(`chat-${user}`) ?? []).map((post) =>
+      post.interactions.map((interaction) => `${interaction.input.slice(interaction.input.indexOf(' ') + 1)}${(interaction.feedback_actions ?? []).map((action) => ` +${action.slug}`).join('')}`),
+    );
+    const expected = Array.from({ length: TURNS }, (_, turn) => `turn ${turn + 1}${turn === user % TURNS ? ' +thumbs_up' : ''}`);
+    if (JSON.stringify(posts) !== JSON.stringify([expected])) wrong.push(`chat-${user}: ${JSON.stringify(posts)}`);
+  }
+  return { wrong, stderr };
+}
+
 describe('docs/deploy-several-instances.md, three instances behind a round robin', () => {
   it(`stores ${USERS} chats of ${TURNS} turns whole, once each, turns in order, feedback on its turn, without flush()`, async () => {
-    await Promise.all(Array.from({ length: USERS }, (_, user) => chat(user)));
-    // The close answered once its conversation was sent; SIGTERM then sends what is left (nothing, if all is well).
-    await Promise.all(instances.map(({ child }) => new Promise((resolve) => child.on('exit', resolve).kill('SIGTERM'))));
-    const stderr = instances.map((instance) => instance.stderr()).join('');
-
-    const sent = reference.requests.all({ path: CONVERSATIONS }).map((request) => (JSON.parse(request.body) as SentConversation).conversation);
-    const byChat = new Map<string, SentConversation['conversation'][]>();
-    for (const conversation of sent) byChat.set(chatOf(conversation), [...(byChat.get(chatOf(conversation)) ?? []), conversation]);
-    // Each chat that is not one post of its four turns in order, with its feedback on the turn it was given on.
-    const wrong: string[] = [];
-    for (const chat of byChat.keys()) if (!/^chat-\d+$/.test(chat) || Number(chat.slice(5)) >= USERS) wrong.push(`${chat}: not a chat of this test`);
-    for (let user = 0; user < USERS; user += 1) {
-      const posts = (byChat.get(`chat-${user}`) ?? []).map((post) =>
-        post.interactions.map((interaction) => `${interaction.input.slice(interaction.input.indexOf(' ') + 1)}${(interaction.feedback_actions ?? []).map((action) => ` +${action.slug}`).join('')}`),
-      );
-      const expected = Array.from({ length: TURNS }, (_, turn) => `turn ${turn + 1}${turn === user % TURNS ? ' +thumbs_up' : ''}`);
-      if (JSON.stringify(posts) !== JSON.stringify([expected])) wrong.push(`chat-${user}: ${JSON.stringify(posts)}`);
-    }
-    expect({ wrong, stderr }).toEqual({ wrong: [], stderr: '' });
+    await startInstances(RECIPE);
+    expect(await chatsThrough(USERS)).toEqual({ wrong: [], stderr: '' });
     // Every feedback was given while its conversation was open: none went on its own.
     expect(reference.requests.all({ path: FEEDBACK })).toEqual([]);
+  });
+
+  it('with settleMs: 0, as the guide says: whole too when each turn awaits flush() before it answers', async () => {
+    const flushing = RECIPE.replace("{ prefix: 'nebuly:' }) }", "{ prefix: 'flushing:' }), settleMs: 0 }").replace(
+      'turn.end({ output: answer });',
+      'turn.end({ output: answer });\n  await nebuly.flush();',
+    );
+    expect(flushing).toMatch(/settleMs: 0 [\s\S]*await nebuly.flush\(\)/);
+    await startInstances(flushing);
+    expect(await chatsThrough(USERS / 2)).toEqual({ wrong: [], stderr: '' });
   });
 });
