@@ -185,6 +185,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     let killedWithCommandsInHand = 0;
     let killedMidSend: string | undefined;
     let killing = false;
+    let killed: Promise<void> = Promise.resolve();
     let restarting = false;
     const alive = () => recorders.filter((worker) => worker.alive);
     const pick = (index: number) => alive()[index % alive().length]!;
@@ -209,12 +210,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
      */
     async function kill() {
       const victim = alive().reduce((busiest, worker) => (worker.inFlight > busiest.inFlight ? worker : busiest));
-      // The latest such chat, not yet sent: an earlier one has long gone idle and been swept,
-      // and an end that finds nothing to claim sends nothing to be killed in the middle of.
-      const sent = (id: string) => sink.received.some((post) => JSON.stringify(post.body).includes(`conversation ${id} turn 0`));
-      const idle = [...ledger.conversations.entries()]
-        .reverse()
-        .find(([id, entry]) => Number(id.slice(5)) % 2 === 1 && entry.stored.size === options.turns && !sent(id));
+      // The latest such chat: an earlier one went idle long ago, a sweeper sent it, and the
+      // victim's end would find nothing to send.
+      const idle = [...ledger.conversations.entries()].reverse().find(([id, entry]) => Number(id.slice(5)) % 2 === 1 && entry.stored.size === options.turns);
       if (idle !== undefined) {
         const [conversationId, { endUser }] = idle;
         const arrived = sink.arrival(`"conversation ${conversationId} turn 0"`);
@@ -248,7 +246,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         // In the restart mode the restart is the fault: a killed instance could not tell what it lost.
         if (options.mode !== 'restart' && recorded >= total * options.killAfter && !killing) {
           killing = true;
-          await kill();
+          // Not awaited here: kill() waits up to 5 s for the victim's send, and this chat,
+          // stalled that long, would go idle past idleTimeoutMs and be swept between turns.
+          killed = kill();
         }
         if (options.mode === 'restart' && recorded >= total * options.restartAfter && !restarting) {
           restarting = true;
@@ -277,6 +277,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         while (nextChat < options.conversations) await chat((nextChat += 1) - 1);
       }),
     );
+    await killed;
     const recordingMs = Date.now() - started;
 
     // Until every conversation reached the service (idle ones after idleTimeoutMs, the

@@ -8,6 +8,8 @@ export interface UpstashFront {
   readonly url: string;
   /** How many requests it answered, by path (`/`, `/pipeline`, `/multi-exec`). */
   readonly requests: Map<string, number>;
+  /** How many commands Redis ran without an error, by name in capitals (`EVALSHA`), whatever the path. */
+  readonly commands: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -53,11 +55,15 @@ export async function startUpstashFront(redisUrl: string, token: string): Promis
   redis.on('error', () => undefined);
   await redis.connect();
   const requests = new Map<string, number>();
+  const commands = new Map<string, number>();
 
   const run = async (command: unknown): Promise<{ result: Reply } | { error: string }> => {
     if (!Array.isArray(command) || command.length === 0) return { error: 'ERR the command must be a non-empty array' };
     try {
-      return { result: (await redis.sendCommand(command.map(String))) as Reply };
+      const result = (await redis.sendCommand(command.map(String))) as Reply;
+      const name = String(command[0]).toUpperCase();
+      commands.set(name, (commands.get(name) ?? 0) + 1);
+      return { result };
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }
@@ -99,6 +105,7 @@ export async function startUpstashFront(redisUrl: string, token: string): Promis
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    commands,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -59,13 +59,28 @@ async function freePort(): Promise<number> {
 export interface RunningWorker {
   /** `http://127.0.0.1:<port>`. */
   baseUrl: string;
+  /** What workerd wrote to stderr so far: the worker's `console.error` and `console.warn` among it. */
+  stderr(): string;
   /** Stops workerd and removes the worker's files. */
   stop(): void;
 }
 
+/** How workerd runs a worker. */
+export interface WorkerOptions {
+  compatibilityDate: string;
+  flags?: string[];
+  /** Text bindings: the worker's `env` (and `process.env` with `nodejs_compat`), as wrangler's `vars`. */
+  vars?: Record<string, string>;
+  /**
+   * Lets the worker's `fetch` reach this machine's loopback (a local server playing a
+   * remote service); workerd's default outbound reaches public addresses only.
+   */
+  loopback?: boolean;
+}
+
 /**
  * Serves `code` (an ES module whose default export has `fetch`) on workerd with this
- * compatibility date and these flags; resolves once it answers a request (any status:
+ * compatibility date, these flags and vars; resolves once it answers a request (any status:
  * the first request reaches the worker's `fetch`).
  *
  * @example
@@ -78,7 +93,7 @@ export interface RunningWorker {
  * }
  * ```
  */
-export async function serveWorker(code: string, options: { compatibilityDate: string; flags?: string[] }): Promise<RunningWorker> {
+export async function serveWorker(code: string, options: WorkerOptions): Promise<RunningWorker> {
   const dir = mkdtempSync(join(tmpdir(), 'nebuly-workerd-'));
   writeFileSync(join(dir, 'worker.js'), code);
   const port = await freePort();
@@ -86,13 +101,16 @@ export async function serveWorker(code: string, options: { compatibilityDate: st
     join(dir, 'config.capnp'),
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
+  services = [(name = "main", worker = .worker)${options.loopback === true ? ', (name = "loopback", network = (allow = ["public", "private", "local"]))' : ''}],
   sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
 );
 const worker :Workerd.Worker = (
   modules = [(name = "worker", esModule = embed "worker.js")],
   compatibilityDate = ${JSON.stringify(options.compatibilityDate)},
   compatibilityFlags = [${(options.flags ?? []).map((flag) => JSON.stringify(flag)).join(', ')}],
+  bindings = [${Object.entries(options.vars ?? {})
+    .map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`)
+    .join(', ')}],${options.loopback === true ? '\n  globalOutbound = "loopback",' : ''}
 );
 `,
   );
@@ -101,6 +119,7 @@ const worker :Workerd.Worker = (
   workerd.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const worker = {
     baseUrl: `http://127.0.0.1:${port}`,
+    stderr: () => stderr,
     stop() {
       workerd.kill();
       rmSync(dir, { recursive: true, force: true });

@@ -118,7 +118,7 @@ describe('a stop through abortSignal', () => {
   });
 });
 
-describe('serverless, with nebulyTelemetry (the recipe of docs/integrations.md)', () => {
+describe('serverless, with nebulyTelemetry, a conversation per request', () => {
   it('endConversation and flush in onFinish send the whole interaction, before the function is frozen', async () => {
     const { nebuly, reference, sent, errors } = nebulyWithReference();
     reference.faults.add({ delayMs: 20 });
@@ -128,7 +128,8 @@ describe('serverless, with nebulyTelemetry (the recipe of docs/integrations.md)'
       stream: [stream(streamedToolCall('getOrder', { orderId: '42' })), stream(streamedAnswer(['Order 42 shipped.']))],
     });
 
-    // The recipe, as the docs write it (a fake model instead of openai('gpt-4o')).
+    // A request that is a conversation of its own, ended in onFinish (the guide's recipe for
+    // chats across requests leaves them open in Redis: test/store/recipe-serverless.test.ts).
     async function POST(request: Request) {
       const { question, userId, chatId } = (await request.json()) as { question: string; userId: string; chatId: string };
       const target = { nebuly, endUser: userId, conversationId: chatId };

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { transform } from 'esbuild';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NebulyClient } from '../../src/index.js';
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js';
 import { redisStore } from '../../src/redis/index.js';
+import { recipeBlock, runRecipe } from '../helpers/doc-recipes.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 
 // Every recipe of the deployment pages (docs/deployments.md and its page per shape,
@@ -14,18 +14,9 @@ import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 // instead (the Next.js and Workers ones as the plain functions they are).
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PAGES = ['deployments', 'deploy-single-process', 'deploy-several-instances', 'deploy-serverless', 'deploy-edge'];
-const DOC = PAGES.map((page) => readFileSync(`${ROOT}docs/${page}.md`, 'utf8')).join('\n');
-const BLOCKS = [...DOC.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
 const CONVERSATIONS = '/event-ingestion/api/v2/events/trace_conversation';
 const INTERACTIONS = '/event-ingestion/api/v3/events/trace_interaction';
-
-/** The one code block of the page that contains `marker`. */
-function block(marker: string): string {
-  const found = BLOCKS.filter((code) => code.includes(marker));
-  if (found.length !== 1) throw new Error(`${found.length} blocks of the deployment pages contain ${marker}`);
-  return found[0]!;
-}
+const block = recipeBlock;
 
 /** What the recipes export, by name (each block has some of them). */
 interface RecipeModule {
@@ -39,26 +30,7 @@ interface RecipeModule {
   __default: { fetch(request: Request, env: object, ctx: object): Promise<Response> };
 }
 
-const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (
-  ...args: unknown[]
-) => Promise<Record<string, unknown>>;
-
-/**
- * Runs a block as a module body with `scope` for its imports, and answers what it
- * exports (and its `nebuly` and `redis`, when it makes them, for the test to close).
- */
-async function run(code: string, scope: Record<string, unknown>): Promise<RecipeModule> {
-  const names = [...code.matchAll(/export (?:async )?function (\w+)/g)].map((match) => match[1]!);
-  for (const made of ['nebuly', 'redis']) if (new RegExp(`^const ${made} =`, 'm').test(code)) names.push(made);
-  const body = code
-    .replace(/^import .*$/gm, '')
-    .replace(/^export default /m, 'const __default = ')
-    .replace(/^export /gm, '');
-  const { code: js } = await transform(body, { loader: 'ts', format: 'esm', target: 'es2022' });
-  if (body.includes('const __default')) names.push('__default');
-  const module = await new AsyncFunction(...Object.keys(scope), `${js}\nreturn { ${names.join(', ')} };`)(...Object.values(scope));
-  return module as unknown as RecipeModule;
-}
+const run = (code: string, scope: Record<string, unknown>) => runRecipe<RecipeModule>(code, scope);
 
 const answerWithYourModel = async (message: string) => `answer to ${message}`;
 const inputsOf = (body: string) => (JSON.parse(body) as { conversation: { interactions: { input: string }[] } }).conversation.interactions.map((i) => i.input);
@@ -147,7 +119,7 @@ describe('docs/deployments.md, run', () => {
 
   it('Cloudflare Workers: each interaction is sent as it ends, with its conversation_id, after the response', async () => {
     env();
-    const worker = await run(block('ctx.waitUntil'), { NebulyClient, answerWithYourModel });
+    const worker = await run(block('// sent after the response, within the Worker'), { NebulyClient, answerWithYourModel });
     const pending: Promise<unknown>[] = [];
     const ctx = { waitUntil: (work: Promise<unknown>) => pending.push(work) };
     const request = new Request('http://worker.test/', { method: 'POST', body: JSON.stringify({ chatId: 'w1', userId: 'u1', message: 'Hello' }) });
