@@ -18,6 +18,7 @@ const EXCLUDED = [...configDefaults.exclude, 'test/majors/**', 'test/browser/**'
 const ALONE = [
   'test/store/redis-chaos.test.ts',
   'test/store/settle-window.test.ts',
+  'test/store/recipe-several-instances.test.ts',
   'test/recorder/heap-drain.test.ts',
   'test/recorder/outcomes.test.ts',
   'test/recorder/exit-hook.test.ts',
