@@ -28,6 +28,21 @@ const nebuly = new sdk.NebulyClient({
   recorder: { store: redisStore(client, { prefix: 'bench-recorder:' }), sweepIntervalMs: 0, idleTimeoutMs: 0 },
 });
 
+/**
+ * The same recorder over the memory store (the default): what recording costs without a
+ * shared store, the baseline of the Redis store's client CPU per turn. Its conversations
+ * stay open (no idle time-out), as the Redis recorder's stay in Redis.
+ */
+const local = new sdk.NebulyClient({
+  apiKey: 'bench-key',
+  baseUrl: 'http://127.0.0.1:9',
+  fetch: acceptingFetch,
+  onError: (error) => {
+    throw error;
+  },
+  recorder: { idleTimeoutMs: 0 },
+});
+
 /** Ended turn `n` as the recorder stores it: its id and its wire interaction. */
 function turn(n: number) {
   const d = interactionData(n);
@@ -46,23 +61,28 @@ function turn(n: number) {
 }
 
 interface Go {
-  /** `store`: appends straight to the store; `recorder`: turns recorded with nebuly.conversation(), flushed every `inFlight`. */
-  through: 'store' | 'recorder';
+  /**
+   * `store`: appends straight to the store; `recorder`: turns recorded with
+   * nebuly.conversation() over the Redis store, flushed every `inFlight`; `memory`: the
+   * same over the memory store.
+   */
+  through: 'store' | 'recorder' | 'memory';
   turns: number;
   inFlight: number;
   conversations: number;
   offset: number;
 }
 
-async function record({ turns, inFlight, conversations, offset }: Go) {
+async function record({ through, turns, inFlight, conversations, offset }: Go) {
+  const nebulyOf = through === 'memory' ? local : nebuly;
   for (let n = 0; n < turns; n += 1) {
     const d = interactionData(offset + n);
-    const recorded = nebuly.conversation({ conversation_id: `conversation-${(offset + n) % conversations}`, end_user: 'user' }).interaction({ input: d.input, tags: d.tags });
+    const recorded = nebulyOf.conversation({ conversation_id: `conversation-${(offset + n) % conversations}`, end_user: 'user' }).interaction({ input: d.input, tags: d.tags });
     recorded.llm({ model: d.model, messages: d.messages, output: d.output, input_tokens: d.input_tokens, output_tokens: d.output_tokens });
     recorded.end({ output: d.output });
-    if ((n + 1) % inFlight === 0) await nebuly.flush();
+    if ((n + 1) % inFlight === 0) await nebulyOf.flush();
   }
-  await nebuly.flush();
+  await nebulyOf.flush();
 }
 
 async function go(options: Go) {
@@ -71,7 +91,7 @@ async function go(options: Go) {
   const cpu = process.cpuUsage();
   const started = performance.now();
   let next = 0;
-  if (options.through === 'recorder') await record(options);
+  if (options.through !== 'store') await record(options);
   else await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (next < turns) {
@@ -95,6 +115,6 @@ async function go(options: Go) {
 process.on('message', (message: { go?: Go; close?: true }) => {
   if (message.go !== undefined) void go(message.go).then((result) => send(result));
   // A shared store keeps the open conversations: shutdown() leaves them there.
-  else void nebuly.shutdown().then(() => client.close()).then(() => process.exit(0));
+  else void Promise.all([nebuly.shutdown(), local.shutdown()]).then(() => client.close()).then(() => process.exit(0));
 });
 send({ ready: true });

@@ -33,6 +33,12 @@ export interface RedisResult {
   clientCpuUsPerTurn: number;
   /** Of that, JSON.stringify of the turn, µs. */
   serializeUsPerTurn: number;
+  /** The recording processes' CPU per turn recorded through the recorder over `redisStore`, µs. */
+  recorderCpuUsPerTurn: number;
+  /** The same turns recorded over the memory store, µs: recording without a shared store. */
+  memoryRecorderCpuUsPerTurn: number;
+  /** `recorderCpuUsPerTurn` / `memoryRecorderCpuUsPerTurn`: what the shared store costs a recording app. */
+  recorderCpuVsMemoryStore: number;
   /** One PING's round trip from a Node process, median µs: the floor of any command. */
   pingRttUs: number;
   /** What the claims gave back: every stored turn, none twice. */
@@ -75,12 +81,17 @@ function worker(url: string) {
   const next = <T>() => new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
   return {
     ready: next<{ ready: true }>(),
-    go(go: { through: 'store' | 'recorder'; turns: number; inFlight: number; conversations: number; offset: number }) {
+    go(go: { through: 'store' | 'recorder' | 'memory'; turns: number; inFlight: number; conversations: number; offset: number }) {
       const answer = next<{ ms: number; cpuUs: number; serializeUs: number }>();
       child.send({ go });
       return answer;
     },
-    close: () => child.send({ close: true }),
+    /** Resolves once the process has shut its clients down and exited: the server outlives them. */
+    close: () => {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.send({ close: true });
+      return exited;
+    },
   };
 }
 
@@ -120,11 +131,18 @@ export async function benchRedis(): Promise<RedisResult> {
     await Promise.all(workers.map((w, index) => w.go({ through: 'recorder', turns: 100, inFlight: IN_FLIGHT, conversations: CONVERSATIONS, offset: 2e6 + index * 100 })));
     await admin.configResetStat();
     const recordingStarted = performance.now();
-    await Promise.all(
+    const recordings = await Promise.all(
       workers.map((w, index) => w.go({ through: 'recorder', turns: TURNS_PER_PROCESS, inFlight: IN_FLIGHT, conversations: CONVERSATIONS, offset: index * TURNS_PER_PROCESS })),
     );
     const recordingMs = performance.now() - recordingStarted;
     const recorded = await stats(info);
+
+    // The same turns over the memory store, warmed up the same way.
+    await Promise.all(workers.map((w, index) => w.go({ through: 'memory', turns: 100, inFlight: IN_FLIGHT, conversations: CONVERSATIONS, offset: 2e6 + index * 100 })));
+    const locals = await Promise.all(
+      workers.map((w, index) => w.go({ through: 'memory', turns: TURNS_PER_PROCESS, inFlight: IN_FLIGHT, conversations: CONVERSATIONS, offset: index * TURNS_PER_PROCESS })),
+    );
+    const cpuPerTurn = (passes: { cpuUs: number }[]) => passes.reduce((sum, pass) => sum + pass.cpuUs, 0) / turns;
 
     const { redisStore } = (await import(new URL('redis.js', DIST).href)) as typeof RedisEntry;
     const store = redisStore(admin, { prefix: 'bench:' });
@@ -151,11 +169,14 @@ export async function benchRedis(): Promise<RedisResult> {
       serverCpuUsPerTurn: Number((((after.cpuSeconds - before.cpuSeconds) * 1e6) / turns).toFixed(1)),
       clientCpuUsPerTurn: Number((runs.reduce((sum, run) => sum + run.cpuUs, 0) / turns).toFixed(1)),
       serializeUsPerTurn: Number((runs.reduce((sum, run) => sum + run.serializeUs, 0) / runs.length).toFixed(2)),
+      recorderCpuUsPerTurn: Number(cpuPerTurn(recordings).toFixed(1)),
+      memoryRecorderCpuUsPerTurn: Number(cpuPerTurn(locals).toFixed(1)),
+      recorderCpuVsMemoryStore: Number((cpuPerTurn(recordings) / cpuPerTurn(locals)).toFixed(2)),
       pingRttUs: Math.round(median(pings)),
       claimedInteractions: claimedInteractions - PROCESSES * 100,
     };
   } finally {
-    for (const w of workers) w.close();
+    await Promise.all(workers.map((w) => w.close()));
     await admin.close();
     await server.stop();
   }

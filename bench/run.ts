@@ -180,6 +180,7 @@ console.log(
     `${redis.recordedTurnsPerSecond} turns/s recorded through the recorder (${redis.recorderRoundTripsPerTurn} round trip per turn); ` +
     `per turn: ${redis.roundTripsPerTurn} round trip (${redis.scriptCommandsPerTurn} commands inside the script, ${redis.luaUsPerAppend} µs of server time), ` +
     `server CPU ${redis.serverCpuUsPerTurn} µs, client CPU ${redis.clientCpuUsPerTurn} µs of which JSON.stringify ${redis.serializeUsPerTurn} µs; ` +
+    `recording through the recorder ${redis.recorderCpuUsPerTurn} µs of CPU per turn over redisStore, ${redis.memoryRecorderCpuUsPerTurn} µs over the memory store (${redis.recorderCpuVsMemoryStore}×); ` +
     `PING round trip ${redis.pingRttUs} µs; claim + complete ${redis.roundTripsPerClaimAndComplete} round trips per conversation, ` +
     `${redis.claimedInteractions} of ${redis.turns} turns claimed back`,
 );
