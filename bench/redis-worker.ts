@@ -17,31 +17,25 @@ const { redisStore } = (await import(new URL('redis.js', dist).href)) as typeof 
 const client = await createClient({ url }).connect();
 const store = redisStore(client, { prefix: 'bench:' });
 const sdk = (await import(new URL('index.js', dist).href)) as Sdk;
-/** The recorder over the same store, delivering to a fetch that accepts at once: what the store costs a recording app. */
-const nebuly = new sdk.NebulyClient({
-  apiKey: 'bench-key',
-  baseUrl: 'http://127.0.0.1:9',
-  fetch: acceptingFetch,
-  onError: (error) => {
-    throw error;
-  },
-  recorder: { store: redisStore(client, { prefix: 'bench-recorder:' }), sweepIntervalMs: 0, idleTimeoutMs: 0 },
-});
-
+/** A client whose recorder has `recorder`'s options, delivering to a fetch that accepts at once. */
+const recording = (recorder: { store?: ReturnType<typeof redisStore>; sweepIntervalMs?: number; idleTimeoutMs: number }) =>
+  new sdk.NebulyClient({
+    apiKey: 'bench-key',
+    baseUrl: 'http://127.0.0.1:9',
+    fetch: acceptingFetch,
+    onError: (error) => {
+      throw error;
+    },
+    recorder,
+  });
+/** The recorder over the same Redis: what the store costs a recording app. */
+const nebuly = recording({ store: redisStore(client, { prefix: 'bench-recorder:' }), sweepIntervalMs: 0, idleTimeoutMs: 0 });
 /**
- * The same recorder over the memory store (the default): what recording costs without a
- * shared store, the baseline of the Redis store's client CPU per turn. Its conversations
- * stay open (no idle time-out), as the Redis recorder's stay in Redis.
+ * The same recorder over the memory store (the default): recording without a shared
+ * store, the baseline of the Redis store's client CPU per turn. Its conversations stay
+ * open (no idle time-out), as the Redis recorder's stay in Redis.
  */
-const local = new sdk.NebulyClient({
-  apiKey: 'bench-key',
-  baseUrl: 'http://127.0.0.1:9',
-  fetch: acceptingFetch,
-  onError: (error) => {
-    throw error;
-  },
-  recorder: { idleTimeoutMs: 0 },
-});
+const local = recording({ idleTimeoutMs: 0 });
 
 /** Ended turn `n` as the recorder stores it: its id and its wire interaction. */
 function turn(n: number) {
