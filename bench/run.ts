@@ -17,6 +17,7 @@ import { benchPrivacy } from './privacy.js';
 import { benchProviders, describeProviders } from './providers.js';
 import { benchRecording } from './record.js';
 import { benchRedis } from './redis.js';
+import { benchRedisOutage } from './redis-outage.js';
 import { DIST, loadSdk } from './sdk.js';
 
 /**
@@ -40,6 +41,7 @@ const TARGETS = {
   longestBlockMs: { max: 10, unit: 'ms', vs: 'limit' },
   maskPiiUsPerKb: { max: 50, unit: 'µs/kB', vs: 'limit' },
   redisRoundTripsPerTurn: { max: 1, unit: 'round trips', vs: 'limit' },
+  redisOutageGrowthMb: { max: 64, unit: 'MB', vs: 'limit' },
   exportPeakRssVsTenth: { max: 1.5, unit: '×', vs: 'exporting a tenth as many' },
 } satisfies Record<string, ({ max: number } | { min: number }) & { unit: string; vs?: string }>;
 
@@ -74,6 +76,8 @@ const blocking = await benchBlocking(sdk);
 const openConversationBytes = await benchOpenConversation(sdk);
 console.log('measuring the Redis store: 4 processes storing turns through one redis-server …');
 const redis = await benchRedis();
+console.log('measuring memory while Redis is down: 30,000 turns of 4 kB, Redis killed, then stopped …');
+const outage = { killed: await benchRedisOutage('killed'), stopped: await benchRedisOutage('stopped') };
 console.log('measuring nebuly interactions export: 1,000,000 interactions from the reference server, and a tenth as many …');
 const exported = await benchExport();
 console.log('measuring the bundle …');
@@ -100,6 +104,7 @@ const figures: Record<Metric, number> = {
   ),
   maskPiiUsPerKb: privacy.maskPiiUsPerKb,
   redisRoundTripsPerTurn: redis.roundTripsPerTurn,
+  redisOutageGrowthMb: Math.max(outage.killed.peakGrowthMb, outage.stopped.peakGrowthMb),
   exportPeakRssVsTenth: exported.peakRssRatio,
 };
 
@@ -184,6 +189,12 @@ console.log(
     `PING round trip ${redis.pingRttUs} µs; claim + complete ${redis.roundTripsPerClaimAndComplete} round trips per conversation, ` +
     `${redis.claimedInteractions} of ${redis.turns} turns claimed back`,
 );
+for (const down of [outage.killed, outage.stopped]) {
+  console.log(
+    `Redis ${down.outage}: ${down.turns} turns of 4 kB recorded, heap + external grew ${down.peakGrowthMb} MB at most ` +
+      `(${down.growthVsBound}× maxQueuedBytes); reported ${JSON.stringify(down.reported)}`,
+  );
+}
 console.log(
   `interactions export (the bin, to a file): ${exported.large.interactions} interactions over ${exported.large.weeks} weeks ` +
     `${exported.large.interactionsPerSecond} interactions/s, peak RSS ${exported.large.peakRssMb} MB (${exported.large.seconds} s with start-up, ${exported.large.fileMb} MB written); ` +
@@ -202,7 +213,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, openConversationBytes, bundle, integrations, providers, frameworks, otel, blocking, privacy, redis, export: exported },
+  details: { recording, delivery, import: cold, memory, openConversationBytes, bundle, integrations, providers, frameworks, otel, blocking, privacy, redis, outage, export: exported },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');
