@@ -87,6 +87,7 @@ export { memoryStore, type MemoryStoreOptions } from './recorder/store/memory-st
 export type { FeedbackParams, TagParams } from './recorder/late-params.js';
 export type { FeedbackTokenOptions, FeedbackTokenParams } from './core/feedback-options.js';
 export type {
+  Attachment,
   ConversationClaim,
   ConversationStore,
   MaybePromise,

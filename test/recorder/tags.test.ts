@@ -1,6 +1,6 @@
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MaskError, NebulyClient, RecordingError, ValidationError, type NebulyError } from '../../src/index.js';
+import { DeliveryError, MaskError, NebulyClient, RecordingError, ValidationError, type NebulyError } from '../../src/index.js';
 import type { Mask } from '../../src/core/privacy-options.js';
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js';
 import { redisStore } from '../../src/redis/index.js';
@@ -178,9 +178,13 @@ describe.each(['memory', 'redis'] as const)('nebuly.tag() with the %s store', (k
     await b!.flush();
     expect(server.requests.all({ path: TAGS }).map((request) => request.status)).toEqual([503, 503]);
     expect(tagKeys[1]).toBe(tagKeys[0]);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]?.message).toMatch(/503/);
-    expect(JSON.stringify(errors[0])).not.toContain(KEY);
+    expect(errors).toEqual([expect.any(DeliveryError)]);
+    const error = errors[0] as DeliveryError;
+    expect(error.message).toMatch(/503/);
+    // What `nebuly replay` resends, under the key its posts carried.
+    expect(JSON.parse(error.payload)).toEqual({ tags: { csat: '2' }, metadata: expect.objectContaining({ end_user: 'u', input: 'q', output: 'a' }) });
+    expect(error.idempotencyKey).toBe(tagKeys[0]);
+    expect(JSON.stringify(error)).not.toContain(KEY);
   });
 
   it('an interaction no conversation holds or sent: tags_unknown_interaction, nothing sent', async () => {
