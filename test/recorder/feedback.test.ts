@@ -107,6 +107,31 @@ describe('nebuly.feedback()', () => {
     expect(errors).toEqual([]);
   });
 
+  it("with delivery: 'interaction' and a shared store, reaches the interaction sent by another instance", async () => {
+    const reference = createReferenceHandler({ apiKeys: { 'test-key': 'project' } });
+    const store = sharedStore();
+    const errors: NebulyError[] = [];
+    const [a, b] = [0, 1].map(
+      () =>
+        new NebulyClient({
+          apiKey: 'test-key',
+          baseUrl: 'http://nebuly.reference.test',
+          fetch: (input, init) => reference.fetch(new Request(input, init)),
+          onError: (error) => errors.push(error),
+          recorder: { store, delivery: 'interaction', sweepIntervalMs: 0 },
+        }),
+    );
+    const turn = a!.conversation({ conversation_id: 'c', end_user: 'user-9' }).interaction({ input: 'Where is my order?' });
+    turn.end({ output: 'It left on Monday.' });
+    await a!.flush();
+    await b!.feedback({ conversation_id: 'c', interaction_id: turn.id, slug: 'thumbs_up' });
+    await b!.flush();
+    const feedback = reference.requests.all({ path: FEEDBACK }).map((request) => JSON.parse(request.body) as { action: unknown; metadata: Record<string, unknown> });
+    expect(feedback).toEqual([{ action: { slug: 'thumbs_up' }, metadata: expect.objectContaining({ input: 'Where is my order?', output: 'It left on Monday.', end_user: 'user-9' }) }]);
+    expect(errors).toEqual([]);
+    await Promise.all([a!.shutdown(), b!.shutdown()]);
+  });
+
   it('is reported, never thrown, for an unknown interaction or bad params', async () => {
     const { clients: [a], errors } = instances(1);
     await expect(a!.feedback({ conversation_id: 'c', interaction_id: 'nope', slug: 'thumbs_up' })).resolves.toBeUndefined();

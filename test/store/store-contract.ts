@@ -127,6 +127,23 @@ export function describeStoreContract(factory: StoreFactory): void {
       expect(await store.attach('c1', 'a', { kind: 'feedback', action: { slug: 'thumbs_up' } }, T0 + 5)).toBe(false);
     });
 
+    it('keep: interactions sent without a claim are answered by sent() until retainUntil', async () => {
+      const store = await factory.make();
+      await store.keep('c1', 'user-1', [stored('a'), stored('b')], T0, T0 + 5_000);
+      expect(await store.sent('c1', 'b', T0 + 1)).toEqual({
+        endUser: 'user-1',
+        input: 'in b',
+        output: 'out b',
+        timeStart: new Date(T0).toISOString(),
+        timeEnd: new Date(T0 + 1_000).toISOString(),
+      });
+      expect(await store.sent('other', 'b', T0 + 1)).toBeUndefined();
+      expect(await store.sent('c1', 'a', T0 + 5_000)).toBeUndefined();
+      // Nothing was opened: there is nothing to claim or attach to.
+      expect(await store.claim('c1', T0, LEASE)).toBeUndefined();
+      expect(await store.attach('c1', 'a', { kind: 'tags', tags: { csat: '5' } }, T0 + 2)).toBe(false);
+    });
+
     it('tags attach to a stored interaction of an open conversation only, merged over its own, the later value winning', async () => {
       const store = await factory.make();
       const tagged: StoredInteraction = { id: 'a', interaction: { ...stored('a').interaction, tags: { plan: 'pro', csat: '1' } } };
