@@ -7,7 +7,7 @@ const CONVERSATIONS = '/event-ingestion/api/v2/events/trace_conversation';
 const FEEDBACK = '/event-ingestion/api/v1/events/feedback';
 
 /** Two instances of a backend through one store, marked shared, and the reference server. */
-function instances(count = 2, now?: () => number) {
+function instances(count = 2, now?: () => number, delivery: 'conversation' | 'interaction' = 'conversation') {
   const reference = createReferenceHandler({ apiKeys: { 'test-key': 'project' } });
   const store = sharedStore();
   const errors: NebulyError[] = [];
@@ -19,7 +19,7 @@ function instances(count = 2, now?: () => number) {
         baseUrl: 'http://nebuly.reference.test',
         fetch: (input, init) => reference.fetch(new Request(input, init)),
         onError: (error) => errors.push(error),
-        recorder: { store, sweepIntervalMs: 0, ...(now === undefined ? {} : { now }) },
+        recorder: { store, delivery, sweepIntervalMs: 0, ...(now === undefined ? {} : { now }) },
       }),
   );
   const bodies = (path: string) => reference.requests.all({ path }).map((request) => JSON.parse(request.body) as { conversation: { interactions: { feedback_actions?: unknown }[] } } & Record<string, unknown>);
@@ -108,19 +108,7 @@ describe('nebuly.feedback()', () => {
   });
 
   it("with delivery: 'interaction' and a shared store, reaches the interaction sent by another instance", async () => {
-    const reference = createReferenceHandler({ apiKeys: { 'test-key': 'project' } });
-    const store = sharedStore();
-    const errors: NebulyError[] = [];
-    const [a, b] = [0, 1].map(
-      () =>
-        new NebulyClient({
-          apiKey: 'test-key',
-          baseUrl: 'http://nebuly.reference.test',
-          fetch: (input, init) => reference.fetch(new Request(input, init)),
-          onError: (error) => errors.push(error),
-          recorder: { store, delivery: 'interaction', sweepIntervalMs: 0 },
-        }),
-    );
+    const { clients: [a, b], errors, reference } = instances(2, undefined, 'interaction');
     const turn = a!.conversation({ conversation_id: 'c', end_user: 'user-9' }).interaction({ input: 'Where is my order?' });
     turn.end({ output: 'It left on Monday.' });
     await a!.flush();
