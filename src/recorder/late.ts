@@ -118,6 +118,27 @@ export class LateSender {
     this.#track(job);
   }
 
+  /**
+   * The attachment as the store may keep it: with a mask, masked as what it becomes, part
+   * of a stored interaction (a conversation body of one interaction holding only it, input
+   * and output empty), fail closed; `undefined` when the mask withheld it (reported).
+   */
+  async #maskedToKeep(attachment: Attachment): Promise<Attachment | undefined> {
+    const { mask, report, now } = this.#options;
+    if (mask === undefined) return attachment;
+    const { applyMask } = await import('../privacy/apply-mask.js');
+    const time = new Date(now()).toISOString();
+    const only = attachment.kind === 'feedback' ? { feedback_actions: [attachment.action] } : { tags: { ...attachment.tags } };
+    const { body, error } = applyMask(mask, 'conversation', { conversation: { end_user: '-', interactions: [{ input: '', output: '', time_start: time, time_end: time, ...only }] } });
+    if (error !== undefined) report(error);
+    const interaction = body?.conversation.interactions[0];
+    if (attachment.kind === 'feedback') {
+      const action = interaction?.feedback_actions?.[0];
+      return action === undefined ? undefined : { kind: 'feedback', action };
+    }
+    return interaction?.tags === undefined ? undefined : { kind: 'tags', tags: interaction.tags };
+  }
+
   #track(job: Promise<void>): void {
     this.#pending.add(job);
     void job.finally(() => this.#pending.delete(job));
@@ -142,12 +163,18 @@ export class LateSender {
   async #send(key: string, conversationId: string, interactionId: string, attachment: Attachment): Promise<void> {
     const { store, now, stored, sending } = this.#options;
     await stored(key);
-    if (await store.attach(key, interactionId, attachment, now())) return;
+    // What is attached in the store goes out with its conversation, which was masked
+    // when stored: the attachment is masked now, on its own.
+    const kept = await this.#maskedToKeep(attachment);
+    // Withheld by the mask (reported): nothing of it may go out.
+    if (kept === undefined) return;
+    const attach = () => store.attach(key, interactionId, kept, now());
+    if (await attach()) return;
     let sent = (await store.sent(key, interactionId, now())) ?? this.#options.sentHere(key, interactionId);
     if (sent === undefined) {
       // Its conversation may be on its way from this process: it is then kept once sent.
       await sending();
-      if (await store.attach(key, interactionId, attachment, now())) return;
+      if (await attach()) return;
       sent = await store.sent(key, interactionId, now());
     }
     // Another instance may have ended it just now and still be storing it: retried a
@@ -155,7 +182,7 @@ export class LateSender {
     const settleMs = this.#options.settleMs ?? 0;
     for (let retry = 1; sent === undefined && retry <= SETTLE_RETRIES && settleMs > 0 && !this.#options.cutoff.passed; retry += 1) {
       await this.#options.cutoff.race(delay(settleMs / SETTLE_RETRIES));
-      if (await store.attach(key, interactionId, attachment, now())) return;
+      if (await attach()) return;
       sent = await store.sent(key, interactionId, now());
     }
     const kind = KINDS[attachment.kind];
@@ -171,11 +198,12 @@ export class LateSender {
       return;
     }
     let body: SendFeedbackBody | AddTagsBody | undefined = bodyOf(attachment, sent, now());
-    if (this.#options.mask !== undefined) {
+    const { mask, report } = this.#options;
+    if (mask !== undefined) {
       // Loaded with the first masked body: its check of the mask's output needs zod.
       const { applyMask } = await import('../privacy/apply-mask.js');
-      const masked = attachment.kind === 'feedback' ? applyMask(this.#options.mask, 'feedback', body as SendFeedbackBody) : applyMask(this.#options.mask, 'tags', body as AddTagsBody);
-      if (masked.error !== undefined) this.#options.report(masked.error);
+      const masked = attachment.kind === 'feedback' ? applyMask(mask, 'feedback', body as SendFeedbackBody) : applyMask(mask, 'tags', body as AddTagsBody);
+      if (masked.error !== undefined) report(masked.error);
       body = masked.body;
     }
     // Past shutdown's deadline it was reported as not recorded: nothing more is done.

@@ -4,7 +4,7 @@ import { DeliveryError, MaskError, NebulyClient, RecordingError, ValidationError
 import type { Mask } from '../../src/core/privacy-options.js';
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js';
 import { redisStore } from '../../src/redis/index.js';
-import type { AddTagsBody } from '../../src/types/index.js';
+import type { AddTagsBody, SendConversationBody } from '../../src/types/index.js';
 import type { ConversationStore } from '../../src/types/store.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 import { sharedStore } from './shared-store.js';
@@ -246,6 +246,11 @@ describe('nebuly.tag() params', () => {
     const kinds: string[] = [];
     const mask: Mask = (payload, context) => {
       kinds.push(context.kind);
+      if (context.kind === 'conversation') {
+        const body = payload as SendConversationBody;
+        const [interaction] = body.conversation.interactions;
+        return interaction?.tags?.phone === undefined ? body : { conversation: { ...body.conversation, interactions: [{ ...interaction, tags: { phone: '[PHONE]' } }] } };
+      }
       if (context.kind !== 'tags') return payload;
       const body = payload as AddTagsBody;
       if (body.tags.fail === 'yes') throw new Error('mask bug');
@@ -254,11 +259,18 @@ describe('nebuly.tag() params', () => {
     const { clients: [a], errors } = await backend('memory', 'conversation', 1, { mask });
     const conversation = a!.conversation({ conversation_id: 'm', end_user: 'u' });
     const turn = conversation.interaction({ input: 'my mail is a@b.c' }).end({ output: 'ok' });
+    await a!.flush();
+    // Attached to the stored interaction (masked when it was stored): masked on its own,
+    // as part of a stored interaction.
+    await a!.tag({ conversation_id: 'm', interaction_id: turn.id, tags: { phone: '555-0100' } });
     await conversation.end();
+    expect(sentTags('conversation')).toEqual([{ phone: '[PHONE]' }]);
+    kinds.length = 0;
     await a!.tag({ conversation_id: 'm', interaction_id: turn.id, tags: { email: 'a@b.c' } });
     await a!.tag({ conversation_id: 'm', interaction_id: turn.id, tags: { fail: 'yes', email: 'a@b.c' } });
     await a!.flush();
-    expect(kinds).toEqual(['conversation', 'tags', 'tags']);
+    // Each call: first as it would be kept (attached to a stored interaction), then as it is sent.
+    expect(kinds).toEqual(['conversation', 'tags', 'conversation', 'tags']);
     const sent = bodies(TAGS) as { tags: Record<string, string>; metadata: Record<string, string> }[];
     expect(sent[0]?.tags).toEqual({ email: '[EMAIL]' });
     // The mask threw: every content field is the placeholder, tag values included.
