@@ -9,7 +9,7 @@ import { Recorder, type ShutdownOptions } from './recorder/recorder.js';
 import type { Conversation, StartConversationParams } from './recorder/conversation.js';
 import { ambientContext, checkConversationTarget, type ConversationTarget } from './recorder/conversation-target.js';
 import type { DeliveryReport } from './recorder/delivery-report.js';
-import type { FeedbackParams } from './recorder/feedback-params.js';
+import type { FeedbackParams, TagParams } from './recorder/late-params.js';
 import { Conversations } from './resources/conversations.js';
 import { EligibleUsers } from './resources/eligible-users.js';
 import { Interactions } from './resources/interactions.js';
@@ -182,6 +182,26 @@ export class NebulyClient {
    */
   feedback(params: FeedbackParams): Promise<void> {
     return this.#recorder.feedback(params);
+  }
+
+  /**
+   * Adds tags to an interaction of the conversation `conversation_id` once they are known
+   * (a ticket resolved, a CSAT score), by its `turn.id`, from any instance, as
+   * {@link NebulyClient.feedback} records feedback: while the conversation is open they
+   * are merged into the interaction's tags and sent with it; once it was sent (within
+   * `recorder.feedbackRetentionMs`, 24 h), they go to the tags endpoint with the
+   * interaction's end user and `time_start` (and its input and output). A tag it already
+   * has takes the new value. Never rejects: bad params (named by field) and what cannot be
+   * recorded go to `onError`.
+   *
+   * @example
+   * ```ts
+   * // Once the support ticket behind the chat is closed:
+   * await nebuly.tag({ conversation_id: chatId, interaction_id: interactionId, tags: { ticket: 'resolved', csat: '5' } });
+   * ```
+   */
+  tag(params: TagParams): Promise<void> {
+    return this.#recorder.tag(params);
   }
 
   /**

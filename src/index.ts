@@ -84,9 +84,10 @@ export type { ConversationTarget } from './recorder/conversation-target.js';
 export type { DeliveryReport } from './recorder/delivery-report.js';
 export type { ConversationOutcome, ConversationStatus } from './recorder/outcome.js';
 export { memoryStore, type MemoryStoreOptions } from './recorder/store/memory-store.js';
-export type { FeedbackParams } from './recorder/feedback-params.js';
+export type { FeedbackParams, TagParams } from './recorder/late-params.js';
 export type { FeedbackTokenOptions, FeedbackTokenParams } from './core/feedback-options.js';
 export type {
+  Attachment,
   ConversationClaim,
   ConversationStore,
   MaybePromise,

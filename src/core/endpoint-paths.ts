@@ -31,7 +31,7 @@ export interface EndpointPath<Path extends string = string> {
    */
   readonly path: Path;
   /**
-   * The endpoint stores what it is sent (an interaction, a conversation, feedback): every
+   * The endpoint stores what it is sent (an interaction, a conversation, feedback, tags): every
    * POST to it carries an `Idempotency-Key`, the same on each retry, so that a repeat
    * counts once.
    */
@@ -68,7 +68,7 @@ export const ENDPOINT_PATHS = {
   listInteractions: { method: 'POST', path: '/api/external/get-interactions' },
   exportInteractions: { method: 'GET', path: '/api/external/export/interactions' },
   getInteractionDetail: { method: 'GET', path: '/api/external/export/interactions/detail/{interaction_id}' },
-  addTags: { method: 'POST', path: '/event-ingestion/api/v2/events/tags' },
+  addTags: { method: 'POST', path: '/event-ingestion/api/v2/events/tags', ...INGESTS },
 } as const satisfies Record<string, EndpointPath>;
 
 /**

@@ -2,7 +2,7 @@
 // client's options (options.ts) hold them, and src/privacy/ applies them, from above.
 import type { Resolved } from './option-checks.js';
 import { func, number, valueOf } from './option-kinds.js';
-import type { SendConversationBody, SendFeedbackBody, SendInteractionBody } from '../types/index.js';
+import type { AddTagsBody, SendConversationBody, SendFeedbackBody, SendInteractionBody } from '../types/index.js';
 
 /**
  * The bodies a mask sees, by kind: each as it goes on the wire (validated, times as ISO
@@ -20,6 +20,8 @@ export interface IngestPayloads {
   conversation: SendConversationBody;
   /** `nebuly.interactions.sendFeedback`, and `nebuly.feedback()` for an interaction already sent. */
   feedback: SendFeedbackBody;
+  /** `nebuly.interactions.addTags`, and `nebuly.tag()` for an interaction already sent. */
+  tags: AddTagsBody;
 }
 
 /**

@@ -121,8 +121,8 @@ export interface RecorderOptions {
   leaseMs?: number | undefined;
   /**
    * How long after its conversation was sent an interaction can still get feedback from
-   * `nebuly.feedback()`: what the feedback endpoint needs of it (input, output, end user,
-   * time) is kept in the store for this long.
+   * `nebuly.feedback()` and tags from `nebuly.tag()`: what the feedback and tags endpoints
+   * need of it (input, output, end user, times) is kept in the store for this long.
    * @default 86_400_000 (24 hours)
    */
   feedbackRetentionMs?: number | undefined;
@@ -181,7 +181,7 @@ export const RECORDER_DEFAULTS: Readonly<ResolvedRecorderOptions> = Object.freez
   now: () => Date.now(),
 });
 
-const STORE_METHODS = ['append', 'addFeedback', 'claim', 'claimIdle', 'complete', 'release', 'sent'] as const;
+const STORE_METHODS = ['append', 'attach', 'claim', 'claimIdle', 'complete', 'keep', 'release', 'sent'] as const;
 
 /** Whether `value` has every method of a store: a misconfiguration fails at construction, not at the first turn. */
 function isStore(value: unknown): value is ConversationStore {

@@ -17,6 +17,7 @@ export const MASKED_ENDPOINTS: { readonly [K in PayloadKind]: Endpoint } = {
   interaction: ENDPOINTS.sendInteraction,
   conversation: ENDPOINTS.sendConversation,
   feedback: ENDPOINTS.sendFeedback,
+  tags: ENDPOINTS.addTags,
 };
 
 const KIND_OF_ENDPOINT = new Map<Endpoint, PayloadKind>(

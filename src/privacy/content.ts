@@ -106,6 +106,9 @@ const WALKERS: Record<BodyKind, (payload: Json, map: ContentMap) => Json> = {
     const mapped = withKey(payload, 'action', (action) => (isObject(action) ? withKey(action, 'text', (value) => text(value, map)) : action));
     return withKey(mapped, 'metadata', (metadata) => interaction(metadata, map));
   },
+  // Tags sent after the fact (`POST …/events/tags`): their values, and the input and
+  // output that tell their interaction apart.
+  tags: (payload, map) => withKey(withKey(payload, 'tags', (value) => tags(value, map)), 'metadata', (metadata) => interaction(metadata, map)),
 };
 
 /**
@@ -136,6 +139,7 @@ export function kindOf(payload: unknown): BodyKind | undefined {
   if (!isObject(payload)) return undefined;
   if ('conversation' in payload) return 'conversation';
   if ('interaction' in payload) return 'interaction';
+  if ('tags' in payload && 'metadata' in payload) return 'tags';
   if ('action' in payload || 'metadata' in payload) return 'feedback';
   return undefined;
 }

@@ -55,11 +55,17 @@ const feedbackBody = {
   metadata: { input: pii(2), output: pii(3), end_user: 'hash-1', timestamp: '2026-03-01T10:00:03.000Z' },
 };
 
+const tagsBody: IngestPayloads['tags'] = {
+  tags: { contact: pii(1), plan: 'pro' },
+  metadata: { end_user: 'hash-1', time_start: '2026-03-01T10:00:00.000Z', input: pii(2), output: pii(3) },
+};
+
 describe('maskPII', () => {
   it.each([
     ['interaction', interactionBody, 11],
     ['conversation', conversationBody, 11],
     ['feedback', feedbackBody, 3],
+    ['tags', tagsBody, 3],
   ] as const)('masks every content field of a %s body, and nothing else', (kind, body, fields) => {
     const before = JSON.stringify(body);
     const result = maskPII(body as never, { kind: kind as never });
@@ -67,7 +73,7 @@ describe('maskPII', () => {
     expect(json).not.toMatch(/@example\.com/);
     expect(json.split('[EMAIL]')).toHaveLength(fields + 1);
     // The part's type, ids, user, model, times, counts and tag names are not content.
-    if (kind !== 'feedback') expect(json).toContain('"type":"image_url"');
+    if (kind !== 'feedback' && kind !== 'tags') expect(json).toContain('"type":"image_url"');
     expect(json).toContain('hash-1');
     expect(JSON.stringify(body)).toBe(before); // the body it was given is unchanged
   });
@@ -75,6 +81,9 @@ describe('maskPII', () => {
   it('tells the kind by the keys when called without a context', () => {
     expect(maskPII(conversationBody)).toEqual(maskPII(conversationBody, { kind: 'conversation' }));
     expect(maskPII(feedbackBody).metadata.input).toBe(masked);
+    // Tags name their interaction by `metadata` as feedback does, and carry `tags`.
+    expect(maskPII(tagsBody)).toEqual(maskPII(tagsBody, { kind: 'tags' }));
+    expect(maskPII(tagsBody).tags).toEqual({ contact: masked, plan: 'pro' });
   });
 
   it('is deterministic, so feedback sent later still matches its masked interaction', () => {

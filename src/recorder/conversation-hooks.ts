@@ -6,6 +6,7 @@ import type { ModelPrice } from '../core/model-price.js';
 import type { NebulyError } from '../core/errors.js';
 import type { FeedbackTokenMinter } from '../core/feedback-options.js';
 import type { ConversationOutcome } from './outcome.js';
+import type { Attachment } from '../types/store.js';
 import type { InteractionRecord } from './record.js';
 
 /**
@@ -86,8 +87,8 @@ export interface ConversationControl {
   closeTurns(reason: EndReason): void;
   /** How many of its turns are open (started, not ended): what a process exit loses of it with a shared store. */
   openTurns(): number;
-  /** Adds feedback to its open turn `interactionId`; `false` when it has no such open turn. */
-  feedbackOnOpenTurn(interactionId: string, action: Record<string, unknown>): boolean;
+  /** Attaches feedback or tags to its open turn `interactionId`; `false` when it has no such open turn. */
+  attachToOpenTurn(interactionId: string, attachment: Attachment): boolean;
 }
 
 /**

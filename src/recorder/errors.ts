@@ -18,6 +18,11 @@ export type RecordingErrorCode =
    * conversation sent within `feedbackRetentionMs` did: nothing was recorded.
    */
   | 'feedback_unknown_interaction'
+  /**
+   * `nebuly.tag()` for an interaction that no open conversation holds and no
+   * conversation sent within `feedbackRetentionMs` did: no tag was recorded.
+   */
+  | 'tags_unknown_interaction'
   /** `startConversation()` after `shutdown()`. */
   | 'recorder_shut_down'
   /** The conversation was over `maxConversationBytes`; its longest strings were cropped. */

@@ -7,7 +7,7 @@ import type { ConversationRef } from './storing.js';
 
 const encoder = /* @__PURE__ */ new TextEncoder();
 
-/** The most interactions kept for late feedback, and the most memory they may take (the memory store's defaults). */
+/** The most interactions kept for late feedback and tags, and the most memory they may take (the memory store's defaults). */
 const MAX_KEPT = 10_000;
 const MAX_KEPT_BYTES = 32 * 1024 * 1024;
 
@@ -31,7 +31,7 @@ export class InteractionSends {
   /** Each conversation's sends, until its outcome is asked for. */
   readonly #byConversation = new Map<string, Promise<ConversationOutcome>[]>();
   /**
-   * What was sent of each interaction, for feedback that comes after it: no store holds
+   * What was sent of each interaction, for feedback and tags that come after it: no store holds
    * it in this mode. Oldest first, each until its `until`, at most {@link MAX_KEPT}
    * interactions and {@link MAX_KEPT_BYTES} (as the memory store keeps sent ones).
    */
@@ -54,7 +54,7 @@ export class InteractionSends {
   #keep(key: string, id: string, endUser: string, interaction: ConversationInteraction): void {
     const { now, ms } = this.#retention;
     if (ms <= 0) return;
-    const sent: SentInteraction = { endUser, input: interaction.input, output: interaction.output, timeEnd: interaction.time_end };
+    const sent: SentInteraction = { endUser, input: interaction.input, output: interaction.output, timeStart: interaction.time_start, timeEnd: interaction.time_end };
     const bytes = 2 * (sent.input.length + sent.output.length + endUser.length) + 256;
     this.#kept.set(`${key}\n${id}`, { sent, until: now() + ms, bytes });
     this.#keptBytes += bytes;

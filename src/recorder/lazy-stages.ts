@@ -7,8 +7,8 @@ type Waiter = (stages: Stages | undefined, error: NebulyError) => void;
 
 /**
  * The recorder's background stages (`stages.ts`: storing, sending, the publisher, late
- * feedback, and through them fitting, cropping, the queue and the memory store), loaded
- * and connected the first time the recorder needs them: its first ended turn, feedback,
+ * feedback and tags, and through them fitting, cropping, the queue and the memory store),
+ * loaded and connected the first time the recorder needs them: its first ended turn, feedback, tags,
  * flush, sweep or shutdown. A recorder that records nothing never loads them; a bundle
  * (docs/decisions/0004-pay-for-what-you-use.md) fetches them then; Node's ESM build loads
  * them then too, with the other lazy modules in one file (`scripts/one-lazy-file.ts`), and

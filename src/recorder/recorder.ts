@@ -15,7 +15,7 @@ import { type DeliveryReport, Tally } from './delivery-report.js';
 import { type BeginCall, conversationInit } from './beginning.js';
 import type { ShutdownOptions } from './closing.js';
 import { type AtRisk, ExitGuard } from './exit-guard.js';
-import { type CheckedFeedback, checkFeedback, type FeedbackParams } from './feedback-params.js';
+import { type CheckedAttachment, checkFeedback, checkTagParams, type FeedbackParams, type TagParams } from './late-params.js';
 import { fieldsOf } from './fields.js';
 import { sharedKey } from './keys.js';
 import { LazyStages } from './lazy-stages.js';
@@ -108,7 +108,7 @@ export class Recorder {
       stepSettled: (_conversation, record) => this.#stages.run(({ storing }) => storing.settled(record)),
       lateFeedback: (conversation, record, action) => {
         const checked = checkFeedback({ ...action, conversation_id: conversation.id, interaction_id: record.id }, this.#report);
-        if (checked !== undefined) void this.#sendFeedback(conversation.key, checked);
+        if (checked !== undefined) void this.#sendLate(conversation.key, checked);
       },
       ended: (conversation, reason, errors) => this.#ended(conversation, reason, errors),
     };
@@ -264,18 +264,32 @@ export class Recorder {
    * rejects; what cannot be recorded is reported.
    */
   feedback(params: FeedbackParams): Promise<void> {
-    const checked = checkFeedback(params, this.#report);
+    return this.#attach(checkFeedback(params, this.#report));
+  }
+
+  /**
+   * Adds tags to an interaction of the conversation `conversation_id`, from any instance,
+   * as {@link Recorder.feedback} records feedback: on its turn if it is still open here, on
+   * the stored interaction while the conversation is open, else, once it was sent, through
+   * the tags endpoint. Never rejects; what cannot be recorded is reported.
+   */
+  tag(params: TagParams): Promise<void> {
+    return this.#attach(checkTagParams(params, this.#report));
+  }
+
+  /** Checked feedback or tags: on the open turn here, else to the store or the service. */
+  #attach(checked: CheckedAttachment | undefined): Promise<void> {
     if (checked === undefined) return Promise.resolve();
     const key = sharedKey(checked.conversationId);
     const open = this.#open.get(key);
-    if (open !== undefined && conversationControl(open).feedbackOnOpenTurn(checked.interactionId, { ...checked.action })) return Promise.resolve();
-    return this.#sendFeedback(key, checked);
+    if (open !== undefined && conversationControl(open).attachToOpenTurn(checked.interactionId, checked.attachment)) return Promise.resolve();
+    return this.#sendLate(key, checked);
   }
 
-  /** Feedback on an interaction no open turn here holds: attached in the store, or sent. */
-  #sendFeedback(key: string, { conversationId, interactionId, action }: CheckedFeedback): Promise<void> {
+  /** Feedback or tags for an interaction no open turn here holds: attached in the store, or sent. */
+  #sendLate(key: string, { conversationId, interactionId, attachment }: CheckedAttachment): Promise<void> {
     return this.#stages.use(
-      ({ feedback }) => feedback.send(key, conversationId, interactionId, action),
+      ({ late }) => late.send(key, conversationId, interactionId, attachment),
       () => undefined,
     );
   }

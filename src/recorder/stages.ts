@@ -5,7 +5,7 @@ import type { ConversationStore } from '../types/store.js';
 import { type ClosingParts, closeAll, type LettingGo } from './closing.js';
 import type { DeliveryReport } from './delivery-report.js';
 import type { Deadline } from './timers.js';
-import { FeedbackSender } from './feedback.js';
+import { LateSender } from './late.js';
 import { Publisher, type Transport } from './publisher.js';
 import { Sender } from './sending.js';
 import { MemoryStore } from './store/memory-store-class.js';
@@ -20,8 +20,8 @@ export interface Stages {
   storing: Storing;
   /** Claims each ended conversation, fits it, and hands it to the publisher. */
   sender: Sender;
-  /** Feedback that arrives after its interaction was stored or sent. */
-  feedback: FeedbackSender;
+  /** Feedback and tags that arrive after their interaction was stored or sent. */
+  late: LateSender;
   /** Sends bodies: the queue, its bound, retries, the shutdown deadline. */
   publisher: Publisher;
   /**
@@ -49,7 +49,7 @@ export interface StagesInit {
 
 /**
  * Makes the recorder's stages and connects them: storing → sender → publisher, and
- * feedback beside them, all on one store (`recorder.store`, the memory store by default).
+ * late feedback and tags beside them, all on one store (`recorder.store`, the memory store by default).
  *
  * @example
  * ```ts
@@ -69,7 +69,12 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
   });
   // With `delivery: 'interaction'`, storing an interaction sends it.
   const deliver: ConstructorParameters<typeof Storing>[0]['deliver'] =
-    options.delivery === 'interaction' ? (conversation, stored) => sender.sendInteraction(conversation, stored) : undefined;
+    options.delivery === 'interaction'
+      ? (conversation, stored) => {
+          sender.sendInteraction(conversation, stored);
+          late.keep(conversation, stored);
+        }
+      : undefined;
   const storing = new Storing({ store, now: options.now, report, deliver, mask, cutoff });
   const sender = new Sender({
     store,
@@ -84,7 +89,7 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
     cutoff,
     settled: changed,
   });
-  const feedback = new FeedbackSender({
+  const late = new LateSender({
     store,
     publisher,
     report,
@@ -95,18 +100,19 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
     stored: (key) => storing.pending(key),
     sending: () => sender.settled(),
     sentHere: (key, interactionId) => sender.sentInteraction(key, interactionId),
+    retentionMs: options.feedbackRetentionMs,
   });
   const close = <C>(parts: LettingGo<C>, deadline: Deadline): Promise<DeliveryReport> => {
     publisher.beginFinal();
     const closing: ClosingParts<C> = {
       ...parts,
-      handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
+      handedOver: () => Promise.all([storing.drained(), sender.published(), late.drained()]),
       expire: (reason) => {
         cutoff.pass(reason);
         publisher.abandon(reason);
       },
       published: () => publisher.flush(),
-      settled: () => Promise.all([storing.drained(), sender.settled(), sender.sendsSettled(), feedback.drained()]),
+      settled: () => Promise.all([storing.drained(), sender.settled(), sender.sendsSettled(), late.drained()]),
       report: () => publisher.finalReport(),
     };
     return closeAll(closing, deadline);
@@ -114,6 +120,6 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
   // With `delivery: 'interaction'`, storing an interaction is sending it: what the stored
   // ones started is waited for too.
   const flush = (before: Promise<unknown>): Promise<DeliveryReport> =>
-    Promise.all([storing.drained().then(() => sender.sendsSettled()), sender.settled(), feedback.drained(), before]).then(() => publisher.report());
-  return { store, storing, sender, feedback, publisher, close, flush, sweepIdle, cutoff };
+    Promise.all([storing.drained().then(() => sender.sendsSettled()), sender.settled(), late.drained(), before]).then(() => publisher.report());
+  return { store, storing, sender, late, publisher, close, flush, sweepIdle, cutoff };
 }

@@ -8,7 +8,7 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : St
  * A claim as the scripts answer it (`['c', claim id, the claim hash's fields and values]`,
  * scripts.ts describes the fields), as the store returns it: each interaction parsed, in
  * the order stored, with the feedback attached since it was stored appended to its
- * `feedback_actions`.
+ * `feedback_actions` and the tags attached merged over its `tags`.
  *
  * @example
  * ```ts
@@ -22,22 +22,29 @@ export function decodeClaim(operation: string, reply: unknown): ConversationClai
   }
   const meta = new Map<string, string>();
   const items: [number, string][] = [];
-  const added = new Map<string, ConversationFeedbackAction[]>();
+  const feedback = new Map<string, ConversationFeedbackAction[]>();
+  const tags = new Map<string, Record<string, string>[]>();
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const field = text(fields[index]);
     const value = text(fields[index + 1]);
     if (field.startsWith('#')) items.push([Number(field.slice(1)), value]);
-    else if (field.startsWith('f:')) added.set(field.slice(2), JSON.parse(`[${value}]`) as ConversationFeedbackAction[]);
+    else if (field.startsWith('f:')) feedback.set(field.slice(2), JSON.parse(`[${value}]`) as ConversationFeedbackAction[]);
+    else if (field.startsWith('t:')) tags.set(field.slice(2), JSON.parse(`[${value}]`) as Record<string, string>[]);
     else if (!field.startsWith('n:')) meta.set(field, value);
   }
   // A hash has no order: the sequence number each got when appended gives it back.
   items.sort((a, b) => a[0] - b[0]);
   const interactions = items.map(([, json]) => {
     const stored = JSON.parse(json) as StoredInteraction;
-    const actions = added.get(stored.id);
-    if (actions === undefined) return stored;
-    const feedback_actions = [...(stored.interaction.feedback_actions ?? []), ...actions];
-    return { ...stored, interaction: { ...stored.interaction, feedback_actions } };
+    const actions = feedback.get(stored.id);
+    const added = tags.get(stored.id);
+    if (actions === undefined && added === undefined) return stored;
+    let { interaction } = stored;
+    if (actions !== undefined) interaction = { ...interaction, feedback_actions: [...(interaction.feedback_actions ?? []), ...actions] };
+    // Later tags of the same name win, as they would in the memory store.
+    // Spread, not assigned: a parsed own `__proto__` key stays a key.
+    if (added !== undefined) interaction = { ...interaction, tags: added.reduce((merged, more) => ({ ...merged, ...more }), interaction.tags ?? {}) };
+    return { ...stored, interaction };
   });
   return {
     conversationId: meta.get('cid') ?? '',

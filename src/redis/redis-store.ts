@@ -1,6 +1,5 @@
 import { ValidationError } from '../core/errors.js';
-import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
-import type { ConversationFeedbackAction } from '../schemas/index.js';
+import type { Attachment, ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import { type Bucket, Buckets, DEFAULT_SHARDS } from './buckets.js';
 import { decodeClaim } from './claims.js';
 import { isRedisClient, type RedisClient, type RedisCommands, redisCommands, RedisStoreError } from './commands.js';
@@ -125,6 +124,26 @@ interface Candidate {
   readonly score: string;
 }
 
+/** A retention end Redis can read: `Infinity` (kept for good) as the largest safe integer. */
+const finite = (until: number) => (Number.isFinite(until) ? until : Number.MAX_SAFE_INTEGER);
+
+/** The (interaction id, JSON of what `sent()` answers) pairs the kept hash holds. */
+function keptPairs(endUser: string, interactions: readonly StoredInteraction[], retainUntil: number): string[] {
+  const pairs: string[] = [];
+  for (const { id, interaction } of interactions) {
+    const kept: Kept = {
+      endUser,
+      input: interaction.input,
+      output: interaction.output,
+      timeStart: interaction.time_start,
+      timeEnd: interaction.time_end,
+      until: finite(retainUntil),
+    };
+    pairs.push(id, JSON.stringify(kept));
+  }
+  return pairs;
+}
+
 /** A claim id from a token (`<claim id> <nonce>`): which hash holds the claim. */
 const claimIdOf = (token: string) => token.slice(0, token.indexOf(' '));
 
@@ -140,7 +159,7 @@ class RedisStore implements ConversationStore {
   }
 
   /** Runs `script` on `bucket` with its epoch checked: the script's result. */
-  async #run(operation: string, bucket: Bucket, script: 'append' | 'addFeedback' | 'claim' | 'claimCandidates', keys: string[], args: string[]) {
+  async #run(operation: string, bucket: Bucket, script: 'append' | 'attach' | 'claim' | 'claimCandidates', keys: string[], args: string[]) {
     for (;;) {
       const reply = await this.#commands.run(operation, script, keys, [this.#epochs.seen(bucket), this.#epochs.fresh(), ...args]);
       const result = this.#epochs.settle(operation, bucket, reply);
@@ -158,10 +177,11 @@ class RedisStore implements ConversationStore {
     this.#epochs.stored(bucket, conversationId, added, now);
   }
 
-  async addFeedback(conversationId: string, interactionId: string, action: ConversationFeedbackAction, now: number): Promise<boolean> {
+  async attach(conversationId: string, interactionId: string, attachment: Attachment, now: number): Promise<boolean> {
     const bucket = this.#buckets.of(conversationId);
-    const args = [conversationId, interactionId, JSON.stringify(action), String(now)];
-    return Number(await this.#run('addFeedback', bucket, 'addFeedback', [bucket.idle, bucket.open(conversationId)], args)) === 1;
+    const [field, json] = attachment.kind === 'feedback' ? ['f', JSON.stringify(attachment.action)] : ['t', JSON.stringify(attachment.tags)];
+    const args = [conversationId, interactionId, field, json, String(now)];
+    return Number(await this.#run('attach', bucket, 'attach', [bucket.idle, bucket.open(conversationId)], args)) === 1;
   }
 
   async claim(conversationId: string, now: number, leaseMs: number): Promise<ConversationClaim | undefined> {
@@ -251,13 +271,13 @@ class RedisStore implements ConversationStore {
   async complete(claim: ConversationClaim, retainUntil: number): Promise<void> {
     const bucket = this.#buckets.of(claim.conversationId);
     const claimId = claimIdOf(claim.token);
-    const until = Number.isFinite(retainUntil) ? retainUntil : Number.MAX_SAFE_INTEGER;
-    const args = [claimId, claim.token, String(until), String(REPLAY_WINDOW_MS)];
-    for (const { id, interaction } of claim.interactions) {
-      const kept: Kept = { endUser: claim.endUser, input: interaction.input, output: interaction.output, timeEnd: interaction.time_end, until };
-      args.push(id, JSON.stringify(kept));
-    }
+    const args = [claimId, claim.token, String(finite(retainUntil)), String(REPLAY_WINDOW_MS), ...keptPairs(claim.endUser, claim.interactions, retainUntil)];
     await this.#commands.run('complete', 'complete', [bucket.claim(claimId), bucket.leases, bucket.kept(claim.conversationId)], args);
+  }
+
+  async keep(conversationId: string, endUser: string, interactions: readonly StoredInteraction[], now: number, retainUntil: number): Promise<void> {
+    const args = [String(now), String(finite(retainUntil)), String(REPLAY_WINDOW_MS), ...keptPairs(endUser, interactions, retainUntil)];
+    await this.#commands.run('keep', 'keep', [this.#buckets.of(conversationId).kept(conversationId)], args);
   }
 
   async release(claim: ConversationClaim): Promise<void> {

@@ -14,8 +14,9 @@
  *   index with it, as one key (an eviction policy that evicts the index is caught too).
  * - `leases`: sorted set, claim id of each claimed conversation scored by its lease end.
  * - `o:<conversation id>`: hash, the open conversation: `cid`, `gen`, `user`, `last`,
- *   `seq`, and per interaction `#<seq>` → its JSON, `n:<id>` → its seq, `f:<id>` → its
- *   feedback actions as JSON joined by commas (apart from the interaction's JSON because
+ *   `seq`, and per interaction `#<seq>` → its JSON, `n:<id>` → its seq, and what was
+ *   attached to it since: `f:<id>` → its feedback actions, `t:<id>` → its tags, each as
+ *   JSON joined by commas in the order attached (apart from the interaction's JSON because
  *   Lua's cjson does not round-trip JSON: no script decodes JSON).
  * - `l:<claim id>`: hash, a claimed conversation: the open hash renamed, plus `token` and
  *   `claimedAt`.
@@ -99,16 +100,20 @@ local function main()
 end
 `;
 
-/** KEYS: idle, open. ARGV: epochs, conversation id, interaction id, action JSON, now. 1 when attached. */
-const ADD_FEEDBACK = `${EPOCH}
+/**
+ * KEYS: idle, open. ARGV: epochs, conversation id, interaction id, field letter (`f`
+ * feedback, `t` tags), attachment JSON, now. 1 when attached.
+ */
+const ATTACH = `${EPOCH}
 local function main()
   local e, lost = epoch()
   if not e then return { 'lost', lost } end
   local open, id = KEYS[2], ARGV[4]
   if redis.call('HEXISTS', open, 'n:' .. id) == 0 then return { 'ok', e, 0 } end
-  local before = redis.call('HGET', open, 'f:' .. id)
-  redis.call('HSET', open, 'f:' .. id, before and (before .. ',' .. ARGV[5]) or ARGV[5], 'last', ARGV[6])
-  redis.call('ZADD', KEYS[1], ARGV[6], ARGV[3])
+  local field = ARGV[5] .. ':' .. id
+  local before = redis.call('HGET', open, field)
+  redis.call('HSET', open, field, before and (before .. ',' .. ARGV[6]) or ARGV[6], 'last', ARGV[7])
+  redis.call('ZADD', KEYS[1], ARGV[7], ARGV[3])
   return { 'ok', e, 1 }
 end
 `;
@@ -197,26 +202,47 @@ end
 `;
 
 /**
+ * Writes the (interaction id, JSON) pairs of ARGV from index `from` into the kept hash
+ * when `ttl` (ms) is positive, and makes the hash live at least `ttl` and `window` ms.
+ */
+const KEEP_SENT = `
+local function keepSent(kept, ttl, window, from)
+  if ttl > 0 then
+    for i = from, #ARGV - 1, 2 do redis.call('HSET', kept, ARGV[i], ARGV[i + 1]) end
+  end
+  local keep = math.max(ttl, window)
+  local now = redis.call('PTTL', kept)
+  if now == -1 or (now >= 0 and now < keep) then redis.call('PEXPIRE', kept, keep) end
+end
+`;
+
+/**
  * KEYS: claim, leases, kept. ARGV: claim id, token, retain until, replay window ms, then
  * (interaction id, JSON) per sent interaction. Only the lease holder completes: removes
  * the claim (first: memory freed before any write), then keeps what `sent()` answers
  * until `retainUntil` (the recorder's clock, not Redis's: a relative TTL from the claim,
  * and `sent()` checks the exact end), and the kept hash at least the replay window.
  */
-const COMPLETE = `
+const COMPLETE = `${KEEP_SENT}
 local function main()
-  local claim, kept = KEYS[1], KEYS[3]
+  local claim = KEYS[1]
   local m = redis.call('HMGET', claim, 'token', 'claimedAt')
   if m[1] ~= ARGV[2] then return 0 end
   redis.call('ZREM', KEYS[2], ARGV[1])
   redis.call('DEL', claim)
-  local ttl = math.floor(tonumber(ARGV[3]) - tonumber(m[2]))
-  if ttl > 0 then
-    for i = 5, #ARGV - 1, 2 do redis.call('HSET', kept, ARGV[i], ARGV[i + 1]) end
-  end
-  local keep = math.max(ttl, tonumber(ARGV[4]))
-  local now = redis.call('PTTL', kept)
-  if now == -1 or (now >= 0 and now < keep) then redis.call('PEXPIRE', kept, keep) end
+  keepSent(KEYS[3], math.floor(tonumber(ARGV[3]) - tonumber(m[2])), tonumber(ARGV[4]), 5)
+  return 1
+end
+`;
+
+/**
+ * KEYS: kept. ARGV: now, retain until, replay window ms, then (interaction id, JSON) per
+ * interaction sent without a claim (`delivery: 'interaction'`). Keeps what `sent()`
+ * answers until `retainUntil`, and the kept hash at least the replay window, as COMPLETE.
+ */
+const KEEP = `${KEEP_SENT}
+local function main()
+  keepSent(KEYS[1], math.floor(tonumber(ARGV[2]) - tonumber(ARGV[1])), tonumber(ARGV[3]), 4)
   return 1
 end
 `;
@@ -257,11 +283,12 @@ return shield(main())
 
 const BODIES = {
   append: APPEND,
-  addFeedback: ADD_FEEDBACK,
+  attach: ATTACH,
   claim: CLAIM,
   candidates: CANDIDATES,
   claimCandidates: CLAIM_CANDIDATES,
   complete: COMPLETE,
+  keep: KEEP,
   release: RELEASE,
   sent: SENT,
 } as const;

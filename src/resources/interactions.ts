@@ -140,7 +140,9 @@ export class Interactions {
    * Adds tags to an interaction sent earlier, once they are known (a resolved ticket, a
    * CSAT score) (`POST`): tags of the same name are replaced, the others kept. The service
    * finds the interaction by its end user and `time_start`, and its input and output
-   * when given.
+   * when given. Sent with an `Idempotency-Key` (the same on each retry) and through the
+   * client's `mask` (kind `'tags'`). For an interaction the recorder recorded, by its
+   * `turn.id`, use `nebuly.tag()`.
    *
    * @example
    * ```ts

@@ -61,27 +61,45 @@ export interface ConversationClaim {
   readonly endUser: string;
   /** In the order they were stored; the recorder orders them by `time_start`. */
   readonly interactions: readonly StoredInteraction[];
-  /** When it last saw an interaction stored or feedback attached, ms since the epoch. */
+  /** When it last saw an interaction stored or something attached, ms since the epoch. */
   readonly lastActivityAt: number;
 }
 
 /**
- * What a store keeps of an interaction after its conversation was sent, for feedback that
- * arrives later: the service links such feedback by end user, input and output.
+ * What a store keeps of an interaction after its conversation was sent, for feedback and
+ * tags that arrive later: the service links feedback by end user, input and output, and
+ * tags by end user and `time_start` (with input and output to tell apart two of the same
+ * millisecond).
  *
  * @example
  * ```ts
  * const sent = await store.sent('chat-42', interactionId, Date.now());
- * if (sent) await nebuly.interactions.sendFeedback({ action, metadata: { ...sent, timestamp } });
+ * if (sent) await nebuly.interactions.addTags({ tags, metadata: { end_user: sent.endUser, time_start: sent.timeStart } });
  * ```
  */
 export interface SentInteraction {
   readonly endUser: string;
   readonly input: string;
   readonly output: string;
+  /** The interaction's `time_start`, ISO 8601. */
+  readonly timeStart: string;
   /** The interaction's `time_end`, ISO 8601. */
   readonly timeEnd: string;
 }
+
+/**
+ * What arrives for an interaction after it ended, by its id (`nebuly.feedback()`,
+ * `nebuly.tag()`): a feedback action, appended to its `feedback_actions`, or tags, merged
+ * over its own (a tag of the same name takes the later value).
+ *
+ * @example
+ * ```ts
+ * const attached = await store.attach('chat-42', turnId, { kind: 'tags', tags: { csat: '5' } }, Date.now());
+ * ```
+ */
+export type Attachment =
+  | { readonly kind: 'feedback'; readonly action: ConversationFeedbackAction }
+  | { readonly kind: 'tags'; readonly tags: Readonly<Record<string, string>> };
 
 /**
  * Where the recorder keeps open conversations between the moment an interaction ends and
@@ -116,15 +134,12 @@ export interface ConversationStore {
   append(conversationId: string, endUser: string, interactions: readonly StoredInteraction[], now: number): MaybePromise<void>;
 
   /**
-   * Attaches a feedback action to a stored interaction of the open conversation, and
-   * marks it active. `false` when no open conversation of that id holds that interaction.
+   * Attaches feedback or tags to a stored interaction of the open conversation, and marks
+   * it active: a claim then gives the interaction with every attachment applied in the
+   * order attached (see {@link Attachment}). `false` when no open conversation of that id
+   * holds that interaction.
    */
-  addFeedback(
-    conversationId: string,
-    interactionId: string,
-    action: ConversationFeedbackAction,
-    now: number,
-  ): MaybePromise<boolean>;
+  attach(conversationId: string, interactionId: string, attachment: Attachment, now: number): MaybePromise<boolean>;
 
   /**
    * Takes the open conversation `conversationId` for sending, with a lease until
@@ -148,10 +163,18 @@ export interface ConversationStore {
    */
   complete(claim: ConversationClaim, retainUntil: number): MaybePromise<void>;
 
+  /**
+   * Keeps what {@link ConversationStore.sent} answers of interactions sent without going
+   * through the store (`delivery: 'interaction'` sends each as it ends), until
+   * `retainUntil`, as {@link ConversationStore.complete} keeps those of a conversation:
+   * so that feedback and tags can reach them from another instance.
+   */
+  keep(conversationId: string, endUser: string, interactions: readonly StoredInteraction[], now: number, retainUntil: number): MaybePromise<void>;
+
   /** Ends the lease now, so that the conversation can be claimed again (by a later sweep). */
   release(claim: ConversationClaim): MaybePromise<void>;
 
-  /** What was kept of an interaction of a sent conversation; `undefined` when nothing is (any more). */
+  /** What was kept of an interaction of a sent conversation (for attachments that come later); `undefined` when nothing is (any more). */
   sent(conversationId: string, interactionId: string, now: number): MaybePromise<SentInteraction | undefined>;
 
   /** How many conversations are open (claimed ones not counted), when the store can tell cheaply. */

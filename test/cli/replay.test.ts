@@ -59,6 +59,19 @@ describe.concurrent('nebuly replay (bin)', { timeout: TIMEOUT_MS }, () => {
     expect(again.stdout).toContain('holds no record: nothing to replay');
   });
 
+  it('a record of tags sent after the fact goes to the tags endpoint under its key', async () => {
+    const { server, nebuly, file } = await world();
+    const time_start = '2026-05-01T10:00:00.000Z';
+    server.store.addConversation(PROJECT, { conversation: { end_user: 'u-t', interactions: [{ input: 'q', output: 'a', time_start, time_end: time_start, tags: { plan: 'pro' } }] } });
+    const payload = JSON.stringify({ tags: { csat: '5' }, metadata: { end_user: 'u-t', time_start, input: 'q', output: 'a' } });
+    const path = await file('dead-letters.jsonl', encodeDeadLetter({ idempotencyKey: 'key-tags', conversationId: 'c-t', payload }));
+
+    const result = await nebuly(['replay', path]);
+
+    expect(result.stdout).toContain('1 delivered, 0 set aside, 0 kept for the next replay, of 1 record.');
+    expect(server.store.listInteractions(PROJECT).map((interaction) => interaction.tags)).toEqual([{ plan: 'pro', csat: '5' }]);
+  });
+
   it('a record that keeps failing (5xx) does not block the later ones; it is kept and the next replay sends it', async () => {
     const { server, nebuly, file } = await world();
     const path = await file('outage.jsonl', [record('u-1'), record('u-2'), record('u-3')].join(''));

@@ -38,6 +38,17 @@ describe('Idempotency-Key', () => {
     expect(keyOf(2)).not.toBe(keyOf(0));
   });
 
+  it('is on interactions.addTags too, which ingests: one per call, the same on each retry', async () => {
+    const nebuly = await client(1);
+    const tags = { tags: { csat: '5' }, metadata: { end_user: 'u', time_start: '2026-01-01T00:00:00.000Z' } };
+    await nebuly.interactions.addTags(tags);
+    await nebuly.interactions.addTags(tags);
+    expect(server?.requests).toHaveLength(3);
+    expect(keyOf(0)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keyOf(1)).toBe(keyOf(0));
+    expect(keyOf(2)).not.toBe(keyOf(0));
+  });
+
   it('is the idempotencyKey request option when given', async () => {
     const nebuly = await client(1);
     await nebuly.conversations.send(conversation, { idempotencyKey: 'order-7-conversation' });

@@ -76,6 +76,19 @@ describe('examples/read-interactions.ts', () => {
   });
 });
 
+describe('examples/tag-later.ts', () => {
+  it('tags a recorded interaction while its conversation is open and once it was sent', async () => {
+    server.store.clear();
+    server.requests.clear();
+    const stdout = await runExample('examples/tag-later.ts');
+
+    expect(stdout).toContain('conversation delivered');
+    expect(stdout).toContain('tags now: {"channel":"web","ticket":"resolved","csat":"5"}');
+    expect(server.requests.all({ path: '/event-ingestion/api/v2/events/tags' }).map((request) => request.status)).toEqual([202]);
+    expect(stdout).not.toContain('[nebuly]');
+  });
+});
+
 describe('examples/platform-users.ts', () => {
   it('inserts, lists and deletes platform users', async () => {
     server.store.clear();

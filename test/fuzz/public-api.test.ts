@@ -14,7 +14,7 @@ import {
   usdToMicroDollars,
 } from '../../src/index.js';
 import { createReferenceServer, type ReferenceServer } from '../../src/reference-server/index.js';
-import { holdsKey, hostile, KEY, mutate, mutation, revoked, runParameters } from './hostile.js';
+import { holdsKey, hostile, KEY, type Mutation, mutate, mutation, revoked, runParameters } from './hostile.js';
 
 // One real server on 127.0.0.1 for every run; its project accepts KEY.
 let server: ReferenceServer;
@@ -99,6 +99,14 @@ const RESOURCE_CALLS = {
     (nebuly: NebulyClient, params: unknown) => nebuly.interactions.addTags(params as never),
     { tags: { csat: '5' }, metadata: { end_user: 'u', time_start: TIME, input: 'Hi', output: 'Hello' } },
   ],
+  'interactions.export': [
+    async (nebuly: NebulyClient, params: unknown) => {
+      for await (const item of nebuly.interactions.export(params as never)) void item;
+    },
+    { from: TIME, to: '2026-03-09T00:00:00Z' },
+  ],
+  // Its one argument in an array, so that a mutation has somewhere to go.
+  'interactions.get': [(nebuly: NebulyClient, value: unknown) => nebuly.interactions.get(...(argumentsOf(value).slice(0, 1) as [never])), ['0b7f6a2e-3c1d-4e5f-8a9b-0c1d2e3f4a5b']],
 } as const;
 
 /** The arguments of a builder that takes several: the array's items, read here, or the value alone. */
@@ -238,6 +246,37 @@ describe('fuzz: hostile values against every public call (seeded, bounded)', () 
     );
   });
 
+  it('the reference server answers a hostile query or path of its reading endpoints 2xx or 4xx, never 500', async () => {
+    const { from, to } = RESOURCE_CALLS['interactions.export'][1];
+    const reads = {
+      // The query of `export` (what the client's windows ask), and the detail's path param.
+      export: (change: Mutation) => {
+        const query = mutate({ date_gte: from, date_lt: to }, change);
+        const entries = typeof query === 'object' && query !== null ? Object.entries(query as object) : [['date_gte', query]];
+        const search = new URLSearchParams(entries.map(([name, value]) => [String(name), typeof value === 'string' ? value : JSON.stringify(value) ?? '']));
+        return `/api/external/export/interactions?${search.toString()}`;
+      },
+      detail: (change: Mutation) => {
+        const [id] = argumentsOf(mutate(RESOURCE_CALLS['interactions.get'][1], change));
+        return `/api/external/export/interactions/detail/${encodeURIComponent(typeof id === 'string' ? id : JSON.stringify(id) ?? '')}`;
+      },
+    } as const;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('export', 'detail' as const), mutation, async (which, change) => {
+        let path: string;
+        try {
+          path = reads[which](change);
+        } catch {
+          path = '/api/external/export/interactions?date_gte=%ZZ';
+        }
+        const response = await fetch(server.url + path, { headers: { authorization: `Bearer ${KEY}` } });
+        await response.arrayBuffer();
+        expect(response.status).toBeLessThan(500);
+      }),
+      runParameters(100),
+    );
+  });
+
   it('recorder calls never throw, their promises never reject, and onError gets only NebulyErrors without the key', async () => {
     const RECORDER_CALLS = {
       start: { end_user: 'u', tags: { app: 'web' }, conversation_id: 'c' },
@@ -246,6 +285,7 @@ describe('fuzz: hostile values against every public call (seeded, bounded)', () 
       retrieval: RETRIEVAL,
       embedding: EMBEDDING,
       feedback: { slug: 'rating', value: 5 },
+      tag: { tags: { csat: '5' } },
       turnEnd: { output: 'a' },
       end: {},
       flush: {},
@@ -286,6 +326,12 @@ describe('fuzz: hostile values against every public call (seeded, bounded)', () 
                 return pick(turns, target).embedding(arg as never);
               case 'feedback':
                 return pick(turns, target).feedback(arg as never);
+              case 'tag': {
+                // By id, as an app does later: the turn's conversation and id, the hostile tags.
+                const turn = pick(turns, target);
+                const tags = typeof arg === 'object' && arg !== null ? (arg as { tags?: unknown }).tags : arg;
+                return pending.push(nebuly.tag({ conversation_id: 'c', interaction_id: turn.id, tags } as never));
+              }
               case 'turnEnd':
                 return pick(turns, target).end(arg as never);
               case 'end':

@@ -97,7 +97,7 @@ const ROOT_API = [
   'DeliveryError', 'QueueFullError', 'RecordingError', 'RecordingErrorCode', 'UndeliveredConversation',
   // the store of open conversations
   'memoryStore', 'MemoryStoreOptions', 'ConversationStore', 'ConversationClaim', 'StoredInteraction', 'SentInteraction',
-  'MaybePromise', 'FeedbackParams',
+  'MaybePromise', 'FeedbackParams', 'TagParams', 'Attachment',
   // privacy and control
   'maskPII', 'MASK_FAILED', 'MaskError', 'MaskErrorCode', 'MaskFallback',
   'Mask', 'MaskContext', 'IngestPayload', 'IngestPayloads', 'PayloadKind',

@@ -17,7 +17,8 @@ function watchedStore(): { store: ConversationStore; appended: StoredInteraction
       appended.push(...interactions);
       return inner.append(id, endUser, interactions, now);
     },
-    addFeedback: (...args) => inner.addFeedback(...args),
+    attach: (...args) => inner.attach(...args),
+    keep: (...args) => inner.keep(...args),
     claim: (...args) => inner.claim(...args),
     claimIdle: (...args) => inner.claimIdle(...args),
     complete: (...args) => inner.complete(...args),

@@ -7,7 +7,7 @@ const CONVERSATIONS = '/event-ingestion/api/v2/events/trace_conversation';
 const FEEDBACK = '/event-ingestion/api/v1/events/feedback';
 
 /** Two instances of a backend through one store, marked shared, and the reference server. */
-function instances(count = 2, now?: () => number) {
+function instances(count = 2, now?: () => number, delivery: 'conversation' | 'interaction' = 'conversation') {
   const reference = createReferenceHandler({ apiKeys: { 'test-key': 'project' } });
   const store = sharedStore();
   const errors: NebulyError[] = [];
@@ -19,7 +19,7 @@ function instances(count = 2, now?: () => number) {
         baseUrl: 'http://nebuly.reference.test',
         fetch: (input, init) => reference.fetch(new Request(input, init)),
         onError: (error) => errors.push(error),
-        recorder: { store, sweepIntervalMs: 0, ...(now === undefined ? {} : { now }) },
+        recorder: { store, delivery, sweepIntervalMs: 0, ...(now === undefined ? {} : { now }) },
       }),
   );
   const bodies = (path: string) => reference.requests.all({ path }).map((request) => JSON.parse(request.body) as { conversation: { interactions: { feedback_actions?: unknown }[] } } & Record<string, unknown>);
@@ -105,6 +105,19 @@ describe('nebuly.feedback()', () => {
     ]);
     // The reference server linked both to their interactions: it answered 2xx.
     expect(errors).toEqual([]);
+  });
+
+  it("with delivery: 'interaction' and a shared store, reaches the interaction sent by another instance", async () => {
+    const { clients: [a, b], errors, reference } = instances(2, undefined, 'interaction');
+    const turn = a!.conversation({ conversation_id: 'c', end_user: 'user-9' }).interaction({ input: 'Where is my order?' });
+    turn.end({ output: 'It left on Monday.' });
+    await a!.flush();
+    await b!.feedback({ conversation_id: 'c', interaction_id: turn.id, slug: 'thumbs_up' });
+    await b!.flush();
+    const feedback = reference.requests.all({ path: FEEDBACK }).map((request) => JSON.parse(request.body) as { action: unknown; metadata: Record<string, unknown> });
+    expect(feedback).toEqual([{ action: { slug: 'thumbs_up' }, metadata: expect.objectContaining({ input: 'Where is my order?', output: 'It left on Monday.', end_user: 'user-9' }) }]);
+    expect(errors).toEqual([]);
+    await Promise.all([a!.shutdown(), b!.shutdown()]);
   });
 
   it('is reported, never thrown, for an unknown interaction or bad params', async () => {

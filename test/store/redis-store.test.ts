@@ -35,7 +35,7 @@ describe('redisStore', () => {
     const prefix = freshPrefix();
     const stores = CLIENTS.map(({ name }) => redisStore(connected.get(name)!.client, { prefix }));
     for (const [index, store] of stores.entries()) await store.append('chat', 'u', [stored(`t${index}`)], 1_000 + index);
-    expect(await stores[0]!.addFeedback('chat', 't3', { slug: 'thumbs_up' }, 2_000)).toBe(true);
+    expect(await stores[0]!.attach('chat', 't3', { kind: 'feedback', action: { slug: 'thumbs_up' } }, 2_000)).toBe(true);
     const claim = await stores[2]!.claim('chat', 3_000, 60_000);
     expect(claim?.interactions.map((i) => i.id)).toEqual(['t0', 't1', 't2', 't3']);
     expect(claim?.interactions[3]?.interaction.feedback_actions).toEqual([{ slug: 'thumbs_up' }]);
@@ -53,7 +53,7 @@ describe('redisStore', () => {
       feedback_actions: [{ slug: 'rating', value: 1.5 }],
     } as never;
     await store.append('c', 'u', [{ id: 'x', interaction }], 0);
-    await store.addFeedback('c', 'x', { slug: 'comment', text: 'a,b' }, 1);
+    await store.attach('c', 'x', { kind: 'feedback', action: { slug: 'comment', text: 'a,b' } }, 1);
     const claim = await store.claim('c', 2, 1_000);
     expect(claim?.interactions[0]?.interaction).toEqual({
       ...(interaction as object),
@@ -66,7 +66,7 @@ describe('redisStore', () => {
     const prefix = freshPrefix();
     const store = redisStore(client, { prefix, shards: 8 });
     for (let index = 0; index < 40; index += 1) await store.append(`c${index}`, 'u', [stored(`a${index}`)], index);
-    await store.addFeedback('c1', 'a1', { slug: 'thumbs_up' }, 100);
+    await store.attach('c1', 'a1', { kind: 'feedback', action: { slug: 'thumbs_up' } }, 100);
     await store.complete((await store.claim('c1', 101, 1_000))!, 60_000);
     await store.claim('c2', 102, 1_000);
     const keys = await (client as unknown as { keys(pattern: string): Promise<string[]> }).keys(`*${prefix}*`);
@@ -92,7 +92,7 @@ describe('redisStore', () => {
     const store = redisStore(client, { prefix, shards: 1 });
     const tag = `{${prefix}0}`;
     await store.append('c', 'u', [stored('a'), stored('b')], 0);
-    await store.addFeedback('c', 'a', { slug: 'thumbs_up' }, 1);
+    await store.attach('c', 'a', { kind: 'feedback', action: { slug: 'thumbs_up' } }, 1);
     await store.complete((await store.claim('c', 2, 1_000))!, 2 + 7_200_000);
     const io = client as unknown as { keys(pattern: string): Promise<string[]>; pttl(key: string): Promise<number> };
     // The bucket's index (holding its epoch), and the sent interactions kept for late feedback.
@@ -102,7 +102,7 @@ describe('redisStore', () => {
     expect(ttl).toBeLessThanOrEqual(7_200_000);
     // Open conversations have no time to live: a volatile-* eviction policy never takes them.
     await store.append('open', 'u', [stored('o')], 3);
-    await store.addFeedback('open', 'o', { slug: 'thumbs_up' }, 4);
+    await store.attach('open', 'o', { kind: 'feedback', action: { slug: 'thumbs_up' } }, 4);
     const open = (await io.keys(`${tag}*`)).filter((key) => key !== `${tag}k:c`).sort();
     expect(open).toEqual([`${tag}idle`, `${tag}k:open`, `${tag}o:open`]);
     for (const key of open) expect(await io.pttl(key)).toBe(-1);

@@ -61,7 +61,7 @@ describe('redisStore over @upstash/redis', () => {
     const admin = pipelined();
     await admin.scriptFlush();
     // At once, so that the client pipelines them: its errors are then wrapped.
-    await Promise.all([store.append('c', 'u', [stored('b')], 1), store.addFeedback('c', 'a', { slug: 'thumbs_up' }, 2)]);
+    await Promise.all([store.append('c', 'u', [stored('b')], 1), store.attach('c', 'a', { kind: 'feedback', action: { slug: 'thumbs_up' } }, 2)]);
     const claim = await store.claim('c', 3, 60_000);
     expect(claim?.interactions.map((one) => one.id)).toEqual(['a', 'b']);
     expect(claim?.interactions[0]?.interaction.feedback_actions).toEqual([{ slug: 'thumbs_up' }]);

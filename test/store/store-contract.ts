@@ -104,6 +104,7 @@ export function describeStoreContract(factory: StoreFactory): void {
         endUser: 'u',
         input: 'in a',
         output: 'out a',
+        timeStart: new Date(T0).toISOString(),
         timeEnd: new Date(T0 + 1_000).toISOString(),
       });
       expect(await store.sent('c1', 'a', T0 + 5_000)).toBeUndefined();
@@ -113,17 +114,52 @@ export function describeStoreContract(factory: StoreFactory): void {
     it('feedback attaches to a stored interaction of an open conversation only', async () => {
       const store = await factory.make();
       await store.append('c1', 'u', [stored('a'), stored('b')], T0);
-      expect(await store.addFeedback('c1', 'b', { slug: 'thumbs_up' }, T0 + 1)).toBe(true);
-      expect(await store.addFeedback('c1', 'b', { slug: 'comment', text: 'ok' }, T0 + 2)).toBe(true);
-      expect(await store.addFeedback('c1', 'nope', { slug: 'thumbs_up' }, T0 + 3)).toBe(false);
-      expect(await store.addFeedback('other', 'b', { slug: 'thumbs_up' }, T0 + 3)).toBe(false);
+      expect(await store.attach('c1', 'b', { kind: 'feedback', action: { slug: 'thumbs_up' } }, T0 + 1)).toBe(true);
+      expect(await store.attach('c1', 'b', { kind: 'feedback', action: { slug: 'comment', text: 'ok' } }, T0 + 2)).toBe(true);
+      expect(await store.attach('c1', 'nope', { kind: 'feedback', action: { slug: 'thumbs_up' } }, T0 + 3)).toBe(false);
+      expect(await store.attach('other', 'b', { kind: 'feedback', action: { slug: 'thumbs_up' } }, T0 + 3)).toBe(false);
       const claim = await store.claim('c1', T0 + 4, LEASE);
       expect(claim?.interactions[1]?.interaction.feedback_actions).toEqual([
         { slug: 'thumbs_up' },
         { slug: 'comment', text: 'ok' },
       ]);
       expect(claim?.lastActivityAt).toBe(T0 + 2);
-      expect(await store.addFeedback('c1', 'a', { slug: 'thumbs_up' }, T0 + 5)).toBe(false);
+      expect(await store.attach('c1', 'a', { kind: 'feedback', action: { slug: 'thumbs_up' } }, T0 + 5)).toBe(false);
+    });
+
+    it('keep: interactions sent without a claim are answered by sent() until retainUntil', async () => {
+      const store = await factory.make();
+      await store.keep('c1', 'user-1', [stored('a'), stored('b')], T0, T0 + 5_000);
+      expect(await store.sent('c1', 'b', T0 + 1)).toEqual({
+        endUser: 'user-1',
+        input: 'in b',
+        output: 'out b',
+        timeStart: new Date(T0).toISOString(),
+        timeEnd: new Date(T0 + 1_000).toISOString(),
+      });
+      expect(await store.sent('other', 'b', T0 + 1)).toBeUndefined();
+      expect(await store.sent('c1', 'a', T0 + 5_000)).toBeUndefined();
+      // Nothing was opened: there is nothing to claim or attach to.
+      expect(await store.claim('c1', T0, LEASE)).toBeUndefined();
+      expect(await store.attach('c1', 'a', { kind: 'tags', tags: { csat: '5' } }, T0 + 2)).toBe(false);
+    });
+
+    it('tags attach to a stored interaction of an open conversation only, merged over its own, the later value winning', async () => {
+      const store = await factory.make();
+      const tagged: StoredInteraction = { id: 'a', interaction: { ...stored('a').interaction, tags: { plan: 'pro', csat: '1' } } };
+      await store.append('c1', 'u', [tagged, stored('b')], T0);
+      expect(await store.attach('c1', 'a', { kind: 'tags', tags: { csat: '4', ticket: 'open' } }, T0 + 1)).toBe(true);
+      expect(await store.attach('c1', 'a', { kind: 'feedback', action: { slug: 'thumbs_up' } }, T0 + 2)).toBe(true);
+      expect(await store.attach('c1', 'a', { kind: 'tags', tags: { csat: '5', 'a,b': 'x,"y"' } }, T0 + 3)).toBe(true);
+      expect(await store.attach('c1', 'b', { kind: 'tags', tags: { ticket: 'closed' } }, T0 + 4)).toBe(true);
+      expect(await store.attach('c1', 'nope', { kind: 'tags', tags: { csat: '5' } }, T0 + 5)).toBe(false);
+      expect(await store.attach('other', 'a', { kind: 'tags', tags: { csat: '5' } }, T0 + 5)).toBe(false);
+      const claim = await store.claim('c1', T0 + 6, LEASE);
+      expect(claim?.interactions[0]?.interaction.tags).toEqual({ plan: 'pro', csat: '5', ticket: 'open', 'a,b': 'x,"y"' });
+      expect(claim?.interactions[0]?.interaction.feedback_actions).toEqual([{ slug: 'thumbs_up' }]);
+      expect(claim?.interactions[1]?.interaction.tags).toEqual({ ticket: 'closed' });
+      expect(claim?.lastActivityAt).toBe(T0 + 4);
+      expect(await store.attach('c1', 'a', { kind: 'tags', tags: { csat: '5' } }, T0 + 7)).toBe(false);
     });
   });
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { NebulyClient } from '../../client.js';
 import { APIError, AuthenticationError, PermissionDeniedError } from '../../core/errors.js';
 import type { SendConversationParams, SendFeedbackParams, SendInteractionParams } from '../../schemas/index.js';
+import type { AddTagsParams } from '../../types/index.js';
 import type { DeadLetter } from '../../utils/dead-letter-line.js';
 import { concernsThisRequestOnly, describeError } from '../failure.js';
 
@@ -28,6 +29,8 @@ async function sendBody(client: NebulyClient, body: Record<string, unknown>, key
   const options = { headers: { 'idempotency-key': key } };
   if (Object.hasOwn(body, 'conversation')) await client.conversations.send(body as unknown as SendConversationParams, options);
   else if (Object.hasOwn(body, 'interaction')) await client.interactions.send(body as unknown as SendInteractionParams, options);
+  // Tags and feedback both name their interaction by `metadata`: tags have `tags`.
+  else if (Object.hasOwn(body, 'tags') && Object.hasOwn(body, 'metadata')) await client.interactions.addTags(body as unknown as AddTagsParams, options);
   else if (Object.hasOwn(body, 'metadata')) await client.interactions.sendFeedback(body as unknown as SendFeedbackParams, options);
   else return false;
   return true;
@@ -37,7 +40,7 @@ async function sendBody(client: NebulyClient, body: Record<string, unknown>, key
 export async function resend(client: NebulyClient, letter: DeadLetter, key: string, host: string): Promise<Outcome> {
   try {
     const sent = await sendBody(client, letter.body as Record<string, unknown>, key);
-    return sent ? { kind: 'delivered' } : { kind: 'rejected', reason: 'not the body of a conversation, interaction or feedback' };
+    return sent ? { kind: 'delivered' } : { kind: 'rejected', reason: 'not the body of a conversation, interaction, feedback or tags' };
   } catch (error) {
     const reason = describeError(error, host);
     if (concernsThisRequestOnly(error)) return { kind: 'rejected', reason };

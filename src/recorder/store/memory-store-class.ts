@@ -2,7 +2,7 @@ import type { ConversationFeedbackAction } from '../../schemas/index.js';
 import { newId } from '../ids.js';
 import { Fifo } from '../fifo.js';
 import { LinkedList } from '../linked-list.js';
-import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../../types/store.js';
+import type { Attachment, ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../../types/store.js';
 
 /** What a kept sent interaction costs besides its strings: the entry, its key, its place in the order. */
 const SENT_ENTRY_OVERHEAD_BYTES = 256;
@@ -23,7 +23,7 @@ interface Claimed extends ConversationClaim {
 }
 
 /**
- * A sent interaction kept for late feedback: what `sent()` answers, and its bookkeeping,
+ * A sent interaction kept for late feedback and tags: what `sent()` answers, and its bookkeeping,
  * in one object, which is also its place in the order kept (see `#sentOrder`): three
  * objects an interaction were a twentieth of a delivery's CPU, churned at the bound.
  */
@@ -104,12 +104,13 @@ export class MemoryStore implements ConversationStore {
     this.#touch(open, now);
   }
 
-  addFeedback(conversationId: string, interactionId: string, action: ConversationFeedbackAction, now: number): boolean {
+  attach(conversationId: string, interactionId: string, attachment: Attachment, now: number): boolean {
     const open = this.#open.get(conversationId);
     const stored = open?.interactions.find((candidate) => candidate.id === interactionId);
     if (open === undefined || stored === undefined) return false;
-    const interaction = stored.interaction as { feedback_actions?: ConversationFeedbackAction[] };
-    (interaction.feedback_actions ??= []).push(action);
+    const interaction = stored.interaction as { feedback_actions?: ConversationFeedbackAction[]; tags?: Record<string, string> };
+    if (attachment.kind === 'feedback') (interaction.feedback_actions ??= []).push(attachment.action);
+    else interaction.tags = { ...interaction.tags, ...attachment.tags };
     this.#order.unlink(open);
     this.#touch(open, now);
     return true;
@@ -136,11 +137,14 @@ export class MemoryStore implements ConversationStore {
     const claimed = this.#claimed.get(claim.generation);
     if (claimed === undefined || claimed.token !== claim.token) return;
     this.#claimed.delete(claim.generation);
-    const { conversationId, endUser } = claimed;
-    for (const { id, interaction } of claimed.interactions) {
-      const { input, output, time_end: timeEnd } = interaction;
+    this.keep(claimed.conversationId, claimed.endUser, claimed.interactions, Number.NEGATIVE_INFINITY, retainUntil);
+  }
+
+  keep(conversationId: string, endUser: string, interactions: readonly StoredInteraction[], _now: number, retainUntil: number): void {
+    for (const { id, interaction } of interactions) {
+      const { input, output, time_start: timeStart, time_end: timeEnd } = interaction;
       const bytes = 2 * (input.length + output.length + endUser.length) + SENT_ENTRY_OVERHEAD_BYTES;
-      const kept: Kept = { id, conversationId, endUser, input, output, timeEnd, until: retainUntil, bytes };
+      const kept: Kept = { id, conversationId, endUser, input, output, timeStart, timeEnd, until: retainUntil, bytes };
       this.#forget(id);
       this.#sent.set(id, kept);
       this.#sentBytes += bytes;
@@ -165,7 +169,7 @@ export class MemoryStore implements ConversationStore {
   sent(conversationId: string, interactionId: string, now: number): SentInteraction | undefined {
     const kept = this.#sent.get(interactionId);
     if (kept === undefined || kept.conversationId !== conversationId) return undefined;
-    if (kept.until > now) return { endUser: kept.endUser, input: kept.input, output: kept.output, timeEnd: kept.timeEnd };
+    if (kept.until > now) return { endUser: kept.endUser, input: kept.input, output: kept.output, timeStart: kept.timeStart, timeEnd: kept.timeEnd };
     this.#forget(interactionId);
     return undefined;
   }

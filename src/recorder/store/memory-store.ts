@@ -7,8 +7,8 @@ import { MemoryStore } from './memory-store-class.js';
 /** Options of {@link memoryStore}. */
 export interface MemoryStoreOptions {
   /**
-   * The most interactions of sent conversations kept for feedback that arrives later
-   * (`nebuly.feedback()`), oldest forgotten first; each also goes at its `retainUntil`.
+   * The most interactions of sent conversations kept for feedback and tags that arrive
+   * later (`nebuly.feedback()`, `nebuly.tag()`), oldest forgotten first; each also goes at its `retainUntil`.
    * @default 10_000
    */
   maxSentInteractions?: number | undefined;
