@@ -29,11 +29,11 @@ export interface ClosingParts<C> {
   room: () => number;
   /** Calls `wake` once the backlog has room again (a send settled), at once if it has. */
   onRoom: (wake: () => void) => void;
-  /** Resolves once what was let go is stored and handed to the publisher (every store call bounded by the deadline). */
+  /** Resolves once what was let go is stored and handed to the outbox (every store call bounded by the deadline). */
   handedOver: () => Promise<unknown>;
   /** The deadline passed: nothing more is awaited from the store or the service; what is held is reported. */
   expire: (reason: AbortError) => void;
-  /** Resolves once the publisher settled everything it was handed. */
+  /** Resolves once the outbox settled everything it was handed. */
   published: () => Promise<unknown>;
   /** Resolves once every end, sweep, store write and feedback begun so far is over, and reported. */
   settled: () => Promise<unknown>;

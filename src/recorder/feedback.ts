@@ -8,12 +8,12 @@ import { storeLost } from './store-lost.js';
 import { newId } from './ids.js';
 import { CUT, type Cutoff } from './cutoff.js';
 import { startTimer } from './timers.js';
-import type { Publisher } from './publisher.js';
+import type { Outbox } from './outbox.js';
 
 /** What {@link FeedbackSender} needs. */
 export interface FeedbackSenderOptions {
   store: ConversationStore;
-  publisher: Publisher;
+  outbox: Outbox;
   report: (error: NebulyError) => void;
   now: () => number;
   mask: Mask | undefined;
@@ -126,7 +126,7 @@ export class FeedbackSender {
     }
     // Past shutdown's deadline it was reported as not recorded: nothing more is done.
     if (body === undefined || this.#options.cutoff.passed) return;
-    await this.#options.publisher.publish({
+    await this.#options.outbox.publish({
       conversationId,
       path: ENDPOINT_PATHS.sendFeedback.path,
       body: encoder.encode(JSON.stringify(body)),

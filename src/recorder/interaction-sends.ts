@@ -2,7 +2,7 @@ import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { ConversationInteraction, SendInteractionBody } from '../schemas/index.js';
 import type { SentInteraction, StoredInteraction } from '../types/store.js';
 import type { ConversationOutcome } from './outcome.js';
-import type { Publisher } from './publisher.js';
+import type { Outbox } from './outbox.js';
 import type { ConversationRef } from './storing.js';
 
 const encoder = /* @__PURE__ */ new TextEncoder();
@@ -24,7 +24,7 @@ const MAX_KEPT_BYTES = 32 * 1024 * 1024;
  * ```
  */
 export class InteractionSends {
-  readonly #publisher: Publisher;
+  readonly #outbox: Outbox;
   readonly #settled: (() => void) | undefined;
   /** Every send not settled. */
   readonly #running = new Set<Promise<ConversationOutcome>>();
@@ -39,8 +39,8 @@ export class InteractionSends {
   #keptBytes = 0;
   readonly #retention: { now: () => number; ms: number };
 
-  constructor(publisher: Publisher, settled?: () => void, retention = { now: Date.now, ms: 0 }) {
-    this.#publisher = publisher;
+  constructor(outbox: Outbox, settled?: () => void, retention = { now: Date.now, ms: 0 }) {
+    this.#outbox = outbox;
     this.#settled = settled;
     this.#retention = retention;
   }
@@ -67,7 +67,7 @@ export class InteractionSends {
   }
 
   send(conversation: ConversationRef, stored: StoredInteraction): void {
-    const sent = this.#publisher.publish({
+    const sent = this.#outbox.publish({
       conversationId: conversation.id,
       path: ENDPOINT_PATHS.sendInteraction.path,
       body: interactionBody(conversation.id, conversation.endUser, stored.interaction),
@@ -110,7 +110,7 @@ export class InteractionSends {
  *
  * @example
  * ```ts
- * publisher.publish({ conversationId, path: ENDPOINT_PATHS.sendInteraction.path, body: interactionBody(conversationId, endUser, interaction), idempotencyKey });
+ * outbox.publish({ conversationId, path: ENDPOINT_PATHS.sendInteraction.path, body: interactionBody(conversationId, endUser, interaction), idempotencyKey });
  * ```
  */
 export function interactionBody(conversationId: string, endUser: string, interaction: ConversationInteraction): Uint8Array {

@@ -17,14 +17,14 @@ import { CUT, type Cutoff } from './cutoff.js';
 import { WaitLine } from './wait-line.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
-import type { Publisher } from './publisher.js';
+import type { Outbox } from './outbox.js';
 import type { ConversationRef, Storing } from './storing.js';
 
 /** What the {@link Sender} needs. */
 export interface SenderOptions {
   store: ConversationStore;
   storing: Storing;
-  publisher: Publisher;
+  outbox: Outbox;
   report: (error: NebulyError) => void;
   now: () => number;
   leaseMs: number;
@@ -42,7 +42,7 @@ export interface SenderOptions {
  * How many conversations are claimed and built at a time. The rest wait as one small
  * entry each, not as running jobs: 10,000 conversations ended together would otherwise
  * hold 10,000 suspended jobs and their promises, copied by every scavenge of the heap.
- * A conversation frees its place once its body is with the publisher, whose queue and
+ * A conversation frees its place once its body is with the outbox, whose queue and
  * byte bound hold it from then on.
  */
 const MAX_BUILDING = 16;
@@ -58,7 +58,7 @@ interface Job {
  * The second stage of the recorder's background work: a conversation that ends (by
  * `end()`, idle, eviction, shutdown) or that a sweep finds idle is claimed from the store,
  * built into its body to fit `maxConversationBytes` (in slices, see `fitConversation`),
- * sent by the publisher with its generation as `Idempotency-Key`, and removed from the
+ * sent by the outbox with its generation as `Idempotency-Key`, and removed from the
  * store only once the service took it (or it was given up, and reported with its
  * payload). A send cut short by the shutdown deadline leaves it in a shared store for
  * another instance.
@@ -72,7 +72,7 @@ export class Sender {
   readonly #options: SenderOptions;
   /**
    * Ends and sweeps: built (claimed, fitted) {@link MAX_BUILDING} at a time, each handing
-   * over its place once its body is with the publisher; settled once sent or given up,
+   * over its place once its body is with the outbox; settled once sent or given up,
    * and the store told.
    */
   readonly #jobs: BoundedJobs<Job>;
@@ -88,7 +88,7 @@ export class Sender {
       run: (job, published) => this.#build(job, published),
       settled: () => options.settled?.(),
     });
-    this.#interactionSends = new InteractionSends(options.publisher, options.settled, { now: options.now, ms: options.feedbackRetentionMs });
+    this.#interactionSends = new InteractionSends(options.outbox, options.settled, { now: options.now, ms: options.feedbackRetentionMs });
     const settleMs = options.settleMs ?? 0;
     if (options.store.shared && settleMs > 0) {
       const line = new WaitLine(settleMs);
@@ -140,7 +140,7 @@ export class Sender {
     return this.#interactionSends.sent(key, interactionId);
   }
 
-  /** How many ends and sweeps have not handed their body to the publisher yet (nor found nothing to send). */
+  /** How many ends and sweeps have not handed their body to the outbox yet (nor found nothing to send). */
   get unpublishedCount(): number {
     return this.#jobs.unhandedCount + (this.#settling?.length ?? 0);
   }
@@ -166,8 +166,8 @@ export class Sender {
   }
 
   /**
-   * Resolves once every end and sweep begun so far has handed its body to the publisher
-   * (or found nothing to send): from then on the publisher's flush and deadline cover it.
+   * Resolves once every end and sweep begun so far has handed its body to the outbox
+   * (or found nothing to send): from then on the outbox's flush and deadline cover it.
    */
   published(): Promise<void> {
     if (this.#settling === undefined) return this.#jobs.handedOverAll();
@@ -193,7 +193,7 @@ export class Sender {
     errors: NebulyError[],
     published: () => void,
   ): Promise<ConversationOutcome> {
-    const { store, storing, publisher, now, leaseMs, report, cutoff } = this.#options;
+    const { store, storing, outbox, now, leaseMs, report, cutoff } = this.#options;
     const { key, id } = conversation;
     // Thousands may end together (shutdown, a wave of idle ones): each waits its turn.
     // Awaited only when there is something to wait for: each await is a promise and a
@@ -223,7 +223,7 @@ export class Sender {
       );
       for (const found of errors) report(found);
       report(storeLost(cause, id) ?? error);
-      publisher.count('failed');
+      outbox.count('failed');
       return { status: 'failed', conversationId: id, error };
     }
     const leftOut = storing.leftOut(key);
@@ -231,9 +231,9 @@ export class Sender {
       for (const found of errors) report(found);
       // Interactions were recorded, but none was valid (dropped), or none reached the
       // store (failed): each already reported with its payload.
-      if (leftOut?.status === 'dropped') return publisher.drop(id, leftOut.error, []);
+      if (leftOut?.status === 'dropped') return outbox.drop(id, leftOut.error, []);
       if (leftOut !== undefined) {
-        publisher.count('failed');
+        outbox.count('failed');
         return { status: 'failed', conversationId: id, error: leftOut.error };
       }
       return { status: 'empty', conversationId: id };
@@ -248,7 +248,7 @@ export class Sender {
     errors: NebulyError[],
     published: () => void,
   ): Promise<ConversationOutcome> {
-    const { store, publisher, now, maxConversationBytes, feedbackRetentionMs, report } = this.#options;
+    const { store, outbox, now, maxConversationBytes, feedbackRetentionMs, report } = this.#options;
     const turn = pace(LANE.send);
     if (turn !== undefined) await turn;
     if (claim.interactions.length === 0) {
@@ -278,7 +278,7 @@ export class Sender {
       outcome = await this.#sendEach(claim, id, stored, errors, heldByStore(fitted), published);
     } else {
       if (over) errors.push(croppedError(id, maxConversationBytes, fitted));
-      const sent = publisher.publish(
+      const sent = outbox.publish(
         {
           conversationId: id,
           path: ENDPOINT_PATHS.sendConversation.path,
@@ -315,7 +315,7 @@ export class Sender {
     held: number,
     published: () => void,
   ): Promise<ConversationOutcome> {
-    const { store, publisher, maxConversationBytes } = this.#options;
+    const { store, outbox, maxConversationBytes } = this.#options;
     const sends: Promise<ConversationOutcome>[] = [];
     for (const [index, one] of stored.entries()) {
       let { interaction } = one;
@@ -328,7 +328,7 @@ export class Sender {
         found.push(croppedError(id, maxConversationBytes, fitted, one.id));
         interaction = (JSON.parse(decoder.decode(fitted.body)) as SendConversationBody).conversation.interactions[0] ?? interaction;
       }
-      const part = publisher.publish(
+      const part = outbox.publish(
         {
           conversationId: id,
           path: ENDPOINT_PATHS.sendInteraction.path,
@@ -346,7 +346,7 @@ export class Sender {
     }
     published();
     const outcome = summarize(id, await Promise.all(sends));
-    publisher.count(outcome.status);
+    outbox.count(outcome.status);
     return outcome;
   }
 }

@@ -6,7 +6,7 @@ import { type ClosingParts, closeAll, type LettingGo } from './closing.js';
 import type { DeliveryReport } from './delivery-report.js';
 import type { Deadline } from './timers.js';
 import { FeedbackSender } from './feedback.js';
-import { Publisher, type Transport } from './publisher.js';
+import { Outbox, type Transport } from './outbox.js';
 import { Sender } from './sending.js';
 import { MemoryStore } from './store/memory-store-class.js';
 import { Storing } from './storing.js';
@@ -18,12 +18,12 @@ export interface Stages {
   store: ConversationStore;
   /** Checks, masks and stores each ended interaction. */
   storing: Storing;
-  /** Claims each ended conversation, fits it, and hands it to the publisher. */
+  /** Claims each ended conversation, fits it, and hands it to the outbox. */
   sender: Sender;
   /** Feedback that arrives after its interaction was stored or sent. */
   feedback: FeedbackSender;
   /** Sends bodies: the queue, its bound, retries, the shutdown deadline. */
-  publisher: Publisher;
+  outbox: Outbox;
   /**
    * What `shutdown()` runs once it has closed the open conversations to recording: lets
    * go of them and closes the stages by the deadline (`closing.ts`); resolves with the report.
@@ -48,7 +48,7 @@ export interface StagesInit {
 }
 
 /**
- * Makes the recorder's stages and connects them: storing → sender → publisher, and
+ * Makes the recorder's stages and connects them: storing → sender → outbox, and
  * feedback beside them, all on one store (`recorder.store`, the memory store by default).
  *
  * @example
@@ -59,7 +59,7 @@ export interface StagesInit {
 export function connectStages({ options, transport, report, mask, changed }: StagesInit): Stages {
   const cutoff = new Cutoff();
   const store = options.store ?? new MemoryStore();
-  const publisher = new Publisher({
+  const outbox = new Outbox({
     transport,
     report,
     maxConcurrentSends: options.maxConcurrentSends,
@@ -74,7 +74,7 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
   const sender = new Sender({
     store,
     storing,
-    publisher,
+    outbox,
     report,
     now: options.now,
     leaseMs: options.leaseMs,
@@ -86,7 +86,7 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
   });
   const feedback = new FeedbackSender({
     store,
-    publisher,
+    outbox,
     report,
     now: options.now,
     mask,
@@ -97,23 +97,23 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
     sentHere: (key, interactionId) => sender.sentInteraction(key, interactionId),
   });
   const close = <C>(parts: LettingGo<C>, deadline: Deadline): Promise<DeliveryReport> => {
-    publisher.beginFinal();
+    outbox.beginFinal();
     const closing: ClosingParts<C> = {
       ...parts,
       handedOver: () => Promise.all([storing.drained(), sender.published(), feedback.drained()]),
       expire: (reason) => {
         cutoff.pass(reason);
-        publisher.abandon(reason);
+        outbox.abandon(reason);
       },
-      published: () => publisher.flush(),
+      published: () => outbox.flush(),
       settled: () => Promise.all([storing.drained(), sender.settled(), sender.sendsSettled(), feedback.drained()]),
-      report: () => publisher.finalReport(),
+      report: () => outbox.finalReport(),
     };
     return closeAll(closing, deadline);
   };
   // With `delivery: 'interaction'`, storing an interaction is sending it: what the stored
   // ones started is waited for too.
   const flush = (before: Promise<unknown>): Promise<DeliveryReport> =>
-    Promise.all([storing.drained().then(() => sender.sendsSettled()), sender.settled(), feedback.drained(), before]).then(() => publisher.report());
-  return { store, storing, sender, feedback, publisher, close, flush, sweepIdle, cutoff };
+    Promise.all([storing.drained().then(() => sender.sendsSettled()), sender.settled(), feedback.drained(), before]).then(() => outbox.report());
+  return { store, storing, sender, feedback, outbox, close, flush, sweepIdle, cutoff };
 }
