@@ -19,8 +19,7 @@ import { type CheckedFeedback, checkFeedback, type FeedbackParams } from './feed
 import { fieldsOf } from './fields.js';
 import { sharedKey } from './keys.js';
 import { LazyStages } from './lazy-stages.js';
-import { backlogRoom } from './backlog.js';
-import { OpenConversations } from './open-conversations.js';
+import { backlogRoom, OpenConversations } from './open-conversations.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Transport } from './outbox.js';
 import { safeReporter } from './safe-reporter.js';
@@ -307,7 +306,7 @@ export class Recorder {
     if (!isPeriod(idleTimeoutMs)) return this.flush();
     const idleBefore = now() - idleTimeoutMs;
     const swept = this.#stages.use(
-      ({ sender, sweepIdle }) => sweepIdle(sender, idleBefore),
+      ({ sender }) => sender.sweepIdle(idleBefore),
       () => undefined,
     );
     return swept.then(() => this.flush());

@@ -11,10 +11,9 @@ import { utf8ByteLength } from './utf8.js';
 import type { SendConversationBody } from '../schemas/index.js';
 
 const decoder = /* @__PURE__ */ new TextDecoder();
-import { LANE, pace } from './slices.js';
+import { LANE, pace, paced } from './slices.js';
 import { isThenable } from '../utils/thenable.js';
 import { CUT, type Cutoff } from './cutoff.js';
-import { WaitLine } from './wait-line.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
 import type { Outbox } from './outbox.js';
@@ -47,6 +46,9 @@ export interface SenderOptions {
  */
 const MAX_BUILDING = 16;
 
+/** How many conversations one sweep claims at a time: bounded work per store call. */
+const SWEEP_BATCH = 100;
+
 /** An end or a sweep's send, waiting for its turn to be built. */
 interface Job {
   run: (published: () => void) => Promise<ConversationOutcome>;
@@ -78,8 +80,8 @@ export class Sender {
   readonly #jobs: BoundedJobs<Job>;
   /** With `delivery: 'interaction'`: the interactions being sent. */
   readonly #interactionSends: InteractionSends;
-  /** With a shared store: ends waiting `settleMs` before they claim; `undefined` when none wait. */
-  readonly #settling: WaitLine | undefined;
+  /** With a shared store: how long an end waits before it claims (`settleMs`); 0 without. */
+  readonly #settleMs: number;
 
   constructor(options: SenderOptions) {
     this.#options = options;
@@ -89,13 +91,9 @@ export class Sender {
       settled: () => options.settled?.(),
     });
     this.#interactionSends = new InteractionSends(options.outbox, options.settled, { now: options.now, ms: options.feedbackRetentionMs });
-    const settleMs = options.settleMs ?? 0;
-    if (options.store.shared && settleMs > 0) {
-      const line = new WaitLine(settleMs);
-      this.#settling = line;
-      // At shutdown's deadline, nothing waits any more.
-      void options.cutoff.reached.then(() => line.releaseAll());
-    }
+    this.#settleMs = options.store.shared ? (options.settleMs ?? 0) : 0;
+    // At shutdown's deadline, no end waits any more.
+    if (this.#settleMs > 0) void options.cutoff.reached.then(() => this.#jobs.dueAll());
   }
 
   /**
@@ -104,10 +102,9 @@ export class Sender {
    * instances ended just before and are still storing. Never rejects.
    */
   end(conversation: Pick<ConversationRef, 'key' | 'id'>, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome> {
-    const track = () => this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id);
-    const settling = this.#settling;
-    if (settling === undefined || this.#options.cutoff.passed) return track();
-    return settling.wait().then(track);
+    // Its settle time is when it may claim: a not-before time of its job.
+    const notBefore = this.#settleMs > 0 && !this.#options.cutoff.passed ? performance.now() + this.#settleMs : 0;
+    return this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id, notBefore);
   }
 
   /** Claims at most `limit` conversations idle since `idleBefore` (or abandoned by a sender), and no more than can be built at once, and sends them; resolves with how many. */
@@ -130,6 +127,16 @@ export class Sender {
     return claims.length;
   }
 
+  /**
+   * Ends and sends the conversations of a shared store that are idle everywhere (no
+   * activity since `idleBefore`), or that a sender left unsent (its lease expired): claims
+   * them in batches of {@link SWEEP_BATCH}, until a claim finds nothing. `sweep()` runs
+   * it, and every `sweepIntervalMs`.
+   */
+  async sweepIdle(idleBefore: number): Promise<void> {
+    while ((await this.sweep(idleBefore, SWEEP_BATCH)) > 0) await paced(LANE.end);
+  }
+
   /** With `delivery: 'interaction'`: sends one interaction at once, with its conversation's id. */
   sendInteraction(conversation: ConversationRef, stored: StoredInteraction): void {
     this.#interactionSends.send(conversation, stored);
@@ -142,12 +149,12 @@ export class Sender {
 
   /** How many ends and sweeps have not handed their body to the outbox yet (nor found nothing to send). */
   get unpublishedCount(): number {
-    return this.#jobs.unhandedCount + (this.#settling?.length ?? 0);
+    return this.#jobs.unhandedCount;
   }
 
   /** How many ends, sweeps and interaction sends are not over. */
   get runningCount(): number {
-    return this.#jobs.count + this.#interactionSends.count + (this.#settling?.length ?? 0);
+    return this.#jobs.count + this.#interactionSends.count;
   }
 
   /** With `delivery: 'interaction'`: resolves once every interaction send begun before the call is over. */
@@ -160,9 +167,7 @@ export class Sender {
    * those begun meanwhile) is over: sent or given up, and the store told.
    */
   settled(): Promise<void> {
-    // An end still settling is a job from the moment its wait is over.
-    if (this.#settling === undefined) return this.#jobs.settledAll();
-    return this.#settling.passed().then(() => this.#jobs.settledAll());
+    return this.#jobs.settledAll();
   }
 
   /**
@@ -170,12 +175,11 @@ export class Sender {
    * (or found nothing to send): from then on the outbox's flush and deadline cover it.
    */
   published(): Promise<void> {
-    if (this.#settling === undefined) return this.#jobs.handedOverAll();
-    return this.#settling.passed().then(() => this.#jobs.handedOverAll());
+    return this.#jobs.handedOverAll();
   }
 
-  #track(run: Job['run'], conversationId: string): Promise<ConversationOutcome> {
-    return new Promise((resolve) => this.#jobs.add({ run, conversationId, resolve }));
+  #track(run: Job['run'], conversationId: string, notBefore = 0): Promise<ConversationOutcome> {
+    return new Promise((resolve) => this.#jobs.add({ run, conversationId, resolve }, notBefore));
   }
 
   #build({ run, conversationId, resolve }: Job, published: () => void): Promise<void> {

@@ -10,7 +10,6 @@ import { Outbox, type Transport } from './outbox.js';
 import { Sender } from './sending.js';
 import { MemoryStore } from './store/memory-store-class.js';
 import { Storing } from './storing.js';
-import { sweepIdle } from './sweeping.js';
 import { Cutoff } from './cutoff.js';
 
 /** The recorder's background stages, connected: what an ended turn and conversation go through. */
@@ -31,8 +30,6 @@ export interface Stages {
   close: <C>(parts: LettingGo<C>, deadline: Deadline) => Promise<DeliveryReport>;
   /** What `flush()` runs: resolves, after `before`, once what was taken before the call met its fate, with the report. */
   flush: (before: Promise<unknown>) => Promise<DeliveryReport>;
-  /** What `sweep()` runs: idle conversations of a shared store claimed in batches (`sweeping.ts`). */
-  sweepIdle: typeof sweepIdle;
   /** Passes at shutdown's deadline: from then on no stage waits for the store or the service. */
   cutoff: Cutoff;
 }
@@ -115,5 +112,5 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
   // ones started is waited for too.
   const flush = (before: Promise<unknown>): Promise<DeliveryReport> =>
     Promise.all([storing.drained().then(() => sender.sendsSettled()), sender.settled(), feedback.drained(), before]).then(() => outbox.report());
-  return { store, storing, sender, feedback, outbox, close, flush, sweepIdle, cutoff };
+  return { store, storing, sender, feedback, outbox, close, flush, cutoff };
 }
