@@ -6,7 +6,7 @@ import type { ConversationStore, SentInteraction } from '../types/store.js';
 import { messageOf, RecordingError } from './errors.js';
 import { storeLost } from './store-lost.js';
 import { newId } from './ids.js';
-import { CUT, type Cutoff } from './cutoff.js';
+import { CUT, type Cutoff } from './outbox.js';
 import { startTimer } from './timers.js';
 import type { Outbox } from './outbox.js';
 

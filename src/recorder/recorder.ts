@@ -13,7 +13,7 @@ import {
 } from './conversation.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
 import { type BeginCall, conversationInit } from './beginning.js';
-import type { ShutdownOptions } from './closing.js';
+import type { ShutdownOptions } from './stages.js';
 import { type AtRisk, ExitGuard } from './exit-guard.js';
 import { type CheckedFeedback, checkFeedback, type FeedbackParams } from './feedback-params.js';
 import { fieldsOf } from './fields.js';
@@ -340,7 +340,7 @@ export class Recorder {
   /**
    * Lets go of what is open and closes the outbox, within `timeoutMs` from now;
    * `shutdown()` resolves with this. The open conversations are closed to recording at
-   * once; the rest runs with the stages (`closing.ts`), loaded first if they were not.
+   * once; the rest runs with the stages (`closeAll` in `stages.ts`), loaded first if they were not.
    */
   async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<DeliveryReport> {
     // Set now, and holding the process until it passes, whenever the stages are ready.

@@ -10,7 +10,7 @@ import { isThenable } from '../utils/thenable.js';
 import { LANE, pace } from './slices.js';
 import { newId } from './ids.js';
 import { BoundedJobs } from './bounded-jobs.js';
-import { CUT, type Cutoff } from './cutoff.js';
+import { CUT, type Cutoff } from './outbox.js';
 
 /** What the stage needs to know of the conversation an interaction belongs to. */
 export interface ConversationRef {
