@@ -7,6 +7,7 @@ import { messageOf, RecordingError } from './errors.js';
 import { storeLost } from './store-lost.js';
 import { newId } from './ids.js';
 import { CUT, type Cutoff } from './outbox.js';
+import { Progress } from './bounded-jobs.js';
 import { startTimer } from './timers.js';
 import type { Outbox } from './outbox.js';
 
@@ -53,15 +54,15 @@ function delay(ms: number): Promise<void> {
 export class FeedbackSender {
   readonly #options: FeedbackSenderOptions;
   /** Feedback on its way, for a flush to wait for. */
-  readonly #pending = new Set<Promise<void>>();
+  readonly #pending = new Progress();
 
   constructor(options: FeedbackSenderOptions) {
     this.#options = options;
   }
 
   /** Resolves once every feedback taken before the call was attached, sent, or reported. */
-  async drained(): Promise<void> {
-    if (this.#pending.size > 0) await Promise.all(Array.from(this.#pending));
+  drained(): Promise<void> {
+    return this.#pending.whenDone();
   }
 
   /** Attaches or sends `action` for the interaction; never rejects. */
@@ -75,8 +76,8 @@ export class FeedbackSender {
         report(storeLost(cause, conversationId) ?? new NebulyError(`Feedback on interaction ${interactionId} could not be recorded: ${messageOf(cause)}`, { cause }));
       },
     );
-    this.#pending.add(job);
-    void job.finally(() => this.#pending.delete(job));
+    const number = this.#pending.begin();
+    void job.finally(() => this.#pending.finish(number));
     return job;
   }
 

@@ -3,7 +3,7 @@ import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { ConversationInteraction, SendConversationBody, SendInteractionBody } from '../schemas/index.js';
 import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import { isThenable } from '../utils/thenable.js';
-import { BoundedJobs } from './bounded-jobs.js';
+import { BoundedJobs, Progress } from './bounded-jobs.js';
 import type { EndReason } from './conversation.js';
 import { messageOf, RecordingError } from './errors.js';
 import { type FittedBody, fitConversation } from './fit.js';
@@ -426,7 +426,7 @@ export class InteractionSends {
   readonly #outbox: Outbox;
   readonly #settled: (() => void) | undefined;
   /** Every send not settled. */
-  readonly #running = new Set<Promise<ConversationOutcome>>();
+  readonly #running = new Progress();
   /** Each conversation's sends, until its outcome is asked for. */
   readonly #byConversation = new Map<string, Promise<ConversationOutcome>[]>();
   /**
@@ -476,21 +476,21 @@ export class InteractionSends {
     const sends = this.#byConversation.get(conversation.key);
     if (sends === undefined) this.#byConversation.set(conversation.key, [sent]);
     else sends.push(sent);
-    this.#running.add(sent);
+    const number = this.#running.begin();
     void sent.finally(() => {
-      this.#running.delete(sent);
+      this.#running.finish(number);
       this.#settled?.();
     });
   }
 
   /** How many sends are not settled. */
   get count(): number {
-    return this.#running.size;
+    return this.#running.count;
   }
 
   /** Resolves once every send begun before the call is over. */
-  async settledAll(): Promise<void> {
-    if (this.#running.size > 0) await Promise.all(Array.from(this.#running));
+  settledAll(): Promise<void> {
+    return this.#running.whenDone();
   }
 
   /** The outcome of the conversation `key` from its sends, forgotten once asked; `undefined` when it had none. */
