@@ -212,6 +212,39 @@ export class Outbox {
     return Promise.resolve({ status: 'dropped', conversationId, error: reason });
   }
 
+  /**
+   * Counts `bytes` of work taken before it has a body (an ended interaction on its way to
+   * a shared store) against `maxQueuedBytes`: `false` when they would pass it, and the
+   * caller refuses the work ({@link Outbox.refuse}). {@link Outbox.release} them once the
+   * work is done.
+   */
+  admit(bytes: number): boolean {
+    if (this.#bytes + bytes > this.#options.maxQueuedBytes) return false;
+    this.#bytes += bytes;
+    return true;
+  }
+
+  /** What {@link Outbox.admit} counted is no longer held. */
+  release(bytes: number): void {
+    this.#bytes -= bytes;
+  }
+
+  /**
+   * Refuses a body at once for `maxQueuedBytes`, with the other refusals of its burst in
+   * one {@link QueueFullError}; resolves `dropped` with that error. For work that did not
+   * fit ({@link Outbox.admit}), reported with its payload and key.
+   */
+  refuse(publication: Publication): Promise<ConversationOutcome> {
+    let resolve!: (outcome: ConversationOutcome) => void;
+    const done = new Promise<ConversationOutcome>((settle) => {
+      resolve = settle;
+    });
+    const delivery: Delivery = { publication, bytes: 0, done, resolve, settled: false, held: false };
+    this.#pending.add(delivery);
+    this.#refuse(delivery, 'maxQueuedBytes');
+    return done;
+  }
+
   /** The bound that `bytes` more would pass, if any. */
   #refusedBy(bytes: number): QueueFullError['limit'] | undefined {
     if (this.#queue.length >= this.#options.maxQueuedConversations) return 'maxQueuedConversations';

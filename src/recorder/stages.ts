@@ -66,7 +66,8 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
   // With `delivery: 'interaction'`, storing an interaction sends it.
   const deliver: ConstructorParameters<typeof Storing>[0]['deliver'] =
     options.delivery === 'interaction' ? (conversation, stored) => sender.sendInteraction(conversation, stored) : undefined;
-  const storing = new Storing({ store, now: options.now, report, deliver, mask, cutoff });
+  // A shared store may stop answering (Redis down): its writes count against maxQueuedBytes.
+  const storing = new Storing({ store, now: options.now, report, deliver, mask, cutoff, bound: store.shared ? outbox : undefined });
   const sender = new Sender({
     store,
     storing,
