@@ -141,7 +141,15 @@ export function verdict(received: readonly Received[], ledger: Ledger): Verdict 
   for (const [conversationId, { stored }] of ledger.conversations) {
     const keys = keysOf.get(conversationId) ?? [];
     if (stored.size > 0 && keys.length === 0) failures.push(`conversation ${conversationId} never reached the service`);
-    if (keys.length > 1) failures.push(`conversation ${conversationId} reached the service as ${keys.length} conversations`);
+    if (keys.length > 1) {
+      // Which turns each post held, who sent it and when: what tells a split's cause.
+      const posts = keys.map((key) => {
+        const post = byKey.get(key)![0]!;
+        const turns = ((post.body as Bulk).conversation?.interactions ?? []).map((interaction) => parseInput(interaction.input)?.turn);
+        return `turns ${turns.join()} from ${post.sender} at ${new Date(post.at).toISOString().slice(11, 23)}`;
+      });
+      failures.push(`conversation ${conversationId} reached the service as ${keys.length} conversations (${posts.join('; ')})`);
+    }
   }
   for (const id of ledger.feedback) {
     if (!feedbackSeen.has(id)) failures.push(`feedback on conversation ${id.replace(' ', ', turn ')} never arrived`);

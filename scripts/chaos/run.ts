@@ -210,9 +210,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
      */
     async function kill() {
       const victim = alive().reduce((busiest, worker) => (worker.inFlight > busiest.inFlight ? worker : busiest));
-      // The latest such chat: an earlier one went idle long ago, a sweeper sent it, and the
-      // victim's end would find nothing to send.
-      const idle = [...ledger.conversations.entries()].reverse().find(([id, entry]) => Number(id.slice(5)) % 2 === 1 && entry.stored.size === options.turns);
+      // The latest such chat not yet swept: the first one was delivered long ago, and an end
+      // that claims nothing never reaches the service (no send to kill the victim in).
+      const sent = new Set(sink.received.map((post) => JSON.stringify(post.body).match(/conversation (chat-\d+) turn/)?.[1]));
+      const idle = [...ledger.conversations.entries()]
+        .reverse()
+        .find(([id, entry]) => Number(id.slice(5)) % 2 === 1 && entry.stored.size === options.turns && !sent.has(id));
       if (idle !== undefined) {
         const [conversationId, { endUser }] = idle;
         const arrived = sink.arrival(`"conversation ${conversationId} turn 0"`);
@@ -246,8 +249,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         // In the restart mode the restart is the fault: a killed instance could not tell what it lost.
         if (options.mode !== 'restart' && recorded >= total * options.killAfter && !killing) {
           killing = true;
-          // Not awaited here: kill() waits up to 5 s for the victim's send, and this chat,
-          // stalled that long, would go idle past idleTimeoutMs and be swept between turns.
+          // Not awaited: the kill waits up to 5 s for the victim's send to arrive, and a chat
+          // held that long between two turns goes idle in the store (idleTimeoutMs), is
+          // swept, and its later turns reach the service as a second conversation.
           killed = kill();
         }
         if (options.mode === 'restart' && recorded >= total * options.restartAfter && !restarting) {

@@ -58,8 +58,11 @@ export interface RecorderOptions {
    * How much memory the ended conversations waiting to be sent or being sent may take:
    * their UTF-8 bodies, 4 KiB for each besides, and, with a store in this process's memory
    * (the default), its copy of each (the body's size for ASCII text, twice that
-   * otherwise). Past it, a conversation goes to `onError` in a `QueueFullError` with its
-   * payload instead of the queue; the conversations refused in one burst share one error.
+   * otherwise); with a shared store (`store.shared`), also each ended interaction until
+   * the store took it, so that writes to a store that stopped answering cannot pile up.
+   * Past it, a conversation (or such an interaction, under its own id as key) goes to
+   * `onError` in a `QueueFullError` with its payload instead of the queue; those refused
+   * in one burst share one error.
    * 50 MiB holds some 6,400 conversations of 2 kB of ASCII, or 33 to 52 at
    * `maxConversationBytes`.
    * @default 52_428_800 (50 MiB)

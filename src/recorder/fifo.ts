@@ -19,6 +19,11 @@ export class Fifo<T> {
     return this.#items.length - this.#head;
   }
 
+  /** The oldest item, left in place; `undefined` when empty. */
+  get first(): T | undefined {
+    return this.#head < this.#items.length ? this.#items[this.#head] : undefined;
+  }
+
   push(item: T): void {
     this.#items.push(item);
   }

@@ -6,15 +6,16 @@ import type { Attachment, ConversationStore, SentInteraction, StoredInteraction 
 import { messageOf, RecordingError } from './errors.js';
 import { storeLost } from './store-lost.js';
 import { newId } from './ids.js';
-import { CUT, type Cutoff } from './cutoff.js';
+import { CUT, type Cutoff } from './outbox.js';
+import { Progress } from './bounded-jobs.js';
 import { startTimer } from './timers.js';
-import type { Publisher } from './publisher.js';
+import type { Outbox } from './outbox.js';
 import type { ConversationRef } from './storing.js';
 
 /** What {@link LateSender} needs. */
 export interface LateSenderOptions {
   store: ConversationStore;
-  publisher: Publisher;
+  outbox: Outbox;
   report: (error: NebulyError) => void;
   now: () => number;
   mask: Mask | undefined;
@@ -88,15 +89,15 @@ function bodyOf(attachment: Attachment, sent: SentInteraction, now: number): Sen
 export class LateSender {
   readonly #options: LateSenderOptions;
   /** Attachments on their way, for a flush to wait for. */
-  readonly #pending = new Set<Promise<void>>();
+  readonly #pending = new Progress();
 
   constructor(options: LateSenderOptions) {
     this.#options = options;
   }
 
   /** Resolves once every attachment taken before the call was attached, sent, or reported. */
-  async drained(): Promise<void> {
-    if (this.#pending.size > 0) await Promise.all(Array.from(this.#pending));
+  drained(): Promise<void> {
+    return this.#pending.whenDone();
   }
 
   /**
@@ -140,8 +141,8 @@ export class LateSender {
   }
 
   #track(job: Promise<void>): void {
-    this.#pending.add(job);
-    void job.finally(() => this.#pending.delete(job));
+    const number = this.#pending.begin();
+    void job.finally(() => this.#pending.finish(number));
   }
 
   /** Attaches or sends `attachment` for the interaction; never rejects. */
@@ -208,7 +209,7 @@ export class LateSender {
     }
     // Past shutdown's deadline it was reported as not recorded: nothing more is done.
     if (body === undefined || this.#options.cutoff.passed) return;
-    await this.#options.publisher.publish({
+    await this.#options.outbox.publish({
       conversationId,
       path: kind.path,
       body: encoder.encode(JSON.stringify(body)),

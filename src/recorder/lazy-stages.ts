@@ -6,7 +6,7 @@ import type { Stages, StagesInit } from './stages.js';
 type Waiter = (stages: Stages | undefined, error: NebulyError) => void;
 
 /**
- * The recorder's background stages (`stages.ts`: storing, sending, the publisher, late
+ * The recorder's background stages (`stages.ts`: storing, sending, the outbox, late
  * feedback and tags, and through them fitting, cropping, the queue and the memory store),
  * loaded and connected the first time the recorder needs them: its first ended turn, feedback, tags,
  * flush, sweep or shutdown. A recorder that records nothing never loads them; a bundle
@@ -23,7 +23,7 @@ type Waiter = (stages: Stages | undefined, error: NebulyError) => void;
  * ```ts
  * const stages = new LazyStages({ options, transport, report, mask, changed });
  * stages.run((ready) => ready.storing.take(conversation, record));
- * const report = await stages.use((ready) => ready.publisher.flush(), () => new Tally().report());
+ * const report = await stages.use((ready) => ready.outbox.flush(), () => new Tally().report());
  * ```
  */
 export class LazyStages {

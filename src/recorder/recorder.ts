@@ -13,16 +13,15 @@ import {
 } from './conversation.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
 import { type BeginCall, conversationInit } from './beginning.js';
-import type { ShutdownOptions } from './closing.js';
+import type { ShutdownOptions } from './stages.js';
 import { type AtRisk, ExitGuard } from './exit-guard.js';
 import { type CheckedAttachment, checkFeedback, checkTagParams, type FeedbackParams, type TagParams } from './late-params.js';
 import { fieldsOf } from './fields.js';
 import { sharedKey } from './keys.js';
 import { LazyStages } from './lazy-stages.js';
-import { backlogRoom } from './backlog.js';
-import { OpenConversations } from './open-conversations.js';
+import { backlogRoom, OpenConversations } from './open-conversations.js';
 import type { ConversationOutcome } from './outcome.js';
-import type { Transport } from './publication.js';
+import type { Transport } from './outbox.js';
 import { safeReporter } from './safe-reporter.js';
 import type { StartConversationParams } from './start.js';
 import { Deadline, isPeriod, startInterval } from './timers.js';
@@ -51,7 +50,7 @@ export interface RecorderInit {
  * `nebuly.flush`, `nebuly.sweep` and `nebuly.shutdown`. Recording is synchronous; what
  * follows runs in the background, in slices: each ended interaction is checked and put
  * in the store (`Storing`), each ended conversation is claimed, fitted and sent
- * (`Sender`, `Publisher`). One timer ends the conversations of this process that go idle;
+ * (`Sender`, `Outbox`). One timer ends the conversations of this process that go idle;
  * with a shared store, another sweeps the store for those idle anywhere.
  *
  * @example
@@ -65,7 +64,7 @@ export interface RecorderInit {
 export class Recorder {
   readonly #options: ResolvedRecorderOptions;
   readonly #report: (error: NebulyError) => void;
-  /** Storing, sending, the publisher and late feedback: loaded when first needed. */
+  /** Storing, sending, the outbox and late feedback: loaded when first needed. */
   readonly #stages: LazyStages;
   /** Whether the store is shared with other instances (a memory store, the default, is not). */
   readonly #shared: boolean;
@@ -141,7 +140,7 @@ export class Recorder {
     else this.#roomWaiters.push(wake);
   }
 
-  /** A send settled, or the publisher's queue drained: what is at risk at exit, and the room in the backlog, changed. */
+  /** A send settled, or the outbox's queue drained: what is at risk at exit, and the room in the backlog, changed. */
   #changed(): void {
     this.#exitGuard.update();
     if (this.#room() <= 0) return;
@@ -156,7 +155,7 @@ export class Recorder {
   #unsent(): number {
     const ready = this.#stages.ready;
     if (ready === undefined) return this.#stages.sendsWaiting;
-    return Math.max(ready.publisher.pendingCount, ready.sender.runningCount);
+    return Math.max(ready.outbox.pendingCount, ready.sender.runningCount);
   }
 
   /**
@@ -167,9 +166,9 @@ export class Recorder {
   #atRisk(): AtRisk {
     const ready = this.#stages.ready;
     if (ready === undefined) return { open: this.#open.size, unsent: this.#stages.sendsWaiting, unstored: this.#stages.storesWaiting };
-    const { sender, publisher, storing } = ready;
-    // With `delivery: 'interaction'` the publisher holds interactions, and an end sends nothing.
-    const unsent = publisher.pendingCount + (this.#options.delivery === 'interaction' ? 0 : sender.unpublishedCount);
+    const { sender, outbox, storing } = ready;
+    // With `delivery: 'interaction'` the outbox holds interactions, and an end sends nothing.
+    const unsent = outbox.pendingCount + (this.#options.delivery === 'interaction' ? 0 : sender.unpublishedCount);
     return { open: this.#open.size, unsent, unstored: storing.pendingCount };
   }
 
@@ -211,7 +210,7 @@ export class Recorder {
     if ('sampledOut' in init) return conversation;
     if ('refusal' in init) {
       // Dropped from its start, its error already reported: counted, never sent.
-      this.#stages.run(({ publisher }) => void publisher.drop(init.conversationId, init.refusal, []));
+      this.#stages.run(({ outbox }) => void outbox.drop(init.conversationId, init.refusal, []));
       return conversation;
     }
     if (this.#open.size >= this.#options.maxOpenConversations) {
@@ -321,7 +320,7 @@ export class Recorder {
     if (!isPeriod(idleTimeoutMs)) return this.flush();
     const idleBefore = now() - idleTimeoutMs;
     const swept = this.#stages.use(
-      ({ sender, sweepIdle }) => sweepIdle(sender, idleBefore),
+      ({ sender }) => sender.sweepIdle(idleBefore),
       () => undefined,
     );
     return swept.then(() => this.flush());
@@ -338,7 +337,7 @@ export class Recorder {
   shutdown(options?: ShutdownOptions): Promise<DeliveryReport> {
     if (this.#shutdown !== undefined) return this.#shutdown;
     // What settles from now on is what the report counts.
-    this.#stages.ready?.publisher.beginFinal();
+    this.#stages.ready?.outbox.beginFinal();
     // `null`, a getter that throws, a revoked Proxy: the default applies.
     const { timeoutMs } = fieldsOf(options, ['timeoutMs'] as const);
     const bounded = typeof timeoutMs === 'number' && timeoutMs >= 0 ? timeoutMs : this.#options.shutdownTimeoutMs;
@@ -353,9 +352,9 @@ export class Recorder {
   }
 
   /**
-   * Lets go of what is open and closes the publisher, within `timeoutMs` from now;
+   * Lets go of what is open and closes the outbox, within `timeoutMs` from now;
    * `shutdown()` resolves with this. The open conversations are closed to recording at
-   * once; the rest runs with the stages (`closing.ts`), loaded first if they were not.
+   * once; the rest runs with the stages (`closeAll` in `stages.ts`), loaded first if they were not.
    */
   async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<DeliveryReport> {
     // Set now, and holding the process until it passes, whenever the stages are ready.

@@ -1,30 +1,28 @@
 import { AbortError, NebulyError } from '../core/errors.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
+import type { ConversationInteraction, SendConversationBody, SendInteractionBody } from '../schemas/index.js';
 import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
+import { isThenable } from '../utils/thenable.js';
+import { BoundedJobs, Progress } from './bounded-jobs.js';
 import type { EndReason } from './conversation.js';
 import { messageOf, RecordingError } from './errors.js';
-import { storeLost } from './store-lost.js';
 import { type FittedBody, fitConversation } from './fit.js';
-import { BoundedJobs } from './bounded-jobs.js';
-import { InteractionSends, interactionBody, summarize } from './interaction-sends.js';
-import { utf8ByteLength } from './utf8.js';
-import type { SendConversationBody } from '../schemas/index.js';
-
-const decoder = /* @__PURE__ */ new TextDecoder();
-import { LANE, pace } from './slices.js';
-import { isThenable } from '../utils/thenable.js';
-import { CUT, type Cutoff } from './cutoff.js';
-import { WaitLine } from './wait-line.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
-import type { Publisher } from './publisher.js';
+import { CUT, type Cutoff, type Outbox } from './outbox.js';
+import { LANE, pace, paced } from './slices.js';
+import { storeLost } from './store-lost.js';
 import type { ConversationRef, Storing } from './storing.js';
+import { utf8ByteLength } from './utf8.js';
+
+const decoder = /* @__PURE__ */ new TextDecoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** What the {@link Sender} needs. */
 export interface SenderOptions {
   store: ConversationStore;
   storing: Storing;
-  publisher: Publisher;
+  outbox: Outbox;
   report: (error: NebulyError) => void;
   now: () => number;
   leaseMs: number;
@@ -42,10 +40,13 @@ export interface SenderOptions {
  * How many conversations are claimed and built at a time. The rest wait as one small
  * entry each, not as running jobs: 10,000 conversations ended together would otherwise
  * hold 10,000 suspended jobs and their promises, copied by every scavenge of the heap.
- * A conversation frees its place once its body is with the publisher, whose queue and
+ * A conversation frees its place once its body is with the outbox, whose queue and
  * byte bound hold it from then on.
  */
 const MAX_BUILDING = 16;
+
+/** How many conversations one sweep claims at a time: bounded work per store call. */
+const SWEEP_BATCH = 100;
 
 /** An end or a sweep's send, waiting for its turn to be built. */
 interface Job {
@@ -58,7 +59,7 @@ interface Job {
  * The second stage of the recorder's background work: a conversation that ends (by
  * `end()`, idle, eviction, shutdown) or that a sweep finds idle is claimed from the store,
  * built into its body to fit `maxConversationBytes` (in slices, see `fitConversation`),
- * sent by the publisher with its generation as `Idempotency-Key`, and removed from the
+ * sent by the outbox with its generation as `Idempotency-Key`, and removed from the
  * store only once the service took it (or it was given up, and reported with its
  * payload). A send cut short by the shutdown deadline leaves it in a shared store for
  * another instance.
@@ -72,14 +73,14 @@ export class Sender {
   readonly #options: SenderOptions;
   /**
    * Ends and sweeps: built (claimed, fitted) {@link MAX_BUILDING} at a time, each handing
-   * over its place once its body is with the publisher; settled once sent or given up,
+   * over its place once its body is with the outbox; settled once sent or given up,
    * and the store told.
    */
   readonly #jobs: BoundedJobs<Job>;
   /** With `delivery: 'interaction'`: the interactions being sent. */
   readonly #interactionSends: InteractionSends;
-  /** With a shared store: ends waiting `settleMs` before they claim; `undefined` when none wait. */
-  readonly #settling: WaitLine | undefined;
+  /** With a shared store: how long an end waits before it claims (`settleMs`); 0 without. */
+  readonly #settleMs: number;
 
   constructor(options: SenderOptions) {
     this.#options = options;
@@ -88,14 +89,10 @@ export class Sender {
       run: (job, published) => this.#build(job, published),
       settled: () => options.settled?.(),
     });
-    this.#interactionSends = new InteractionSends(options.publisher, options.settled, { now: options.now, ms: options.feedbackRetentionMs });
-    const settleMs = options.settleMs ?? 0;
-    if (options.store.shared && settleMs > 0) {
-      const line = new WaitLine(settleMs);
-      this.#settling = line;
-      // At shutdown's deadline, nothing waits any more.
-      void options.cutoff.reached.then(() => line.releaseAll());
-    }
+    this.#interactionSends = new InteractionSends(options.outbox, options.settled, { now: options.now, ms: options.feedbackRetentionMs });
+    this.#settleMs = options.store.shared ? (options.settleMs ?? 0) : 0;
+    // At shutdown's deadline, no end waits any more.
+    if (this.#settleMs > 0) void options.cutoff.reached.then(() => this.#jobs.dueAll());
   }
 
   /**
@@ -104,10 +101,9 @@ export class Sender {
    * instances ended just before and are still storing. Never rejects.
    */
   end(conversation: Pick<ConversationRef, 'key' | 'id'>, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome> {
-    const track = () => this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id);
-    const settling = this.#settling;
-    if (settling === undefined || this.#options.cutoff.passed) return track();
-    return settling.wait().then(track);
+    // Its settle time is when it may claim: a not-before time of its job.
+    const notBefore = this.#settleMs > 0 && !this.#options.cutoff.passed ? performance.now() + this.#settleMs : 0;
+    return this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id, notBefore);
   }
 
   /** Claims at most `limit` conversations idle since `idleBefore` (or abandoned by a sender), and no more than can be built at once, and sends them; resolves with how many. */
@@ -130,6 +126,16 @@ export class Sender {
     return claims.length;
   }
 
+  /**
+   * Ends and sends the conversations of a shared store that are idle everywhere (no
+   * activity since `idleBefore`), or that a sender left unsent (its lease expired): claims
+   * them in batches of {@link SWEEP_BATCH}, until a claim finds nothing. `sweep()` runs
+   * it, and every `sweepIntervalMs`.
+   */
+  async sweepIdle(idleBefore: number): Promise<void> {
+    while ((await this.sweep(idleBefore, SWEEP_BATCH)) > 0) await paced(LANE.end);
+  }
+
   /** With `delivery: 'interaction'`: sends one interaction at once, with its conversation's id. */
   sendInteraction(conversation: ConversationRef, stored: StoredInteraction): void {
     this.#interactionSends.send(conversation, stored);
@@ -140,14 +146,14 @@ export class Sender {
     return this.#interactionSends.sent(key, interactionId);
   }
 
-  /** How many ends and sweeps have not handed their body to the publisher yet (nor found nothing to send). */
+  /** How many ends and sweeps have not handed their body to the outbox yet (nor found nothing to send). */
   get unpublishedCount(): number {
-    return this.#jobs.unhandedCount + (this.#settling?.length ?? 0);
+    return this.#jobs.unhandedCount;
   }
 
   /** How many ends, sweeps and interaction sends are not over. */
   get runningCount(): number {
-    return this.#jobs.count + this.#interactionSends.count + (this.#settling?.length ?? 0);
+    return this.#jobs.count + this.#interactionSends.count;
   }
 
   /** With `delivery: 'interaction'`: resolves once every interaction send begun before the call is over. */
@@ -160,22 +166,19 @@ export class Sender {
    * those begun meanwhile) is over: sent or given up, and the store told.
    */
   settled(): Promise<void> {
-    // An end still settling is a job from the moment its wait is over.
-    if (this.#settling === undefined) return this.#jobs.settledAll();
-    return this.#settling.passed().then(() => this.#jobs.settledAll());
+    return this.#jobs.settledAll();
   }
 
   /**
-   * Resolves once every end and sweep begun so far has handed its body to the publisher
-   * (or found nothing to send): from then on the publisher's flush and deadline cover it.
+   * Resolves once every end and sweep begun so far has handed its body to the outbox
+   * (or found nothing to send): from then on the outbox's flush and deadline cover it.
    */
   published(): Promise<void> {
-    if (this.#settling === undefined) return this.#jobs.handedOverAll();
-    return this.#settling.passed().then(() => this.#jobs.handedOverAll());
+    return this.#jobs.handedOverAll();
   }
 
-  #track(run: Job['run'], conversationId: string): Promise<ConversationOutcome> {
-    return new Promise((resolve) => this.#jobs.add({ run, conversationId, resolve }));
+  #track(run: Job['run'], conversationId: string, notBefore = 0): Promise<ConversationOutcome> {
+    return new Promise((resolve) => this.#jobs.add({ run, conversationId, resolve }, notBefore));
   }
 
   #build({ run, conversationId, resolve }: Job, published: () => void): Promise<void> {
@@ -193,7 +196,7 @@ export class Sender {
     errors: NebulyError[],
     published: () => void,
   ): Promise<ConversationOutcome> {
-    const { store, storing, publisher, now, leaseMs, report, cutoff } = this.#options;
+    const { store, storing, outbox, now, leaseMs, report, cutoff } = this.#options;
     const { key, id } = conversation;
     // Thousands may end together (shutdown, a wave of idle ones): each waits its turn.
     // Awaited only when there is something to wait for: each await is a promise and a
@@ -223,7 +226,7 @@ export class Sender {
       );
       for (const found of errors) report(found);
       report(storeLost(cause, id) ?? error);
-      publisher.count('failed');
+      outbox.count('failed');
       return { status: 'failed', conversationId: id, error };
     }
     const leftOut = storing.leftOut(key);
@@ -231,9 +234,9 @@ export class Sender {
       for (const found of errors) report(found);
       // Interactions were recorded, but none was valid (dropped), or none reached the
       // store (failed): each already reported with its payload.
-      if (leftOut?.status === 'dropped') return publisher.drop(id, leftOut.error, []);
+      if (leftOut?.status === 'dropped') return outbox.drop(id, leftOut.error, []);
       if (leftOut !== undefined) {
-        publisher.count('failed');
+        outbox.count('failed');
         return { status: 'failed', conversationId: id, error: leftOut.error };
       }
       return { status: 'empty', conversationId: id };
@@ -248,7 +251,7 @@ export class Sender {
     errors: NebulyError[],
     published: () => void,
   ): Promise<ConversationOutcome> {
-    const { store, publisher, now, maxConversationBytes, feedbackRetentionMs, report } = this.#options;
+    const { store, outbox, now, maxConversationBytes, feedbackRetentionMs, report } = this.#options;
     const turn = pace(LANE.send);
     if (turn !== undefined) await turn;
     if (claim.interactions.length === 0) {
@@ -278,7 +281,7 @@ export class Sender {
       outcome = await this.#sendEach(claim, id, stored, errors, heldByStore(fitted), published);
     } else {
       if (over) errors.push(croppedError(id, maxConversationBytes, fitted));
-      const sent = publisher.publish(
+      const sent = outbox.publish(
         {
           conversationId: id,
           path: ENDPOINT_PATHS.sendConversation.path,
@@ -315,7 +318,7 @@ export class Sender {
     held: number,
     published: () => void,
   ): Promise<ConversationOutcome> {
-    const { store, publisher, maxConversationBytes } = this.#options;
+    const { store, outbox, maxConversationBytes } = this.#options;
     const sends: Promise<ConversationOutcome>[] = [];
     for (const [index, one] of stored.entries()) {
       let { interaction } = one;
@@ -328,7 +331,7 @@ export class Sender {
         found.push(croppedError(id, maxConversationBytes, fitted, one.id));
         interaction = (JSON.parse(decoder.decode(fitted.body)) as SendConversationBody).conversation.interactions[0] ?? interaction;
       }
-      const part = publisher.publish(
+      const part = outbox.publish(
         {
           conversationId: id,
           path: ENDPOINT_PATHS.sendInteraction.path,
@@ -346,7 +349,7 @@ export class Sender {
     }
     published();
     const outcome = summarize(id, await Promise.all(sends));
-    publisher.count(outcome.status);
+    outbox.count(outcome.status);
     return outcome;
   }
 }
@@ -401,4 +404,141 @@ async function settleClaim(call: () => unknown, report: (error: NebulyError) => 
   } catch (cause) {
     report(storeLost(cause) ?? new NebulyError(`The conversation store could not record a sent conversation: ${messageOf(cause)}`, { cause }));
   }
+}
+
+/** The most interactions kept for late feedback and tags, and the most memory they may take (the memory store's defaults). */
+const MAX_KEPT = 10_000;
+const MAX_KEPT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * With `delivery: 'interaction'`: each checked interaction is sent at once to the
+ * interaction endpoint, with its conversation's id and its own id as `Idempotency-Key`,
+ * instead of waiting in the store for its conversation's end; the conversation's outcome
+ * is then the first failure of its sends, else `delivered`.
+ *
+ * @example
+ * ```ts
+ * sends.send(conversation, stored);
+ * const outcome = await sends.outcomeOf(conversation.key, conversation.id);
+ * ```
+ */
+export class InteractionSends {
+  readonly #outbox: Outbox;
+  readonly #settled: (() => void) | undefined;
+  /** Every send not settled. */
+  readonly #running = new Progress();
+  /** Each conversation's sends, until its outcome is asked for. */
+  readonly #byConversation = new Map<string, Promise<ConversationOutcome>[]>();
+  /**
+   * What was sent of each interaction, for feedback and tags that come after it: no store holds
+   * it in this mode. Oldest first, each until its `until`, at most {@link MAX_KEPT}
+   * interactions and {@link MAX_KEPT_BYTES} (as the memory store keeps sent ones).
+   */
+  readonly #kept = new Map<string, { sent: SentInteraction; until: number; bytes: number }>();
+  #keptBytes = 0;
+  readonly #retention: { now: () => number; ms: number };
+
+  constructor(outbox: Outbox, settled?: () => void, retention = { now: Date.now, ms: 0 }) {
+    this.#outbox = outbox;
+    this.#settled = settled;
+    this.#retention = retention;
+  }
+
+  /** What was sent of the interaction `interactionId` of the conversation `key`, if it is still kept. */
+  sent(key: string, interactionId: string): SentInteraction | undefined {
+    const kept = this.#kept.get(`${key}\n${interactionId}`);
+    return kept !== undefined && kept.until >= this.#retention.now() ? kept.sent : undefined;
+  }
+
+  #keep(key: string, id: string, endUser: string, interaction: ConversationInteraction): void {
+    const { now, ms } = this.#retention;
+    if (ms <= 0) return;
+    const sent: SentInteraction = { endUser, input: interaction.input, output: interaction.output, timeStart: interaction.time_start, timeEnd: interaction.time_end };
+    const bytes = 2 * (sent.input.length + sent.output.length + endUser.length) + 256;
+    this.#kept.set(`${key}\n${id}`, { sent, until: now() + ms, bytes });
+    this.#keptBytes += bytes;
+    // The oldest go first: past their time, or to make room.
+    for (const [name, kept] of this.#kept) {
+      if (kept.until >= now() && this.#kept.size <= MAX_KEPT && this.#keptBytes <= MAX_KEPT_BYTES) break;
+      this.#kept.delete(name);
+      this.#keptBytes -= kept.bytes;
+    }
+  }
+
+  send(conversation: ConversationRef, stored: StoredInteraction): void {
+    const sent = this.#outbox.publish({
+      conversationId: conversation.id,
+      path: ENDPOINT_PATHS.sendInteraction.path,
+      body: interactionBody(conversation.id, conversation.endUser, stored.interaction),
+      idempotencyKey: stored.id,
+    });
+    this.#keep(conversation.key, stored.id, conversation.endUser, stored.interaction);
+    const sends = this.#byConversation.get(conversation.key);
+    if (sends === undefined) this.#byConversation.set(conversation.key, [sent]);
+    else sends.push(sent);
+    const number = this.#running.begin();
+    void sent.finally(() => {
+      this.#running.finish(number);
+      this.#settled?.();
+    });
+  }
+
+  /** How many sends are not settled. */
+  get count(): number {
+    return this.#running.count;
+  }
+
+  /** Resolves once every send begun before the call is over. */
+  settledAll(): Promise<void> {
+    return this.#running.whenDone();
+  }
+
+  /** The outcome of the conversation `key` from its sends, forgotten once asked; `undefined` when it had none. */
+  outcomeOf(key: string, conversationId: string): Promise<ConversationOutcome> | undefined {
+    const sends = this.#byConversation.get(key);
+    if (sends === undefined) return undefined;
+    this.#byConversation.delete(key);
+    return Promise.all(sends).then((outcomes) => summarize(conversationId, outcomes));
+  }
+}
+
+/**
+ * The body of one interaction for the interaction endpoint (v3 `trace_interaction`),
+ * which names its conversation: how `delivery: 'interaction'` sends each, and how a
+ * conversation too large for one bulk body goes out.
+ *
+ * @example
+ * ```ts
+ * outbox.publish({ conversationId, path: ENDPOINT_PATHS.sendInteraction.path, body: interactionBody(conversationId, endUser, interaction), idempotencyKey });
+ * ```
+ */
+export function interactionBody(conversationId: string, endUser: string, interaction: ConversationInteraction): Uint8Array {
+  const body: SendInteractionBody = {
+    interaction: {
+      conversation_id: conversationId,
+      input: interaction.input,
+      output: interaction.output,
+      time_start: interaction.time_start,
+      time_end: interaction.time_end,
+      end_user: endUser,
+      ...(interaction.tags === undefined ? {} : { tags: interaction.tags }),
+    },
+    traces: interaction.trace ?? [],
+    user_feedback: interaction.feedback_actions ?? [],
+  };
+  return encoder.encode(JSON.stringify(body));
+}
+
+/**
+ * One outcome for a conversation sent an interaction at a time: the first failure, else delivered.
+ *
+ * @example
+ * ```ts
+ * summarize('chat-1', [{ status: 'delivered', conversationId: 'chat-1' }]); // delivered
+ * ```
+ */
+export function summarize(conversationId: string, outcomes: readonly ConversationOutcome[]): ConversationOutcome {
+  const failed = outcomes.find((outcome) => outcome.status === 'failed' || outcome.status === 'dropped');
+  if (failed !== undefined) return { ...failed, conversationId };
+  return outcomes.length === 0 ? { status: 'empty', conversationId } : { status: 'delivered', conversationId };
 }

@@ -29,12 +29,12 @@ const afterHost: (next: () => void) => void =
 /**
  * Which waiting work resumes first: the work nearest the wire. A conversation that is
  * being built into its body goes on before others begin, so that the first body reaches
- * the publisher after one conversation's work, not after every conversation's (the
+ * the outbox after one conversation's work, not after every conversation's (the
  * network then works while the rest is built), and bodies are not built long before they
  * can be sent.
  */
 export const LANE = {
-  /** Building a claimed conversation's body, up to handing it to the publisher. */
+  /** Building a claimed conversation's body, up to handing it to the outbox. */
   send: 0,
   /** Ending conversations: claiming them, letting them go at shutdown, sweeping. */
   end: 1,

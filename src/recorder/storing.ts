@@ -9,8 +9,9 @@ import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { isThenable } from '../utils/thenable.js';
 import { LANE, pace } from './slices.js';
 import { newId } from './ids.js';
-import { BoundedJobs } from './bounded-jobs.js';
-import { CUT, type Cutoff } from './cutoff.js';
+import { BoundedJobs, Progress } from './bounded-jobs.js';
+import { CUT, type Cutoff, type Outbox } from './outbox.js';
+import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 
 /** What the stage needs to know of the conversation an interaction belongs to. */
 export interface ConversationRef {
@@ -35,6 +36,12 @@ export interface StoringOptions {
   mask?: Mask | undefined;
   /** Passes at shutdown's deadline: a store write not done by then is given up and reported. */
   cutoff: Cutoff;
+  /**
+   * With a shared store: where store writes count against `maxQueuedBytes` until done,
+   * so that a store that stops answering (Redis down) does not let them pile up; what
+   * does not fit is refused at once, with its payload.
+   */
+  bound?: Pick<Outbox, 'admit' | 'release' | 'refuse'> | undefined;
 }
 
 interface Pending {
@@ -52,6 +59,8 @@ export interface LeftOut {
 interface Taken {
   conversation: ConversationRef;
   record: InteractionRecord;
+  /** What it counts against `maxQueuedBytes` until stored (see `bound`). */
+  bytes: number;
 }
 
 /**
@@ -70,6 +79,34 @@ let processOrigin: string | undefined;
 function origin(): string {
   processOrigin ??= newId();
   return processOrigin;
+}
+
+const encoder = /* @__PURE__ */ new TextEncoder();
+
+/** The most values {@link heldBytes} visits: an estimate, bounded in time whatever the record holds. */
+const MAX_VISITED = 10_000;
+
+/**
+ * About what an ended interaction holds until it is stored: its strings at two bytes a
+ * character (V8's most), and 64 bytes for each other value. Counted against
+ * `maxQueuedBytes` with a shared store.
+ */
+function heldBytes(record: InteractionRecord): number {
+  let bytes = 256;
+  let visited = 0;
+  const stack: unknown[] = [record.input, record.output, record.trace, record.tags, record.feedback, record.featureFlag];
+  try {
+    while (stack.length > 0 && visited < MAX_VISITED) {
+      const value = stack.pop();
+      visited += 1;
+      if (typeof value === 'string') bytes += 2 * value.length;
+      else bytes += 64;
+      if (typeof value === 'object' && value !== null) for (const item of Array.isArray(value) ? value : Object.values(value)) stack.push(item);
+    }
+  } catch {
+    // A getter that throws: the checks will say so; this is only an estimate.
+  }
+  return bytes;
 }
 
 function hasUnfinishedStep(record: InteractionRecord): boolean {
@@ -100,6 +137,8 @@ export class Storing {
   readonly #leftOut = new Map<string, LeftOut>();
   /** Every interaction taken, until stored or given up: a flush waits for those taken before it. */
   readonly #jobs = new BoundedJobs<Taken>({ max: MAX_STORING, run: (taken) => this.#storeTaken(taken) });
+  /** Interactions refused for `maxQueuedBytes`, until reported. */
+  readonly #refusing = new Progress();
 
   constructor(options: StoringOptions) {
     this.#options = options;
@@ -115,17 +154,44 @@ export class Storing {
     if (this.#parked.size > 0) this.#parked.delete(record);
     record.taken = true;
     this.#begin(conversation.key);
-    this.#jobs.add({ conversation, record });
+    const { bound } = this.#options;
+    const bytes = bound === undefined ? 0 : heldBytes(record);
+    if (bound === undefined || bound.admit(bytes)) {
+      this.#jobs.add({ conversation, record, bytes });
+      return;
+    }
+    // Refused at once, not behind the store writes that do not end.
+    const number = this.#refusing.begin();
+    void this.#settle(conversation, record, () => this.#refuse(conversation, record, bound)).then(() => this.#refusing.finish(number));
   }
 
-  async #storeTaken({ conversation, record }: Taken): Promise<void> {
+  #storeTaken({ conversation, record, bytes }: Taken): Promise<void> {
+    return this.#settle(conversation, record, () => this.#store(conversation, record)).then(() => this.#options.bound?.release(bytes));
+  }
+
+  /** Runs `work` on an interaction taken; its conversation's end waits for it. */
+  async #settle(conversation: ConversationRef, record: InteractionRecord, work: () => Promise<void>): Promise<void> {
     try {
-      await this.#store(conversation, record);
+      await work();
     } catch (cause) {
       // A bug: reported, never thrown, and the stage goes on.
       this.#options.report(new NebulyError(`Interaction ${record.id} could not be stored: ${messageOf(cause)}`, { cause }));
     }
     this.#end(conversation.key);
+  }
+
+  /** An interaction that did not fit `maxQueuedBytes`: reported with its payload, under its own id as key, and left out. */
+  async #refuse(conversation: ConversationRef, record: InteractionRecord, bound: Pick<Outbox, 'refuse'>): Promise<void> {
+    const stored = await this.#checked(conversation, record);
+    if (stored === undefined) return;
+    const outcome = await bound.refuse({
+      conversationId: conversation.id,
+      path: ENDPOINT_PATHS.sendConversation.path,
+      body: encoder.encode(JSON.stringify({ conversation: { end_user: conversation.endUser, interactions: [stored.interaction] } })),
+      idempotencyKey: stored.id,
+      counted: false,
+    });
+    if ('error' in outcome) this.#leaveOut(conversation.key, { status: 'dropped', error: outcome.error });
   }
 
   /** A step of `record` settled: take it if it waited for that. */
@@ -168,12 +234,12 @@ export class Storing {
 
   /** How many interactions were ended and are not yet stored (or given up): what a process exit loses. */
   get pendingCount(): number {
-    return this.#jobs.count + this.#parked.size;
+    return this.#jobs.count + this.#refusing.count + this.#parked.size;
   }
 
-  /** Resolves once every interaction taken so far (not those taken meanwhile) is stored. */
+  /** Resolves once every interaction taken so far (not those taken meanwhile) is stored, or refused and reported. */
   drained(): Promise<void> {
-    return this.#jobs.settledAll();
+    return Promise.all([this.#jobs.settledAll(), this.#refusing.whenDone()]).then(() => undefined);
   }
 
   #begin(key: string): void {
@@ -192,11 +258,19 @@ export class Storing {
   }
 
   async #store(conversation: ConversationRef, record: InteractionRecord): Promise<void> {
-    const { report, store, now, deliver } = this.#options;
     // Not on the caller's path: `turn.end()` has returned before this runs.
     const wait = pace(LANE.store);
     if (wait !== undefined) await wait;
-    let stored: StoredInteraction;
+    const stored = await this.#checked(conversation, record);
+    if (stored !== undefined) await this.#write(conversation, record, stored);
+  }
+
+  /**
+   * The interaction checked against the wire schema (what is invalid left out and
+   * reported) and masked, as the store keeps it; `undefined` when nothing of it is left.
+   */
+  async #checked(conversation: ConversationRef, record: InteractionRecord): Promise<StoredInteraction | undefined> {
+    const { report } = this.#options;
     try {
       // Most interactions are valid, checked at once; awaiting a value would still cost a turn.
       const checking = checkInteraction(record, conversation.tags);
@@ -219,16 +293,21 @@ export class Storing {
           ),
         );
       }
-      if (checked.interaction === undefined) return;
+      if (checked.interaction === undefined) return undefined;
       const { mask } = this.#options;
       const interaction = mask === undefined ? checked.interaction : await maskInteraction(mask, conversation.endUser, checked.interaction, report);
-      if (interaction === undefined) return;
-      stored = { id: record.id, interaction, order: record.order, origin: origin() };
+      if (interaction === undefined) return undefined;
+      return { id: record.id, interaction, order: record.order, origin: origin() };
     } catch (cause) {
       // A value JSON cannot hold, or a bug: reported, never thrown into the caller.
       report(new NebulyError(`Interaction ${record.id} of conversation ${conversation.id} could not be recorded: ${messageOf(cause)}`, { cause }));
-      return;
+      return undefined;
     }
+  }
+
+  /** After {@link Storing.#checked}: appends the interaction to the store, or sends it (`delivery: 'interaction'`). */
+  async #write(conversation: ConversationRef, record: InteractionRecord, stored: StoredInteraction): Promise<void> {
+    const { report, store, now, deliver } = this.#options;
     if (deliver !== undefined) {
       deliver(conversation, stored);
       return;

@@ -1,5 +1,4 @@
-import { backlogRoom } from '../../src/recorder/backlog.js';
-import { IDLE_PER_TICK } from '../../src/recorder/open-conversations.js';
+import { backlogRoom, IDLE_PER_TICK } from '../../src/recorder/open-conversations.js';
 import { describe, expect, it, vi } from 'vitest';
 import { type DeliveryError, QueueFullError } from '../../src/recorder/errors.js';
 import type { Conversation } from '../../src/recorder/conversation.js';

@@ -1,6 +1,6 @@
 import { AbortError, type NebulyError } from '../../src/core/errors.js';
 import type { AcceptedResponse } from '../../src/core/http.js';
-import type { DeliveryRequest, Transport } from '../../src/recorder/publisher.js';
+import type { DeliveryRequest, Transport } from '../../src/recorder/outbox.js';
 
 /** A request as the fake saw it: the body decoded, for the tests to read. */
 export interface FakeRequest {

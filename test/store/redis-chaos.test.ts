@@ -32,8 +32,9 @@ describe('the chaos run\'s checks', () => {
   it('fail a missing turn, turns out of order, a conversation sent as two, feedback on the wrong turn', () => {
     expect(verdict([post('k', 'a', [0, 2], 0, [1])], ledger()).failures).toContain('conversation a: stored turn 1 missing');
     expect(verdict([post('k', 'a', [0, 2, 1], 0, [1])], ledger()).failures).toContain('conversation a: turns out of order (0,2,1)');
-    expect(verdict([post('k', 'a', [0, 1], 0, [1]), post('j', 'a', [2])], ledger()).failures).toContain(
-      'conversation a reached the service as 2 conversations',
+    // Which turns each post held, who sent it and when: what tells a split's cause.
+    expect(verdict([post('k', 'a', [0, 1], 0, [1]), post('j', 'a', [2], 1_500, [], 'sweeper-1')], ledger()).failures).toContain(
+      'conversation a reached the service as 2 conversations (turns 0,1 from recorder-0 at 00:00:00.000; turns 2 from sweeper-1 at 00:00:01.500)',
     );
     expect(verdict([post('k', 'a', [0, 1, 2], 0, [2])], ledger()).failures).toContain('conversation a: feedback on turn 2, which got none');
     expect(verdict([post('k', 'a', [0, 1, 2])], ledger()).failures).toContain('feedback on conversation a, turn 1 never arrived');

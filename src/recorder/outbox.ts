@@ -3,18 +3,75 @@ import type { AcceptedResponse } from '../core/http.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
 import { DeliveryError, QueueFullError, messageOf, type UndeliveredConversation } from './errors.js';
 import type { ConversationOutcome } from './outcome.js';
-import { type Publication, QUEUED_ENTRY_OVERHEAD_BYTES, type Transport } from './publication.js';
-import { RefusalBurst } from './burst.js';
-import { BoundedQueue } from './queue.js';
+import { Fifo } from './fifo.js';
 import { LANE, pace } from './slices.js';
+import { startTimer } from './timers.js';
 import { microtask } from '../utils/microtask.js';
 
-export type { DeliveryRequest, Publication, Transport } from './publication.js';
+/**
+ * One body for an ingesting endpoint, as the recorder hands it to the client's HTTP core.
+ *
+ * @example
+ * ```ts
+ * const request: DeliveryRequest = { path: ENDPOINTS.sendConversation.path, body, idempotencyKey: claim.generation };
+ * ```
+ */
+export interface DeliveryRequest {
+  /** The endpoint's path below the base URL. */
+  path: string;
+  /** The JSON body in UTF-8. */
+  body: Uint8Array;
+  /** Sent as `Idempotency-Key`, the same on every retry. */
+  idempotencyKey: string;
+  /** Aborts the request and its retries (at the shutdown deadline). */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * How the outbox reaches the service: the client's HTTP core, which owns
+ * authentication, time-outs and the retry policy. Tests pass a fake.
+ */
+export interface Transport {
+  deliver(request: DeliveryRequest): Promise<AcceptedResponse>;
+}
+
+/**
+ * What the outbox sends: a body, where to, under which key, and the conversation it
+ * belongs to (named in errors and outcomes).
+ *
+ * @example
+ * ```ts
+ * outbox.publish({ conversationId, path: ENDPOINTS.sendConversation.path, body, idempotencyKey });
+ * ```
+ */
+export interface Publication {
+  readonly conversationId: string;
+  readonly path: string;
+  readonly body: Uint8Array;
+  readonly idempotencyKey: string;
+  /** `false` for a body that is no conversation (feedback): not counted in a `DeliveryReport`. */
+  readonly counted?: boolean | undefined;
+  /**
+   * What this process keeps of the conversation elsewhere until its outcome (a store in
+   * its memory keeps the claimed interactions), in bytes: counted against
+   * `maxQueuedBytes` with the body.
+   */
+  readonly heldElsewhere?: number | undefined;
+}
+
+/**
+ * What a queued conversation costs besides its bytes: the delivery record, the typed
+ * array and its backing store, the promises, closures and frames of its send, its claim
+ * and its ids. Counted against `maxQueuedBytes`, so that many small conversations are
+ * bounded as well as few large ones. Measured, not guessed: test/recorder/heap-drain.test.ts
+ * fills a queue of 200-byte conversations and checks the heap against the bound.
+ */
+export const QUEUED_ENTRY_OVERHEAD_BYTES = 4096;
 
 const decoder = /* @__PURE__ */ new TextDecoder();
 
-/** What the {@link Publisher} needs. */
-export interface PublisherOptions {
+/** What the {@link Outbox} needs. */
+export interface OutboxOptions {
   transport: Transport;
   report: (error: NebulyError) => void;
   maxConcurrentSends: number;
@@ -54,18 +111,26 @@ function toNebulyError(error: unknown): NebulyError {
 
 /**
  * Sends ended conversations to the bulk endpoint: at once (on the next microtask), at
- * most `maxConcurrentSends` at a time, the rest waiting in a {@link BoundedQueue}. Each
+ * most `maxConcurrentSends` at a time, the rest waiting in its queue. Each
  * request goes through the client's HTTP core, so it is retried by the client's policy;
  * what still fails goes to `onError` as a {@link DeliveryError} with its payload and key.
- * At the shutdown deadline it gives up everything it holds ({@link Publisher.abandon}).
+ * At the shutdown deadline it gives up everything it holds ({@link Outbox.abandon}).
  *
  * It also reports every error about an ended conversation, those found before it came
  * here included, and only once the conversation is registered (queued, or refused): an
  * `onError` handler that calls `flush()` or `shutdown()` then waits for it.
  */
-export class Publisher {
-  readonly #options: PublisherOptions;
-  readonly #queue: BoundedQueue<Delivery>;
+export class Outbox {
+  readonly #options: OutboxOptions;
+  /** Passes at shutdown's deadline ({@link Outbox.abandon}): from then on no stage waits for the store or the service. */
+  readonly cutoff = new Cutoff();
+  /** Waiting for a send slot, first come first served. */
+  readonly #queue = new Fifo<Delivery>();
+  /**
+   * What everything accepted and not yet delivered or reported holds: the deliveries queued
+   * and in flight, and the ended interactions not yet in the store ({@link Outbox.admit}).
+   */
+  #bytes = 0;
   /** In flight: sent, not yet settled. */
   readonly #inFlight = new Set<Delivery>();
   /**
@@ -85,19 +150,15 @@ export class Publisher {
    * flushes holds nothing for it.
    */
   #unclaimed = new Tally();
-  /** What `shutdown()` counts: every outcome since its call (see {@link Publisher.beginFinal}). */
+  /** What `shutdown()` counts: every outcome since its call (see {@link Outbox.beginFinal}). */
   #final: Tally | undefined;
   /** Set when shutdown ran out of time: nothing more is sent. */
   #abandoned: NebulyError | undefined;
   /** The burst of queue refusals not yet reported. */
-  readonly #refused = new RefusalBurst<Delivery>((limit, deliveries) => this.#reportRefused(limit, deliveries));
+  #burst: { limit: QueueFullError['limit']; refused: Delivery[]; timer: ReturnType<typeof setTimeout> } | undefined;
 
-  constructor(options: PublisherOptions) {
+  constructor(options: OutboxOptions) {
     this.#options = options;
-    this.#queue = new BoundedQueue({
-      maxItems: options.maxQueuedConversations,
-      maxBytes: options.maxQueuedBytes,
-    });
   }
 
   /** How many conversations are queued, in flight, or refused and not yet reported. */
@@ -109,7 +170,7 @@ export class Publisher {
    * Queues a conversation's JSON for sending. Resolves with its outcome; never rejects.
    * A conversation the queue cannot take goes to `onError` in a {@link QueueFullError},
    * one for every conversation refused in the same burst. `errors` are what was found
-   * about it on the way here, reported before anything the publisher finds.
+   * about it on the way here, reported before anything the outbox finds.
    */
   publish(publication: Publication, errors: readonly NebulyError[] = []): Promise<ConversationOutcome> {
     const { conversationId } = publication;
@@ -125,11 +186,16 @@ export class Publisher {
       refusal = new DeliveryError(undelivered(delivery), this.#abandoned);
       this.#settle(delivery, { status: 'failed', conversationId, error: refusal });
     } else {
-      const added = this.#queue.tryAdd(delivery);
+      const limit = this.#refusedBy(bytes);
       this.#pending.add(delivery);
-      delivery.held = added.added;
-      if (added.added) this.#schedulePump();
-      else this.#refused.add(delivery, added.limit === 'maxItems' ? 'maxQueuedConversations' : 'maxQueuedBytes');
+      delivery.held = limit === undefined;
+      if (limit === undefined) {
+        this.#queue.push(delivery);
+        this.#bytes += bytes;
+        this.#schedulePump();
+      } else {
+        this.#refuse(delivery, limit);
+      }
     }
     for (const error of errors) this.#options.report(error);
     if (refusal !== undefined) this.#options.report(refusal);
@@ -144,6 +210,69 @@ export class Publisher {
     this.count('dropped');
     for (const error of errors) this.#options.report(error);
     return Promise.resolve({ status: 'dropped', conversationId, error: reason });
+  }
+
+  /**
+   * Counts `bytes` of work taken before it has a body (an ended interaction on its way to
+   * a shared store) against `maxQueuedBytes`: `false` when they would pass it, and the
+   * caller refuses the work ({@link Outbox.refuse}). {@link Outbox.release} them once the
+   * work is done.
+   */
+  admit(bytes: number): boolean {
+    if (this.#bytes + bytes > this.#options.maxQueuedBytes) return false;
+    this.#bytes += bytes;
+    return true;
+  }
+
+  /** What {@link Outbox.admit} counted is no longer held. */
+  release(bytes: number): void {
+    this.#bytes -= bytes;
+  }
+
+  /**
+   * Refuses a body at once for `maxQueuedBytes`, with the other refusals of its burst in
+   * one {@link QueueFullError}; resolves `dropped` with that error. For work that did not
+   * fit ({@link Outbox.admit}), reported with its payload and key.
+   */
+  refuse(publication: Publication): Promise<ConversationOutcome> {
+    let resolve!: (outcome: ConversationOutcome) => void;
+    const done = new Promise<ConversationOutcome>((settle) => {
+      resolve = settle;
+    });
+    const delivery: Delivery = { publication, bytes: 0, done, resolve, settled: false, held: false };
+    this.#pending.add(delivery);
+    this.#refuse(delivery, 'maxQueuedBytes');
+    return done;
+  }
+
+  /** The bound that `bytes` more would pass, if any. */
+  #refusedBy(bytes: number): QueueFullError['limit'] | undefined {
+    if (this.#queue.length >= this.#options.maxQueuedConversations) return 'maxQueuedConversations';
+    if (this.#bytes + bytes > this.#options.maxQueuedBytes) return 'maxQueuedBytes';
+    return undefined;
+  }
+
+  /**
+   * Holds a refusal until the end of its burst: every refusal until the next macrotask (a
+   * loop of `end()` calls, `shutdown()` ending what is open, a wave of idle time-outs) is
+   * reported together, in one {@link QueueFullError}.
+   */
+  #refuse(delivery: Delivery, limit: QueueFullError['limit']): void {
+    if (this.#burst === undefined) {
+      // Ref'd, so that a process exiting right after the burst still reports it; it
+      // fires on the next turn of the event loop.
+      this.#burst = { limit, refused: [], timer: startTimer(() => this.#endBurst(), 0, { keepAlive: true }) };
+    }
+    this.#burst.refused.push(delivery);
+  }
+
+  /** Reports the current burst of refusals now, if there is one. */
+  #endBurst(): void {
+    const burst = this.#burst;
+    if (burst === undefined) return;
+    this.#burst = undefined;
+    clearTimeout(burst.timer);
+    this.#reportRefused(burst.limit, burst.refused);
   }
 
   /** Reports the conversations refused in one burst together; each stays pending until then, so that `flush()` waits for the report. */
@@ -167,7 +296,7 @@ export class Publisher {
 
   /**
    * The report of the outcomes settled since the previous report (of this or of
-   * {@link Publisher.flush}): each conversation is counted once.
+   * {@link Outbox.flush}): each conversation is counted once.
    */
   report(): DeliveryReport {
     const tally = this.#unclaimed;
@@ -192,14 +321,14 @@ export class Publisher {
   }
 
   /**
-   * From now on, every outcome is counted for the {@link Publisher.finalReport} too:
+   * From now on, every outcome is counted for the {@link Outbox.finalReport} too:
    * `shutdown()` counts exactly what had not met its fate at its call. Once.
    */
   beginFinal(): void {
     this.#final ??= new Tally();
   }
 
-  /** The outcomes counted since {@link Publisher.beginFinal}. */
+  /** The outcomes counted since {@link Outbox.beginFinal}. */
   finalReport(): DeliveryReport {
     return (this.#final ?? new Tally()).report();
   }
@@ -221,11 +350,12 @@ export class Publisher {
   }
 
   #abandon(reason: NebulyError): void {
+    this.cutoff.pass(reason);
     this.#abandoned = reason;
-    this.#refused.end();
+    this.#endBurst();
     const inFlight = Array.from(this.#inFlight);
     this.#abort.abort(reason);
-    for (const delivery of this.#queue.takeAll()) this.#fail(delivery, reason);
+    for (const delivery of this.#queue.shiftAll()) this.#fail(delivery, reason);
     for (const delivery of inFlight) this.#fail(delivery, reason);
   }
 
@@ -242,7 +372,7 @@ export class Publisher {
 
   #pump(): void {
     while (this.#inFlight.size < this.#options.maxConcurrentSends && this.#abandoned === undefined) {
-      const delivery = this.#queue.take();
+      const delivery = this.#queue.shift();
       if (delivery === undefined) return;
       if (!delivery.settled) this.#send(delivery);
     }
@@ -286,7 +416,7 @@ export class Publisher {
   #settle(delivery: Delivery, outcome: ConversationOutcome): void {
     if (delivery.settled) return;
     delivery.settled = true;
-    if (delivery.held) this.#queue.release(delivery);
+    if (delivery.held) this.#bytes -= delivery.bytes;
     if (delivery.publication.counted !== false) {
       (delivery.tally ?? this.#unclaimed).add(outcome.status);
       this.#final?.add(outcome.status);
@@ -294,5 +424,56 @@ export class Publisher {
     this.#pending.delete(delivery);
     delivery.resolve(outcome);
     if (this.#pending.size === 0) this.#options.drained?.();
+  }
+}
+
+/** What {@link Cutoff.race} answers when the cutoff passed before the work settled. */
+export const CUT: unique symbol = Symbol('cut');
+
+/**
+ * The moment `shutdown()`'s deadline passes: from then on the recorder waits for no
+ * store and no service. What it still holds is reported, with its payload, before
+ * `shutdown()` resolves, so that a program may exit right after it.
+ *
+ * @example
+ * ```ts
+ * const cutoff = new Cutoff();
+ * const claimed = await cutoff.race(store.claim(key, now, leaseMs));
+ * if (claimed === CUT) report(new NebulyError(`not sent: ${cutoff.reason?.message}`));
+ * ```
+ */
+export class Cutoff {
+  /** Why it passed: set once it has. */
+  reason: Error | undefined;
+  /** Resolves once it passed. */
+  readonly reached: Promise<typeof CUT>;
+  #pass!: () => void;
+
+  constructor() {
+    this.reached = new Promise((resolve) => {
+      this.#pass = () => resolve(CUT);
+    });
+  }
+
+  get passed(): boolean {
+    return this.reason !== undefined;
+  }
+
+  /** The deadline passed, for `reason`; once. */
+  pass(reason: Error): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.#pass();
+  }
+
+  /** `work`'s value, or {@link CUT} once the cutoff passes first (at once when it has): a hung store call no longer holds shutdown. */
+  race<T>(work: PromiseLike<T>): Promise<T | typeof CUT> {
+    // What the work does once it is no longer waited for is of no interest: not unhandled.
+    const settled = Promise.resolve(work);
+    if (this.reason !== undefined) {
+      settled.catch(() => undefined);
+      return Promise.resolve(CUT);
+    }
+    return Promise.race([settled, this.reached]);
   }
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { closeAll } from './closing.js';
+import { closeAll } from './stages.js';
 import { Tally } from './delivery-report.js';
 import { resetSlices } from './slices.js';
 import { Deadline } from './timers.js';

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { DeliveryError, QueueFullError } from '../../src/recorder/errors.js';
+import type { ConversationStore } from '../../src/types/store.js';
+import { setup } from './setup.js';
+import { sharedStore } from './shared-store.js';
+
+/** A shared store that stops answering appends, as Redis does when it is down and the client queues commands. */
+function storeThatHangs(): ConversationStore {
+  const store = sharedStore();
+  return new Proxy(store, {
+    get: (target, name) => (name === 'append' ? () => new Promise(() => undefined) : Reflect.get(target, name, target)),
+  });
+}
+
+const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('store writes and maxQueuedBytes (a shared store that stops answering)', () => {
+  it('counts the writes not yet done: what does not fit is refused at once, with its payload and key; the rest is reported at the deadline', async () => {
+    const { errors, recorder } = setup({ store: storeThatHangs(), maxQueuedBytes: 50_000 });
+    const ids: string[] = [];
+    for (let index = 0; index < 100; index += 1) {
+      const conversation = recorder.conversation({ conversation_id: `chat-${index}`, end_user: 'u' });
+      const turn = conversation.interaction({ input: 'x'.repeat(1_000) });
+      turn.end({ output: 'y' });
+      ids.push(turn.id);
+    }
+    await after(20);
+    // Before any deadline: the writes past the bound were refused, in one report.
+    const refusals = errors.filter((error) => error instanceof QueueFullError);
+    expect(refusals).toHaveLength(1);
+    const refused = (refusals[0] as QueueFullError).conversations;
+    expect((refusals[0] as QueueFullError).limit).toBe('maxQueuedBytes');
+    // Each interaction holds ~2 kB of strings: about 20 fit in 50,000 bytes, the rest do not.
+    expect(refused.length).toBeGreaterThan(60);
+    expect(refused.length).toBeLessThan(90);
+    for (const { conversationId, payload, idempotencyKey } of refused) {
+      const body = JSON.parse(payload) as { conversation: { end_user: string; interactions: { input: string }[] } };
+      expect(body.conversation.interactions.map((interaction) => interaction.input)).toEqual(['x'.repeat(1_000)]);
+      // Its own id as key: a replay is stored once, whoever replays it.
+      expect(idempotencyKey).toBe(ids[Number(conversationId.slice(5))]);
+    }
+    // The writes that fit wait for the store until shutdown's deadline, then go to onError
+    // with their payload: every interaction is refused or reported, none twice.
+    await recorder.shutdown({ timeoutMs: 100 });
+    const undelivered = errors.filter((error) => error instanceof DeliveryError).map((error) => (error as DeliveryError).idempotencyKey);
+    expect(undelivered).toHaveLength(100 - refused.length);
+    expect(new Set([...undelivered, ...refused.map(({ idempotencyKey }) => idempotencyKey)])).toEqual(new Set(ids));
+  });
+});
