@@ -72,7 +72,7 @@ describe('the chaos run, short', () => {
     'several processes, one killed, concurrent sweepers: every conversation reaches the service once, whole, in order',
     async () => {
       const result = await runChaos(SHORT);
-      expect(result.failures).toEqual([]);
+      expect(result.failures.join('\n'), 'failures').toBe('');
       expect(result.figures.conversationsDelivered).toBe(16);
       expect(result.counts.turnsStored).toBeGreaterThan(0);
       expect(result.figures.feedbackThroughEndpoint).toBeGreaterThan(0);
@@ -84,7 +84,7 @@ describe('the chaos run, short', () => {
     'on a 3-master Redis Cluster: the same, the store spread over the masters',
     async () => {
       const result = await runChaos({ ...SHORT, mode: 'cluster' });
-      expect(result.failures).toEqual([]);
+      expect(result.failures.join('\n'), 'failures').toBe('');
       expect(result.figures.conversationsDelivered).toBe(SHORT.conversations);
     },
     120_000,
@@ -94,7 +94,7 @@ describe('the chaos run, short', () => {
     'with Redis restarted empty mid-run: what it lost is reported (store_lost), nothing lost silently, the rest whole',
     async () => {
       const result = await runChaos({ ...SHORT, mode: 'restart', restartAfter: 0.5 });
-      expect(result.failures).toEqual([]);
+      expect(result.failures.join('\n'), 'failures').toBe('');
       // The restart lost turns recorded before it, and each was in a bucket reported lost.
       expect(result.counts.turnsLostWithReport).toBeGreaterThan(0);
       expect(result.counts.conversationsLostWithReport).toBeGreaterThan(0);
