@@ -26,7 +26,7 @@ const ALONE = [
   'test/recorder/heap-drain.test.ts',
   'test/recorder/outcomes.test.ts',
   'test/recorder/exit-hook.test.ts',
-  'src/recorder/slices.test.ts',
+  'src/recorder/worker.test.ts',
 ];
 
 export default defineConfig({

@@ -38,7 +38,9 @@ export interface RecorderOptions {
    */
   maxOpenConversations?: number | undefined;
   /**
-   * How many conversations are sent at once; the others wait in the queue. A send holds
+   * How many conversations are sent at once at most; the others wait in the queue. While
+   * sends fail for the service's sake (time-outs, 429, 5xx), the recorder lowers its limit,
+   * to a quarter of this at the least, and raises it back as sends are delivered. A send holds
    * its slot while its retries wait (backoff, `Retry-After`), so under faults this, not
    * the network, bounds delivery: 1,000 conversations ended at once with 35 % of attempts
    * failing (`npm run soak`) need about 400 slot-seconds; 4 slots delivered 89 in 10 s,

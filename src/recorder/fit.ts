@@ -1,6 +1,6 @@
 import type { ConversationInteraction } from '../schemas/index.js';
 import { cropMarkerLength, cropString, jsonStringBytes, keptKeys } from './crop.js';
-import { LANE, pace, paced } from './slices.js';
+import { LANE, pace, paced } from './worker.js';
 import { utf8ByteLength } from './utf8.js';
 
 /**

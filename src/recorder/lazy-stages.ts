@@ -1,13 +1,14 @@
 import { NebulyError } from '../core/errors.js';
 import { messageOf } from './errors.js';
-import type { Stages, StagesInit } from './stages.js';
+import type { Stages, StagesInit } from './sending.js';
 
 /** A use of the stages waiting for them: given the stages, or the error that kept them from loading. */
 type Waiter = (stages: Stages | undefined, error: NebulyError) => void;
 
 /**
- * The recorder's background stages (`stages.ts`: storing, sending, the outbox, late
- * feedback and tags, and through them fitting, cropping, the queue and the memory store),
+ * The recorder's background stages (`connectStages` in `sending.ts`: storing, sending,
+ * the outbox, late feedback and tags, and through them fitting, cropping, the worker and
+ * the memory store),
  * loaded and connected the first time the recorder needs them: its first ended turn, feedback, tags,
  * flush, sweep or shutdown. A recorder that records nothing never loads them; a bundle
  * (docs/decisions/0004-pay-for-what-you-use.md) fetches them then; Node's ESM build loads
@@ -95,7 +96,7 @@ export class LazyStages {
       return;
     }
     this.#waiting = [then];
-    import('./stages.js')
+    import('./sending.js')
       .then(({ connectStages }) => connectStages(this.#init))
       .then(
         (stages) => this.#settle(stages, undefined),

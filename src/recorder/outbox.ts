@@ -1,10 +1,10 @@
-import { ConnectionError, NebulyError } from '../core/errors.js';
+import { ConnectionError, InternalServerError, NebulyError, RateLimitError } from '../core/errors.js';
 import type { AcceptedResponse } from '../core/http.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
 import { DeliveryError, QueueFullError, messageOf, type UndeliveredConversation } from './errors.js';
 import type { ConversationOutcome } from './outcome.js';
-import { Fifo } from './fifo.js';
-import { LANE, pace } from './slices.js';
+import { Fifo } from '../utils/fifo.js';
+import { LANE, pace } from './worker.js';
 import { startTimer } from './timers.js';
 import { microtask } from '../utils/microtask.js';
 
@@ -70,6 +70,16 @@ export const QUEUED_ENTRY_OVERHEAD_BYTES = 4096;
 
 const decoder = /* @__PURE__ */ new TextDecoder();
 
+/** The fewest sends in flight the limit falls to: a quarter of `maxConcurrentSends`, at least 1. */
+function floorOf(maxConcurrentSends: number): number {
+  return Math.max(1, Math.ceil(maxConcurrentSends / 4));
+}
+
+/** Whether a send failed for the service's sake (it is slow, overloaded or unreachable), not for the body's. */
+function strains(error: NebulyError): boolean {
+  return error instanceof ConnectionError || error instanceof RateLimitError || error instanceof InternalServerError;
+}
+
 /** What the {@link Outbox} needs. */
 export interface OutboxOptions {
   transport: Transport;
@@ -90,8 +100,6 @@ interface Delivery {
   readonly done: Promise<ConversationOutcome>;
   readonly resolve: (outcome: ConversationOutcome) => void;
   settled: boolean;
-  /** The tally of the first flush that waits for it, which counts its outcome. */
-  tally?: Tally | undefined;
   /** In the queue, or taken from it and not settled: its bytes count against the bound. */
   held: boolean;
 }
@@ -110,8 +118,13 @@ function toNebulyError(error: unknown): NebulyError {
 }
 
 /**
- * Sends ended conversations to the bulk endpoint: at once (on the next microtask), at
- * most `maxConcurrentSends` at a time, the rest waiting in its queue. Each
+ * The recorder's outbox: every unit of background work (an ended interaction to store, an
+ * end or a sweep's send, feedback or tags after their turn) is numbered in its ledger when
+ * it is accepted ({@link Outbox.accept}) and struck off once it met its fate, so that
+ * `flush()` and `shutdown()` wait for one number, not for each stage.
+ *
+ * It sends the bodies the stages hand it: at once (on the next microtask), at most its
+ * limit of sends in flight at a time, the rest waiting in its queue. Each
  * request goes through the client's HTTP core, so it is retried by the client's policy;
  * what still fails goes to `onError` as a {@link DeliveryError} with its payload and key.
  * At the shutdown deadline it gives up everything it holds ({@link Outbox.abandon}).
@@ -140,10 +153,19 @@ export class Outbox {
    * signal with one listener (core/abort-watch.ts).
    */
   readonly #abort = new AbortController();
-  /** Queued and in flight: what a flush waits for. */
+  /** Queued and in flight, or refused and not yet reported. */
   readonly #pending = new Set<Delivery>();
   #pumpScheduled = false;
-  #lastFlush: Promise<unknown> = Promise.resolve();
+  /** Every unit of work accepted, by number, and which met its fate. */
+  readonly #ledger = new Ledger();
+  /**
+   * How many sends may be in flight now: between a floor and `maxConcurrentSends`. It
+   * falls by a quarter when a send fails for the service's sake (time-out, 429, 5xx, the
+   * connection), so that a struggling service is not held to the full limit, and grows
+   * back by one per round of deliveries while sends wait for a place: delivery keeps
+   * pace with recording whenever the service does.
+   */
+  #limit: number;
   /**
    * The outcomes of conversations settled, or dropped, that no flush has claimed: the
    * next flush's report starts from these. Counters only, so that a client that never
@@ -159,6 +181,36 @@ export class Outbox {
 
   constructor(options: OutboxOptions) {
     this.#options = options;
+    this.#limit = options.maxConcurrentSends;
+  }
+
+  /** A unit of work is accepted: its number in the ledger. {@link Outbox.finish} it once it met its fate. */
+  accept(): number {
+    return this.#ledger.begin();
+  }
+
+  /** The unit `number` met its fate: delivered, stored, or reported. */
+  finish(number: number): void {
+    this.#ledger.finish(number);
+  }
+
+  /** Numbers `work` as a unit, struck off once it settles. */
+  track(work: Promise<unknown>): void {
+    const number = this.accept();
+    void work.finally(() => this.finish(number));
+  }
+
+  /**
+   * Resolves once every unit accepted before the call (or numbered below `before`) met its
+   * fate; what is accepted meanwhile is not waited for, so a flush under load still resolves.
+   */
+  settled(before?: number): Promise<void> {
+    return this.#ledger.whenDone(before);
+  }
+
+  /** How many sends may be in flight now (see the class). */
+  get limit(): number {
+    return Math.floor(this.#limit);
   }
 
   /** How many conversations are queued, in flight, or refused and not yet reported. */
@@ -284,40 +336,13 @@ export class Outbox {
   }
 
   /**
-   * Resolves once every conversation published before the call has been delivered or
-   * given up, with the {@link DeliveryReport} of the conversations ended since the
-   * previous flush. Flushes are chained: one never resolves before an earlier one. What
-   * is published during a flush is sent all the same (sending never waits for a flush);
-   * the next flush waits for it and counts it.
-   */
-  flush(): Promise<DeliveryReport> {
-    return this.#claim().flushed;
-  }
-
-  /**
-   * The report of the outcomes settled since the previous report (of this or of
-   * {@link Outbox.flush}): each conversation is counted once.
+   * The report of the outcomes settled since the previous report: each conversation is
+   * counted once.
    */
   report(): DeliveryReport {
     const tally = this.#unclaimed;
     this.#unclaimed = new Tally();
     return tally.report();
-  }
-
-  /**
-   * Starts a flush: its tally takes over the unclaimed counts and every pending
-   * conversation no earlier flush counts; `flushed` resolves with its report.
-   */
-  #claim(): { tally: Tally; flushed: Promise<DeliveryReport> } {
-    const tally = this.#unclaimed;
-    this.#unclaimed = new Tally();
-    const waiting = Array.from(this.#pending, (delivery) => {
-      delivery.tally ??= tally;
-      return delivery.done;
-    });
-    const flushed = this.#lastFlush.then(() => Promise.all(waiting)).then(() => tally.report());
-    this.#lastFlush = flushed;
-    return { tally, flushed };
   }
 
   /**
@@ -371,7 +396,7 @@ export class Outbox {
   }
 
   #pump(): void {
-    while (this.#inFlight.size < this.#options.maxConcurrentSends && this.#abandoned === undefined) {
+    while (this.#inFlight.size < this.limit && this.#abandoned === undefined) {
       const delivery = this.#queue.shift();
       if (delivery === undefined) return;
       if (!delivery.settled) this.#send(delivery);
@@ -393,8 +418,16 @@ export class Outbox {
     }
     sent
       .then(
-        () => this.#settle(delivery, { status: 'delivered', conversationId: delivery.publication.conversationId }),
-        (error: unknown) => this.#fail(delivery, toNebulyError(error)),
+        () => {
+          // One more place per round of deliveries, while sends wait for one.
+          if (this.#queue.length > 0) this.#limit = Math.min(this.#options.maxConcurrentSends, this.#limit + 1 / this.#limit);
+          this.#settle(delivery, { status: 'delivered', conversationId: delivery.publication.conversationId });
+        },
+        (error: unknown) => {
+          const cause = toNebulyError(error);
+          if (strains(cause)) this.#limit = Math.max(floorOf(this.#options.maxConcurrentSends), this.#limit * 0.75);
+          this.#fail(delivery, cause);
+        },
       )
       .finally(() => {
         this.#inFlight.delete(delivery);
@@ -418,7 +451,7 @@ export class Outbox {
     delivery.settled = true;
     if (delivery.held) this.#bytes -= delivery.bytes;
     if (delivery.publication.counted !== false) {
-      (delivery.tally ?? this.#unclaimed).add(outcome.status);
+      this.#unclaimed.add(outcome.status);
       this.#final?.add(outcome.status);
     }
     this.#pending.delete(delivery);
@@ -475,5 +508,70 @@ export class Cutoff {
       return Promise.resolve(CUT);
     }
     return Promise.race([settled, this.reached]);
+  }
+}
+
+/**
+ * Numbered units of work and which of them met their fate, in O(1) each: waiting for
+ * "everything accepted before now" needs no promise per unit, only a number, so that
+ * thousands of units waiting their turn cost the heap next to nothing.
+ *
+ * @example
+ * ```ts
+ * const ledger = new Ledger();
+ * const unit = ledger.begin();
+ * const done = ledger.whenDone(); // resolves once `unit` is over
+ * ledger.finish(unit);
+ * ```
+ */
+export class Ledger {
+  /** The number the next unit gets. */
+  #next = 0;
+  /** Every unit below it is over. */
+  #low = 0;
+  /** Units over, at or above `#low`. */
+  readonly #over = new Set<number>();
+  /** Waits, in the order of their targets. */
+  #waits: { target: number; resolve: () => void }[] = [];
+
+  /** Numbers a new unit. */
+  begin(): number {
+    const unit = this.#next;
+    this.#next += 1;
+    return unit;
+  }
+
+  /** Marks `unit` over, and resolves the waits it was the last unit of. */
+  finish(unit: number): void {
+    if (unit === this.#low) {
+      // Units nearly always end in the order begun: the set is then never touched (adding
+      // and deleting one number a unit churned its table, ~230 bytes each).
+      this.#low += 1;
+      if (this.#over.size > 0) while (this.#over.delete(this.#low)) this.#low += 1;
+    } else {
+      this.#over.add(unit);
+    }
+    let woken = 0;
+    while (woken < this.#waits.length && (this.#waits[woken] as { target: number }).target <= this.#low) {
+      (this.#waits[woken] as { resolve: () => void }).resolve();
+      woken += 1;
+    }
+    if (woken > 0) this.#waits = this.#waits.slice(woken);
+  }
+
+  /** How many units are begun and not over. */
+  get count(): number {
+    return this.#next - this.#low - this.#over.size;
+  }
+
+  /** Resolves once every unit begun before the call (or numbered below `before`) is over. */
+  whenDone(before = this.#next): Promise<void> {
+    if (this.#low >= before) return Promise.resolve();
+    return new Promise((resolve) => {
+      // Targets are nearly always the latest: pushed in order, else placed in order.
+      let at = this.#waits.length;
+      while (at > 0 && (this.#waits[at - 1] as { target: number }).target > before) at -= 1;
+      this.#waits.splice(at, 0, { target: before, resolve });
+    });
   }
 }

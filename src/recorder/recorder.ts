@@ -13,7 +13,7 @@ import {
 } from './conversation.js';
 import { type DeliveryReport, Tally } from './delivery-report.js';
 import { type BeginCall, conversationInit } from './beginning.js';
-import type { ShutdownOptions } from './stages.js';
+import type { ShutdownOptions } from './sending.js';
 import { type AtRisk, ExitGuard } from './exit-guard.js';
 import { type CheckedAttachment, checkFeedback, checkTagParams, type FeedbackParams, type TagParams } from './late-params.js';
 import { fieldsOf } from './fields.js';
@@ -354,7 +354,7 @@ export class Recorder {
   /**
    * Lets go of what is open and closes the outbox, within `timeoutMs` from now;
    * `shutdown()` resolves with this. The open conversations are closed to recording at
-   * once; the rest runs with the stages (`closeAll` in `stages.ts`), loaded first if they were not.
+   * once; the rest runs with the stages (`closeAll` in `sending.ts`), loaded first if they were not.
    */
   async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<DeliveryReport> {
     // Set now, and holding the process until it passes, whenever the stages are ready.

@@ -1,18 +1,22 @@
 import { AbortError, NebulyError } from '../core/errors.js';
+import type { Mask } from '../core/privacy-options.js';
+import type { ResolvedRecorderOptions } from '../core/recorder-options.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { ConversationInteraction, SendConversationBody, SendInteractionBody } from '../schemas/index.js';
 import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import { isThenable } from '../utils/thenable.js';
-import { BoundedJobs, Progress } from './bounded-jobs.js';
+import { BoundedJobs, LANE, pace, paced } from './worker.js';
+import type { DeliveryReport } from './delivery-report.js';
 import type { EndReason } from './conversation.js';
 import { messageOf, RecordingError } from './errors.js';
 import { type FittedBody, fitConversation } from './fit.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
-import { CUT, type Cutoff, type Outbox } from './outbox.js';
-import { LANE, pace, paced } from './slices.js';
+import { CUT, Outbox, type Transport } from './outbox.js';
 import { storeLost } from './store-lost.js';
-import type { ConversationRef, Storing } from './storing.js';
+import { type ConversationRef, LateSender, Storing } from './storing.js';
+import { MemoryStore } from './store/memory-store-class.js';
+import type { Deadline } from './timers.js';
 import { utf8ByteLength } from './utf8.js';
 
 const decoder = /* @__PURE__ */ new TextDecoder();
@@ -28,8 +32,6 @@ export interface SenderOptions {
   leaseMs: number;
   maxConversationBytes: number;
   feedbackRetentionMs: number;
-  /** Passes at shutdown's deadline: no store call is awaited after it. */
-  cutoff: Cutoff;
   /** With a shared store: how long an end waits for turns other instances are still storing (`settleMs`). */
   settleMs?: number | undefined;
   /** Called whenever an end, sweep or send settles. */
@@ -53,6 +55,8 @@ interface Job {
   run: (published: () => void) => Promise<ConversationOutcome>;
   conversationId: string;
   resolve: (outcome: ConversationOutcome) => void;
+  /** Its number in the outbox's ledger. */
+  number: number;
 }
 
 /**
@@ -92,7 +96,7 @@ export class Sender {
     this.#interactionSends = new InteractionSends(options.outbox, options.settled, { now: options.now, ms: options.feedbackRetentionMs });
     this.#settleMs = options.store.shared ? (options.settleMs ?? 0) : 0;
     // At shutdown's deadline, no end waits any more.
-    if (this.#settleMs > 0) void options.cutoff.reached.then(() => this.#jobs.dueAll());
+    if (this.#settleMs > 0) void options.outbox.cutoff.reached.then(() => this.#jobs.dueAll());
   }
 
   /**
@@ -102,7 +106,7 @@ export class Sender {
    */
   end(conversation: Pick<ConversationRef, 'key' | 'id'>, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome> {
     // Its settle time is when it may claim: a not-before time of its job.
-    const notBefore = this.#settleMs > 0 && !this.#options.cutoff.passed ? performance.now() + this.#settleMs : 0;
+    const notBefore = this.#settleMs > 0 && !this.#options.outbox.cutoff.passed ? performance.now() + this.#settleMs : 0;
     return this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id, notBefore);
   }
 
@@ -136,9 +140,9 @@ export class Sender {
     while ((await this.sweep(idleBefore, SWEEP_BATCH)) > 0) await paced(LANE.end);
   }
 
-  /** With `delivery: 'interaction'`: sends one interaction at once, with its conversation's id. */
-  sendInteraction(conversation: ConversationRef, stored: StoredInteraction): void {
-    this.#interactionSends.send(conversation, stored);
+  /** With `delivery: 'interaction'`: sends one interaction at once, with its conversation's id; resolves with its outcome. */
+  sendInteraction(conversation: ConversationRef, stored: StoredInteraction): Promise<ConversationOutcome> {
+    return this.#interactionSends.send(conversation, stored);
   }
 
   /** With `delivery: 'interaction'`: what was sent of an interaction, kept for late feedback. */
@@ -156,38 +160,21 @@ export class Sender {
     return this.#jobs.count + this.#interactionSends.count;
   }
 
-  /** With `delivery: 'interaction'`: resolves once every interaction send begun before the call is over. */
-  sendsSettled(): Promise<void> {
-    return this.#interactionSends.settledAll();
-  }
-
-  /**
-   * Resolves once every end, sweep and interaction send begun before the call (not
-   * those begun meanwhile) is over: sent or given up, and the store told.
-   */
-  settled(): Promise<void> {
-    return this.#jobs.settledAll();
-  }
-
-  /**
-   * Resolves once every end and sweep begun so far has handed its body to the outbox
-   * (or found nothing to send): from then on the outbox's flush and deadline cover it.
-   */
-  published(): Promise<void> {
-    return this.#jobs.handedOverAll();
-  }
-
+  /** Numbers an end or a sweep's send in the outbox's ledger, and queues it to be built. */
   #track(run: Job['run'], conversationId: string, notBefore = 0): Promise<ConversationOutcome> {
-    return new Promise((resolve) => this.#jobs.add({ run, conversationId, resolve }, notBefore));
+    const number = this.#options.outbox.accept();
+    return new Promise((resolve) => this.#jobs.add({ run, conversationId, resolve, number }, notBefore));
   }
 
-  #build({ run, conversationId, resolve }: Job, published: () => void): Promise<void> {
-    return run(published).then(resolve, (cause: unknown) => {
-      // A bug: reported, never thrown into the caller's `end()`.
-      const error = new NebulyError(`Conversation ${conversationId} could not be sent: ${messageOf(cause)}`, { cause });
-      this.#options.report(error);
-      resolve({ status: 'failed', conversationId, error });
-    });
+  #build({ run, conversationId, resolve, number }: Job, published: () => void): Promise<void> {
+    return run(published)
+      .then(resolve, (cause: unknown) => {
+        // A bug: reported, never thrown into the caller's `end()`.
+        const error = new NebulyError(`Conversation ${conversationId} could not be sent: ${messageOf(cause)}`, { cause });
+        this.#options.report(error);
+        resolve({ status: 'failed', conversationId, error });
+      })
+      .finally(() => this.#options.outbox.finish(number));
   }
 
   async #end(
@@ -196,7 +183,8 @@ export class Sender {
     errors: NebulyError[],
     published: () => void,
   ): Promise<ConversationOutcome> {
-    const { store, storing, outbox, now, leaseMs, report, cutoff } = this.#options;
+    const { store, storing, outbox, now, leaseMs, report } = this.#options;
+    const { cutoff } = outbox;
     const { key, id } = conversation;
     // Thousands may end together (shutdown, a wave of idle ones): each waits its turn.
     // Awaited only when there is something to wait for: each await is a promise and a
@@ -255,7 +243,7 @@ export class Sender {
     const turn = pace(LANE.send);
     if (turn !== undefined) await turn;
     if (claim.interactions.length === 0) {
-      await this.#options.cutoff.race(settleClaim(() => store.complete(claim, now()), report));
+      await outbox.cutoff.race(settleClaim(() => store.complete(claim, now()), report));
       for (const found of errors) report(found);
       return { status: 'empty', conversationId: id };
     }
@@ -300,7 +288,7 @@ export class Sender {
       abandoned && store.shared
         ? settleClaim(() => store.release(claim), report)
         : settleClaim(() => store.complete(claim, now() + feedbackRetentionMs), report);
-    await this.#options.cutoff.race(settling);
+    await outbox.cutoff.race(settling);
     return outcome;
   }
 
@@ -425,8 +413,8 @@ const MAX_KEPT_BYTES = 32 * 1024 * 1024;
 export class InteractionSends {
   readonly #outbox: Outbox;
   readonly #settled: (() => void) | undefined;
-  /** Every send not settled. */
-  readonly #running = new Progress();
+  /** Sends not settled. */
+  #running = 0;
   /** Each conversation's sends, until its outcome is asked for. */
   readonly #byConversation = new Map<string, Promise<ConversationOutcome>[]>();
   /**
@@ -465,7 +453,8 @@ export class InteractionSends {
     }
   }
 
-  send(conversation: ConversationRef, stored: StoredInteraction): void {
+  /** Sends one interaction; resolves with its outcome. */
+  send(conversation: ConversationRef, stored: StoredInteraction): Promise<ConversationOutcome> {
     const sent = this.#outbox.publish({
       conversationId: conversation.id,
       path: ENDPOINT_PATHS.sendInteraction.path,
@@ -476,21 +465,16 @@ export class InteractionSends {
     const sends = this.#byConversation.get(conversation.key);
     if (sends === undefined) this.#byConversation.set(conversation.key, [sent]);
     else sends.push(sent);
-    const number = this.#running.begin();
-    void sent.finally(() => {
-      this.#running.finish(number);
+    this.#running += 1;
+    return sent.finally(() => {
+      this.#running -= 1;
       this.#settled?.();
     });
   }
 
   /** How many sends are not settled. */
   get count(): number {
-    return this.#running.count;
-  }
-
-  /** Resolves once every send begun before the call is over. */
-  settledAll(): Promise<void> {
-    return this.#running.whenDone();
+    return this.#running;
   }
 
   /** The outcome of the conversation `key` from its sends, forgotten once asked; `undefined` when it had none. */
@@ -541,4 +525,181 @@ export function summarize(conversationId: string, outcomes: readonly Conversatio
   const failed = outcomes.find((outcome) => outcome.status === 'failed' || outcome.status === 'dropped');
   if (failed !== undefined) return { ...failed, conversationId };
   return outcomes.length === 0 ? { status: 'empty', conversationId } : { status: 'delivered', conversationId };
+}
+
+/** The recorder's background stages, connected: what an ended turn and conversation go through. */
+export interface Stages {
+  store: ConversationStore;
+  /** Checks, masks and stores each ended interaction. */
+  storing: Storing;
+  /** Claims each ended conversation, fits it, and hands it to the outbox. */
+  sender: Sender;
+  /** Feedback and tags that arrive after their interaction was stored or sent. */
+  late: LateSender;
+  /** Sends bodies: the queue, its bound, retries, the shutdown deadline. */
+  outbox: Outbox;
+  /**
+   * What `shutdown()` runs once it has closed the open conversations to recording: lets
+   * go of them and closes the stages by the deadline ({@link closeAll}); resolves with the report.
+   */
+  close: <C>(parts: LettingGo<C>, deadline: Deadline) => Promise<DeliveryReport>;
+  /** What `flush()` runs: resolves, after `before`, once what was taken before the call met its fate, with the report. */
+  flush: (before: Promise<unknown>) => Promise<DeliveryReport>;
+}
+
+/** What {@link connectStages} needs. */
+export interface StagesInit {
+  options: ResolvedRecorderOptions;
+  transport: Transport;
+  report: (error: NebulyError) => void;
+  mask: Mask | undefined;
+  /** Called whenever a send settles or the queue drains: what is at risk at exit changed. */
+  changed: () => void;
+}
+
+/**
+ * Makes the recorder's stages and connects them: storing → sender → outbox, and late
+ * feedback and tags beside them, all on one store (`recorder.store`, the memory store by default).
+ *
+ * @example
+ * ```ts
+ * const { storing, sender } = connectStages({ options, transport, report, mask: undefined, changed: () => undefined });
+ * ```
+ */
+export function connectStages({ options, transport, report, mask, changed }: StagesInit): Stages {
+  const store = options.store ?? new MemoryStore();
+  const outbox = new Outbox({
+    transport,
+    report,
+    maxConcurrentSends: options.maxConcurrentSends,
+    maxQueuedConversations: options.maxQueuedConversations,
+    maxQueuedBytes: options.maxQueuedBytes,
+    drained: changed,
+  });
+  // With `delivery: 'interaction'`, storing an interaction sends it.
+  const deliver: ConstructorParameters<typeof Storing>[0]['deliver'] =
+    options.delivery === 'interaction'
+      ? (conversation, stored) => {
+          const sent = sender.sendInteraction(conversation, stored);
+          late.keep(conversation, stored);
+          return sent;
+        }
+      : undefined;
+  // A shared store may stop answering (Redis down): its writes count against maxQueuedBytes.
+  const storing = new Storing({ store, now: options.now, report, deliver, mask, outbox, bounded: store.shared === true });
+  const sender = new Sender({
+    store,
+    storing,
+    outbox,
+    report,
+    now: options.now,
+    leaseMs: options.leaseMs,
+    maxConversationBytes: options.maxConversationBytes,
+    feedbackRetentionMs: options.feedbackRetentionMs,
+    settleMs: options.settleMs,
+    settled: changed,
+  });
+  const late = new LateSender({
+    store,
+    outbox,
+    report,
+    now: options.now,
+    mask,
+    settleMs: store.shared ? options.settleMs : 0,
+    stored: (key) => storing.pending(key),
+    sentHere: (key, interactionId) => sender.sentInteraction(key, interactionId),
+    retentionMs: options.feedbackRetentionMs,
+  });
+  const close = <C>(parts: LettingGo<C>, deadline: Deadline): Promise<DeliveryReport> => {
+    outbox.beginFinal();
+    const closing: ClosingParts<C> = {
+      ...parts,
+      expire: (reason) => outbox.abandon(reason),
+      settled: () => outbox.settled(),
+      report: () => outbox.finalReport(),
+    };
+    return closeAll(closing, deadline);
+  };
+  // One number for everything accepted before the call, whatever stage it is in.
+  const flush = (before: Promise<unknown>): Promise<DeliveryReport> => Promise.all([outbox.settled(), before]).then(() => outbox.report());
+  return { store, storing, sender, late, outbox, close, flush };
+}
+
+/** Options of `nebuly.shutdown`. */
+export interface ShutdownOptions {
+  /**
+   * How long to wait for the last sends; then the requests still running are aborted and
+   * what is left goes to `onError`. `Infinity`: as long as it takes.
+   * @default the recorder's `shutdownTimeoutMs` (20 s)
+   */
+  timeoutMs?: number | undefined;
+}
+
+/** How closing lets go of what is open: the recorder's part of {@link ClosingParts}. */
+export type LettingGo<C> = Pick<ClosingParts<C>, 'next' | 'letGo' | 'room' | 'onRoom'>;
+
+/** The recorder's parts that closing waits for, and how it lets go of what is open. */
+export interface ClosingParts<C> {
+  /**
+   * The next conversation to let go of, the idlest still open; `undefined` once none is.
+   * All were closed to recording at the call, at once; letting go of one takes it out.
+   */
+  next: () => C | undefined;
+  /** Lets go of one open conversation (ends and sends it, or leaves it to a shared store). */
+  letGo: (conversation: C) => void;
+  /** How many more may be let go now (see `backlogRoom`); the rest wait, until the deadline. */
+  room: () => number;
+  /** Calls `wake` once the backlog has room again (a send settled), at once if it has. */
+  onRoom: (wake: () => void) => void;
+  /** The deadline passed: nothing more is awaited from the store or the service; what is held is reported. */
+  expire: (reason: AbortError) => void;
+  /** Resolves once every unit of work accepted so far met its fate: delivered, stored, or reported. */
+  settled: () => Promise<unknown>;
+  /** What `shutdown()` resolves with: the outcomes since its call. */
+  report: () => DeliveryReport;
+}
+
+/**
+ * Closes the recorder within `deadline` (set when `shutdown()` was called; this runs with
+ * the stages, which may have had to load first): lets go of every open conversation, in
+ * slices (there may be thousands), as fast as the backlog has room for them (woken as
+ * their sends settle, not by a timer) and at once when the deadline passes. At the
+ * deadline, requests are aborted and no store call is awaited any more; then everything
+ * still held is reported, with its payload, and only after that does this resolve: a
+ * program may exit right after `await shutdown()`. The process stays alive until the
+ * deadline, whatever stage the conversations are in.
+ *
+ * @example
+ * ```ts
+ * const delivery = await closeAll(parts, new Deadline(20_000));
+ * ```
+ */
+export async function closeAll<C>(parts: ClosingParts<C>, deadline: Deadline): Promise<DeliveryReport> {
+  let expired = false;
+  let wake: (() => void) | undefined;
+  // One reaction on the deadline for the whole wave: racing it at each wait would leave
+  // one on it a wait, thousands, until it passes.
+  void deadline.expired.then(() => {
+    expired = true;
+    parts.expire(new AbortError(`shutdown() did not finish within ${deadline.timeoutMs} ms`));
+    wake?.();
+  });
+  // Not in the caller's call: shutdown() returns at once.
+  await paced(LANE.end);
+  for (let conversation = parts.next(); conversation !== undefined; conversation = parts.next()) {
+    while (!expired && parts.room() <= 0) {
+      // Told, not handed a promise: a wave waits once for nearly every conversation.
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        parts.onRoom(resolve);
+      });
+    }
+    parts.letGo(conversation);
+    const wait = pace(LANE.end);
+    if (wait !== undefined) await wait;
+  }
+  // Not past the deadline by more than the work of reporting what is left.
+  await parts.settled();
+  deadline.clear();
+  return parts.report();
 }

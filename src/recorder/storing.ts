@@ -1,16 +1,16 @@
 import { NebulyError, ValidationError } from '../core/errors.js';
 import type { Mask } from '../core/privacy-options.js';
-import type { ConversationInteraction } from '../schemas/index.js';
-import type { ConversationStore, StoredInteraction } from '../types/store.js';
+import type { AddTagsBody, ConversationInteraction, SendFeedbackBody } from '../schemas/index.js';
+import type { Attachment, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import { DeliveryError, messageOf, RecordingError } from './errors.js';
 import { storeLost } from './store-lost.js';
 import { checkInteraction, type ConversationTags } from './payload.js';
 import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { isThenable } from '../utils/thenable.js';
-import { LANE, pace } from './slices.js';
+import { BoundedJobs, LANE, pace } from './worker.js';
 import { newId } from './ids.js';
-import { BoundedJobs, Progress } from './bounded-jobs.js';
-import { CUT, type Cutoff, type Outbox } from './outbox.js';
+import { startTimer } from './timers.js';
+import { CUT, type Outbox } from './outbox.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 
 /** What the stage needs to know of the conversation an interaction belongs to. */
@@ -30,18 +30,21 @@ export interface StoringOptions {
   store: ConversationStore;
   now: () => number;
   report: (error: NebulyError) => void;
-  /** With `delivery: 'interaction'`: where checked interactions go instead of the store. */
-  deliver?: ((conversation: ConversationRef, stored: StoredInteraction) => void) | undefined;
+  /** With `delivery: 'interaction'`: where checked interactions go instead of the store; resolves once sent or reported. */
+  deliver?: ((conversation: ConversationRef, stored: StoredInteraction) => Promise<unknown>) | undefined;
   /** The client's `mask`: applied to each interaction before it is stored or sent. */
   mask?: Mask | undefined;
-  /** Passes at shutdown's deadline: a store write not done by then is given up and reported. */
-  cutoff: Cutoff;
   /**
-   * With a shared store: where store writes count against `maxQueuedBytes` until done,
-   * so that a store that stops answering (Redis down) does not let them pile up; what
-   * does not fit is refused at once, with its payload.
+   * Numbers each interaction taken in its ledger; its cutoff passes at shutdown's
+   * deadline, and a store write not done by then is given up and reported.
    */
-  bound?: Pick<Outbox, 'admit' | 'release' | 'refuse'> | undefined;
+  outbox: Outbox;
+  /**
+   * With a shared store: store writes count against `maxQueuedBytes` until done, so that
+   * a store that stops answering (Redis down) does not let them pile up; what does not
+   * fit is refused at once, with its payload.
+   */
+  bounded?: boolean | undefined;
 }
 
 interface Pending {
@@ -59,8 +62,10 @@ export interface LeftOut {
 interface Taken {
   conversation: ConversationRef;
   record: InteractionRecord;
-  /** What it counts against `maxQueuedBytes` until stored (see `bound`). */
+  /** What it counts against `maxQueuedBytes` until stored (see `bounded`). */
   bytes: number;
+  /** Its number in the outbox's ledger. */
+  number: number;
 }
 
 /**
@@ -135,10 +140,10 @@ export class Storing {
    * did not take it: `failed`, reported with its payload), until the conversation ends.
    */
   readonly #leftOut = new Map<string, LeftOut>();
-  /** Every interaction taken, until stored or given up: a flush waits for those taken before it. */
-  readonly #jobs = new BoundedJobs<Taken>({ max: MAX_STORING, run: (taken) => this.#storeTaken(taken) });
+  /** Every interaction taken, until stored or given up. */
+  readonly #jobs = new BoundedJobs<Taken>({ max: MAX_STORING, run: (taken, handOver) => this.#storeTaken(taken, handOver) });
   /** Interactions refused for `maxQueuedBytes`, until reported. */
-  readonly #refusing = new Progress();
+  #refusing = 0;
 
   constructor(options: StoringOptions) {
     this.#options = options;
@@ -154,19 +159,35 @@ export class Storing {
     if (this.#parked.size > 0) this.#parked.delete(record);
     record.taken = true;
     this.#begin(conversation.key);
-    const { bound } = this.#options;
-    const bytes = bound === undefined ? 0 : heldBytes(record);
-    if (bound === undefined || bound.admit(bytes)) {
-      this.#jobs.add({ conversation, record, bytes });
+    const { outbox, bounded } = this.#options;
+    const number = outbox.accept();
+    const bytes = bounded === true ? heldBytes(record) : 0;
+    if (bounded !== true || outbox.admit(bytes)) {
+      this.#jobs.add({ conversation, record, bytes, number });
       return;
     }
     // Refused at once, not behind the store writes that do not end.
-    const number = this.#refusing.begin();
-    void this.#settle(conversation, record, () => this.#refuse(conversation, record, bound)).then(() => this.#refusing.finish(number));
+    this.#refusing += 1;
+    void this.#settle(conversation, record, () => this.#refuse(conversation, record)).then(() => {
+      this.#refusing -= 1;
+      outbox.finish(number);
+    });
   }
 
-  #storeTaken({ conversation, record, bytes }: Taken): Promise<void> {
-    return this.#settle(conversation, record, () => this.#store(conversation, record)).then(() => this.#options.bound?.release(bytes));
+  #storeTaken({ conversation, record, bytes, number }: Taken, handOver: () => void): Promise<void> {
+    const { outbox } = this.#options;
+    // Its bytes are held until it is written (or, sent at once, until the outbox holds its body).
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      if (bytes > 0) outbox.release(bytes);
+      handOver();
+    };
+    return this.#settle(conversation, record, () => this.#store(conversation, record, release)).then(() => {
+      release();
+      outbox.finish(number);
+    });
   }
 
   /** Runs `work` on an interaction taken; its conversation's end waits for it. */
@@ -181,10 +202,10 @@ export class Storing {
   }
 
   /** An interaction that did not fit `maxQueuedBytes`: reported with its payload, under its own id as key, and left out. */
-  async #refuse(conversation: ConversationRef, record: InteractionRecord, bound: Pick<Outbox, 'refuse'>): Promise<void> {
+  async #refuse(conversation: ConversationRef, record: InteractionRecord): Promise<void> {
     const stored = await this.#checked(conversation, record);
     if (stored === undefined) return;
-    const outcome = await bound.refuse({
+    const outcome = await this.#options.outbox.refuse({
       conversationId: conversation.id,
       path: ENDPOINT_PATHS.sendConversation.path,
       body: encoder.encode(JSON.stringify({ conversation: { end_user: conversation.endUser, interactions: [stored.interaction] } })),
@@ -234,12 +255,7 @@ export class Storing {
 
   /** How many interactions were ended and are not yet stored (or given up): what a process exit loses. */
   get pendingCount(): number {
-    return this.#jobs.count + this.#refusing.count + this.#parked.size;
-  }
-
-  /** Resolves once every interaction taken so far (not those taken meanwhile) is stored, or refused and reported. */
-  drained(): Promise<void> {
-    return Promise.all([this.#jobs.settledAll(), this.#refusing.whenDone()]).then(() => undefined);
+    return this.#jobs.count + this.#refusing + this.#parked.size;
   }
 
   #begin(key: string): void {
@@ -257,12 +273,12 @@ export class Storing {
     }
   }
 
-  async #store(conversation: ConversationRef, record: InteractionRecord): Promise<void> {
+  async #store(conversation: ConversationRef, record: InteractionRecord, handOver: () => void): Promise<void> {
     // Not on the caller's path: `turn.end()` has returned before this runs.
     const wait = pace(LANE.store);
     if (wait !== undefined) await wait;
     const stored = await this.#checked(conversation, record);
-    if (stored !== undefined) await this.#write(conversation, record, stored);
+    if (stored !== undefined) await this.#write(conversation, record, stored, handOver);
   }
 
   /**
@@ -306,13 +322,16 @@ export class Storing {
   }
 
   /** After {@link Storing.#checked}: appends the interaction to the store, or sends it (`delivery: 'interaction'`). */
-  async #write(conversation: ConversationRef, record: InteractionRecord, stored: StoredInteraction): Promise<void> {
+  async #write(conversation: ConversationRef, record: InteractionRecord, stored: StoredInteraction, handOver: () => void): Promise<void> {
     const { report, store, now, deliver } = this.#options;
     if (deliver !== undefined) {
-      deliver(conversation, stored);
+      // Its place is free once the outbox holds its body; its number, once it is sent.
+      const sent = deliver(conversation, stored);
+      handOver();
+      await sent;
       return;
     }
-    const { cutoff } = this.#options;
+    const { cutoff } = this.#options.outbox;
     try {
       // After shutdown's deadline nothing is written to a shared store (another instance
       // would send what this one reports): the interaction is reported instead.
@@ -356,4 +375,199 @@ async function maskInteraction(
   const { body, error } = applyMask(mask, 'conversation', { conversation: { end_user: endUser, interactions: [interaction] } });
   if (error !== undefined) report(error);
   return body?.conversation.interactions[0];
+}
+
+/** What {@link LateSender} needs. */
+export interface LateSenderOptions {
+  store: ConversationStore;
+  /** Numbers each attachment in its ledger, sends what goes to the service; its cutoff passes at shutdown's deadline. */
+  outbox: Outbox;
+  report: (error: NebulyError) => void;
+  now: () => number;
+  mask: Mask | undefined;
+  /** With a shared store: how long an attachment waits for its interaction, which another instance may still be storing (`settleMs`). */
+  settleMs?: number | undefined;
+  /** Resolves once the interactions of the conversation `key` taken so far are in the store; `undefined`: they are. */
+  stored: (key: string) => Promise<void> | undefined;
+  /** With `delivery: 'interaction'`: what this process sent of the interaction, kept for late attachments. */
+  sentHere: (key: string, interactionId: string) => SentInteraction | undefined;
+  /** How long what was sent of an interaction is kept for them (`feedbackRetentionMs`). */
+  retentionMs: number;
+}
+
+
+/** How many times, spread over `settleMs`, an attachment looks again for an interaction not in the store yet. */
+const SETTLE_RETRIES = 4;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => startTimer(resolve, ms, { keepAlive: true }));
+}
+
+/** What differs between the kinds of attachment: how they are named, and their endpoint's body. */
+const KINDS = {
+  feedback: {
+    what: 'Feedback',
+    unknown: 'feedback_unknown_interaction',
+    path: ENDPOINT_PATHS.sendFeedback.path,
+    // The service links feedback by end user, input and output, to an interaction that
+    // ended before the feedback's time.
+    body: (attachment: Attachment & { kind: 'feedback' }, sent: SentInteraction, now: number): SendFeedbackBody => ({
+      action: attachment.action,
+      metadata: { input: sent.input, output: sent.output, end_user: sent.endUser, timestamp: new Date(Math.max(now, Date.parse(sent.timeEnd) + 1)).toISOString() },
+    }),
+  },
+  tags: {
+    what: 'Tags',
+    unknown: 'tags_unknown_interaction',
+    path: ENDPOINT_PATHS.addTags.path,
+    // The service finds the interaction by end user and `time_start`; input and output
+    // tell apart two of the same millisecond.
+    body: (attachment: Attachment & { kind: 'tags' }, sent: SentInteraction): AddTagsBody => ({
+      tags: { ...attachment.tags },
+      metadata: { end_user: sent.endUser, time_start: sent.timeStart, input: sent.input, output: sent.output },
+    }),
+  },
+} as const;
+
+/** The body of the endpoint that takes `attachment` for an interaction already sent. */
+function bodyOf(attachment: Attachment, sent: SentInteraction, now: number): SendFeedbackBody | AddTagsBody {
+  return attachment.kind === 'feedback' ? KINDS.feedback.body(attachment, sent, now) : KINDS.tags.body(attachment, sent);
+}
+
+/**
+ * Feedback and tags that arrive after their interaction ended (`nebuly.feedback()`,
+ * `nebuly.tag()`), from any instance: attached to the stored interaction while its
+ * conversation is open; once it was sent, posted to the feedback or tags endpoint with
+ * what the store kept of the interaction (input, output, end user, times), which is how
+ * the service links them, under an `Idempotency-Key` of their own. Never throws; what
+ * cannot be done is reported.
+ *
+ * @example
+ * ```ts
+ * await late.send(sharedKey(chatId), 'chat-1', turnId, { kind: 'tags', tags: { csat: '5' } });
+ * ```
+ */
+export class LateSender {
+  readonly #options: LateSenderOptions;
+
+  constructor(options: LateSenderOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * With `delivery: 'interaction'` and a shared store: keeps in the store what was sent of
+   * `stored`, which never went through it, so that feedback and tags reach it from any
+   * instance (this one also keeps it itself: `sentHere`). Never throws; a failure is reported.
+   */
+  keep(conversation: ConversationRef, stored: StoredInteraction): void {
+    const { store, now, retentionMs, outbox, report } = this.#options;
+    const { cutoff } = outbox;
+    if (!store.shared || retentionMs <= 0 || cutoff.passed) return;
+    const job = cutoff
+      .race(Promise.resolve().then(() => store.keep(conversation.key, conversation.endUser, [stored], now(), now() + retentionMs)))
+      .then(
+        () => undefined,
+        (cause: unknown) => {
+          report(storeLost(cause, conversation.id) ?? new NebulyError(`Interaction ${stored.id} was sent, but the store did not keep it for later feedback and tags: ${messageOf(cause)}`, { cause }));
+        },
+      );
+    outbox.track(job);
+  }
+
+  /**
+   * The attachment as the store may keep it: with a mask, masked as what it becomes, part
+   * of a stored interaction (a conversation body of one interaction holding only it, input
+   * and output empty), fail closed; `undefined` when the mask withheld it (reported).
+   */
+  async #maskedToKeep(attachment: Attachment): Promise<Attachment | undefined> {
+    const { mask, report, now } = this.#options;
+    if (mask === undefined) return attachment;
+    const { applyMask } = await import('../privacy/apply-mask.js');
+    const time = new Date(now()).toISOString();
+    const only = attachment.kind === 'feedback' ? { feedback_actions: [attachment.action] } : { tags: { ...attachment.tags } };
+    const { body, error } = applyMask(mask, 'conversation', { conversation: { end_user: '-', interactions: [{ input: '', output: '', time_start: time, time_end: time, ...only }] } });
+    if (error !== undefined) report(error);
+    const interaction = body?.conversation.interactions[0];
+    if (attachment.kind === 'feedback') {
+      const action = interaction?.feedback_actions?.[0];
+      return action === undefined ? undefined : { kind: 'feedback', action };
+    }
+    return interaction?.tags === undefined ? undefined : { kind: 'tags', tags: interaction.tags };
+  }
+
+  /** Attaches or sends `attachment` for the interaction; never rejects. */
+  send(key: string, conversationId: string, interactionId: string, attachment: Attachment): Promise<void> {
+    const { outbox, report } = this.#options;
+    const { cutoff } = outbox;
+    const { what } = KINDS[attachment.kind];
+    const number = outbox.accept();
+    const job = cutoff.race(this.#send(key, conversationId, interactionId, attachment, number)).then(
+      (done) => {
+        if (done === CUT) report(new NebulyError(`${what} on interaction ${interactionId} not recorded: ${messageOf(cutoff.reason)}`));
+      },
+      (cause: unknown) => {
+        report(storeLost(cause, conversationId) ?? new NebulyError(`${what} on interaction ${interactionId} could not be recorded: ${messageOf(cause)}`, { cause }));
+      },
+    );
+    return job.finally(() => outbox.finish(number));
+  }
+
+  async #send(key: string, conversationId: string, interactionId: string, attachment: Attachment, number: number): Promise<void> {
+    const { store, now, stored, outbox } = this.#options;
+    const { cutoff } = outbox;
+    await stored(key);
+    // What is attached in the store goes out with its conversation, which was masked
+    // when stored: the attachment is masked now, on its own.
+    const kept = await this.#maskedToKeep(attachment);
+    // Withheld by the mask (reported): nothing of it may go out.
+    if (kept === undefined) return;
+    const attach = () => store.attach(key, interactionId, kept, now());
+    if (await attach()) return;
+    let sent = (await store.sent(key, interactionId, now())) ?? this.#options.sentHere(key, interactionId);
+    if (sent === undefined) {
+      // Its conversation may be on its way from this process (an earlier unit of the
+      // ledger): it is then kept once sent.
+      await outbox.settled(number);
+      if (await attach()) return;
+      sent = await store.sent(key, interactionId, now());
+    }
+    // Another instance may have ended it just now and still be storing it: retried a
+    // few times within `settleMs`.
+    const settleMs = this.#options.settleMs ?? 0;
+    for (let retry = 1; sent === undefined && retry <= SETTLE_RETRIES && settleMs > 0 && !cutoff.passed; retry += 1) {
+      await cutoff.race(delay(settleMs / SETTLE_RETRIES));
+      if (await attach()) return;
+      sent = await store.sent(key, interactionId, now());
+    }
+    const kind = KINDS[attachment.kind];
+    if (sent === undefined) {
+      this.#options.report(
+        new RecordingError(
+          kind.unknown,
+          `${kind.what} on interaction ${interactionId} of conversation ${conversationId} not recorded: no open conversation ` +
+            'holds it, and none sent within feedbackRetentionMs did',
+          conversationId,
+        ),
+      );
+      return;
+    }
+    let body: SendFeedbackBody | AddTagsBody | undefined = bodyOf(attachment, sent, now());
+    const { mask, report } = this.#options;
+    if (mask !== undefined) {
+      // Loaded with the first masked body: its check of the mask's output needs zod.
+      const { applyMask } = await import('../privacy/apply-mask.js');
+      const masked = attachment.kind === 'feedback' ? applyMask(mask, 'feedback', body as SendFeedbackBody) : applyMask(mask, 'tags', body as AddTagsBody);
+      if (masked.error !== undefined) report(masked.error);
+      body = masked.body;
+    }
+    // Past shutdown's deadline it was reported as not recorded: nothing more is done.
+    if (body === undefined || cutoff.passed) return;
+    await outbox.publish({
+      conversationId,
+      path: kind.path,
+      body: encoder.encode(JSON.stringify(body)),
+      idempotencyKey: newId(),
+      counted: false,
+    });
+  }
 }

@@ -5,7 +5,7 @@ import { Deadline, startInterval, startTimer } from './timers.js';
 // Loaded ahead, as test/recorder/setup.ts does: cold, their transform can
 // outlast the 50 ms shutdown deadline below on a busy machine, and nothing is then sent
 // before the deadline to be reported.
-import './stages.js';
+import './sending.js';
 
 describe('startTimer', () => {
   it('does not keep the process alive, unless asked to', () => {

@@ -24,7 +24,7 @@ describe("the bundlers' build's one eager chunk (scripts/one-eager-chunk.ts)", (
       });
       return result.outputFiles[0]!.text;
     };
-    expect(await built('recorder/stages.ts')).toMatch(new RegExp(`NebulyClient as ${SHARED_CLIENT_EXPORT}`));
+    expect(await built('recorder/sending.ts')).toMatch(new RegExp(`NebulyClient as ${SHARED_CLIENT_EXPORT}`));
     expect(await built('core/http-engine.ts')).toMatch(new RegExp(`NebulyClient as ${SHARED_CLIENT_EXPORT}`));
     expect(await built('recorder/fit.ts')).not.toContain(SHARED_CLIENT_EXPORT);
   });

@@ -67,22 +67,23 @@ export class FakeTransport implements Transport {
       return Promise.reject(answer);
     }
     return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        const index = this.#held.indexOf(held);
+        if (index >= 0) this.#held.splice(index, 1);
+        done();
+        reject(new AbortError(`POST ${request.path} was aborted`));
+      };
       const held: Held = {
         request,
         release: () => {
+          // Like fetch: a settled request no longer listens to its signal (the outbox shares one).
+          request.signal?.removeEventListener('abort', onAbort);
           done();
           resolve({ status: 202, body: null });
         },
       };
       this.#held.push(held);
-      if (!this.ignoreAbort) {
-        request.signal?.addEventListener('abort', () => {
-          const index = this.#held.indexOf(held);
-          if (index >= 0) this.#held.splice(index, 1);
-          done();
-          reject(new AbortError(`POST ${request.path} was aborted`));
-        });
-      }
+      if (!this.ignoreAbort) request.signal?.addEventListener('abort', onAbort);
     });
   }
 

@@ -7,7 +7,7 @@ import { FakeTransport } from './fake-transport.js';
 // by a real `import()`, as in a user's bundle.
 
 afterEach(() => {
-  vi.doUnmock('../../src/recorder/stages.js');
+  vi.doUnmock('../../src/recorder/sending.js');
   vi.resetModules();
 });
 
@@ -78,7 +78,7 @@ describe('the recorder before its stages are loaded', () => {
   });
 
   it('reports once when they cannot be loaded, and never throws or rejects', async () => {
-    vi.doMock('../../src/recorder/stages.js', () => {
+    vi.doMock('../../src/recorder/sending.js', () => {
       throw new Error('chunk not found');
     });
     const { Recorder } = await import('../../src/recorder/recorder.js');
@@ -94,7 +94,7 @@ describe('the recorder before its stages are loaded', () => {
   });
 
   it('when they cannot be loaded, shutdown() still ends the open conversations, and does not hold the process', async () => {
-    vi.doMock('../../src/recorder/stages.js', () => {
+    vi.doMock('../../src/recorder/sending.js', () => {
       throw new Error('chunk not found');
     });
     const { Recorder } = await import('../../src/recorder/recorder.js');

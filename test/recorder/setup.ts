@@ -8,7 +8,7 @@ import { FakeTransport } from './fake-transport.js';
 // here, that import resolves within a few microtasks: a test's `settle()` does not have
 // to outwait a cold module transform.
 // src/recorder/lazy-stages.test.ts covers what happens before they are loaded.
-import '../../src/recorder/stages.js';
+import '../../src/recorder/sending.js';
 
 /** The start of the test clock: 2026-05-01T10:00:00.000Z. */
 export const T0 = Date.parse('2026-05-01T10:00:00.000Z');

@@ -1,6 +1,6 @@
 import type { ConversationFeedbackAction } from '../../schemas/index.js';
 import { newId } from '../ids.js';
-import { Fifo } from '../fifo.js';
+import { Fifo } from '../../utils/fifo.js';
 import { LinkedList } from '../linked-list.js';
 import type { Attachment, ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../../types/store.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { closeAll } from './stages.js';
+import { closeAll } from './sending.js';
 import { Tally } from './delivery-report.js';
-import { resetSlices } from './slices.js';
+import { resetSlices } from './worker.js';
 import { Deadline } from './timers.js';
 
 beforeEach(() => {
@@ -35,9 +35,7 @@ describe('closeAll', () => {
         },
         room: () => room,
         onRoom: (wake) => (freed = wake),
-        handedOver: () => Promise.resolve(),
         expire: (reason) => (expired = reason),
-        published: () => Promise.resolve(),
         settled: () => Promise.resolve(),
         report: () => report,
       },

@@ -1,5 +1,11 @@
 import { microtask } from '../utils/microtask.js';
-import { Fifo } from './fifo.js';
+import { Fifo } from '../utils/fifo.js';
+import { startTimer } from './timers.js';
+
+// The recorder's worker: how its background work runs without slowing the host. Two
+// parts: `pace`, which cuts all of it into slices between turns of the host's event loop,
+// and `BoundedJobs`, which runs a stage's jobs a bounded number at a time. What work was
+// accepted, and whether it met its fate, is the outbox's ledger (`outbox.ts`), not this.
 
 /**
  * How long the recorder's background work may run before it yields to the host. What the
@@ -168,4 +174,148 @@ export function resetSlices(): void {
   slice = undefined;
   waiting = newLanes();
   resuming = false;
+}
+
+/** What {@link BoundedJobs} runs, and what it calls after. */
+export interface BoundedJobsOptions<T> {
+  /** How many jobs run at a time; the rest wait as one small entry each. */
+  max: number;
+  /**
+   * Runs one job. Its place frees when it calls `handOver` (its work that needs a place
+   * is done, the rest only waits), or when it settles. Must not reject.
+   */
+  run: (item: T, handOver: () => void) => Promise<void>;
+  /** Called when a job settled, once it no longer counts as running. */
+  settled?: (() => void) | undefined;
+  /** The clock of not-before times ({@link BoundedJobs.add}). */
+  now?: (() => number) | undefined;
+}
+
+/**
+ * Jobs run at most `max` at a time, first come first served, started on the microtask
+ * after they are added (the caller pays for a push). Thousands added together wait as
+ * entries, not as suspended async functions with their promises, which every scavenge
+ * of the heap would copy. A flush does not ask the jobs: each was numbered in the
+ * outbox's ledger when its work was accepted.
+ *
+ * @example
+ * ```ts
+ * const jobs = new BoundedJobs<Taken>({ max: 32, run: (taken) => store(taken) });
+ * jobs.add(taken);
+ * ```
+ *
+ * A job may have a not-before time: it is counted at once, and waits for its time on one
+ * timer for all such jobs.
+ */
+export class BoundedJobs<T> {
+  readonly #options: BoundedJobsOptions<T>;
+  readonly #waiting = new Fifo<T>();
+  /** Jobs whose not-before time has not come, in the order of their times (see {@link BoundedJobs.add}). */
+  readonly #later = new Fifo<{ item: T; due: number }>();
+  #laterTimer: ReturnType<typeof setTimeout> | undefined;
+  #running = 0;
+  #startScheduled = false;
+  /** Added and not settled. */
+  #count = 0;
+  /** Added and not handed over (nor settled). */
+  #unhanded = 0;
+  /** Who waits for a free place ({@link BoundedJobs.whenRoom}), first come first served. */
+  #roomWaits: (() => void)[] = [];
+
+  constructor(options: BoundedJobsOptions<T>) {
+    this.#options = options;
+  }
+
+  add(item: T, notBefore = 0): void {
+    this.#count += 1;
+    this.#unhanded += 1;
+    if (notBefore > this.#now()) {
+      // Not-before times are added in their order (one delay for all: `settleMs`).
+      this.#later.push({ item, due: notBefore });
+      this.#laterTimer ??= startTimer(this.#due, notBefore - this.#now(), { keepAlive: true });
+      return;
+    }
+    this.#waiting.push(item);
+    if (!this.#startScheduled) {
+      this.#startScheduled = true;
+      microtask(this.#start);
+    }
+  }
+
+  /** The jobs whose not-before time has come, or all of them (`all`: shutdown's deadline passed), join the others. */
+  readonly #due = (all = false): void => {
+    clearTimeout(this.#laterTimer);
+    this.#laterTimer = undefined;
+    const now = this.#now();
+    for (let next = this.#later.first; next !== undefined && (all || next.due <= now); next = this.#later.first) {
+      this.#later.shift();
+      this.#waiting.push(next.item);
+    }
+    const next = this.#later.first;
+    if (next !== undefined) this.#laterTimer = startTimer(this.#due, next.due - now, { keepAlive: true });
+    this.#start();
+  };
+
+  /** Every job waiting for its not-before time goes on now. */
+  dueAll(): void {
+    if (this.#later.length > 0) this.#due(true);
+  }
+
+  #now(): number {
+    return (this.#options.now ?? (() => performance.now()))();
+  }
+
+  /** How many jobs were added and have not settled. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** How many jobs were added and have not handed over (nor settled). */
+  get unhandedCount(): number {
+    return this.#unhanded;
+  }
+
+  /**
+   * Resolves, once a place is free (no job waiting, fewer than `max` running), with how
+   * many are: for work that must start soon after it is taken, such as a conversation
+   * claimed under a lease.
+   */
+  whenRoom(): Promise<number> {
+    const free = this.#free();
+    if (free > 0 && this.#roomWaits.length === 0) return Promise.resolve(free);
+    return new Promise((resolve) => this.#roomWaits.push(() => resolve(this.#free())));
+  }
+
+  #free(): number {
+    return this.#options.max - this.#running - this.#waiting.length;
+  }
+
+  readonly #start = (): void => {
+    this.#startScheduled = false;
+    while (this.#running < this.#options.max && this.#waiting.length > 0) {
+      this.#running += 1;
+      this.#run(this.#waiting.shift() as T);
+    }
+  };
+
+  // Not async: a suspended frame per job would cost more than the one promise here.
+  #run(item: T): void {
+    let handed = false;
+    const handOver = (): void => {
+      if (handed) return;
+      handed = true;
+      this.#running -= 1;
+      this.#unhanded -= 1;
+      this.#start();
+      // One at a time: the one woken takes the room it is told of.
+      if (this.#roomWaits.length > 0 && this.#free() > 0) (this.#roomWaits.shift() as () => void)();
+    };
+    // The job's item is not kept while it runs: it may hold what the job no longer needs
+    // (a conversation's records, once its body is built).
+    void this.#options.run(item, handOver).then(() => {
+      handOver();
+      this.#count -= 1;
+      this.#options.settled?.();
+    });
+  }
 }

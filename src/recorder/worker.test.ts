@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LANE, type Lane, pace, paced, resetSlices, SLICE_MS } from './slices.js';
+import { BoundedJobs, LANE, type Lane, pace, paced, resetSlices, SLICE_MS } from './worker.js';
 
 /** Ends the current slice the way its time limit would: by spending its units. */
 function spendSlice(): void {
@@ -68,5 +68,43 @@ describe('pace', () => {
     spendSlice();
     await Promise.all(conversations);
     expect(log).toEqual(['a0', 'a1', 'a2', 'b0', 'b1', 'b2', 'c0', 'c1', 'c2']);
+  });
+});
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('BoundedJobs', () => {
+  it('runs at most `max` at a time, frees a place on hand-over, and says when there is room', async () => {
+    const started: number[] = [];
+    const handOvers = new Map<number, () => void>();
+    const finishes = new Map<number, () => void>();
+    const jobs = new BoundedJobs<number>({
+      max: 2,
+      run: (n, handOver) => {
+        started.push(n);
+        handOvers.set(n, handOver);
+        return new Promise<void>((resolve) => finishes.set(n, resolve));
+      },
+    });
+    for (const n of [1, 2, 3]) jobs.add(n);
+    await turn();
+    expect(started).toEqual([1, 2]);
+    let room: number | undefined;
+    void jobs.whenRoom().then((free) => (room = free));
+    await turn();
+    expect(room).toBeUndefined();
+    handOvers.get(1)?.();
+    await turn();
+    // Job 3 took the place job 1 handed over: still no room.
+    expect(started).toEqual([1, 2, 3]);
+    expect(room).toBeUndefined();
+    finishes.get(2)?.();
+    await turn();
+    expect(room).toBe(1);
+    expect(jobs.count).toBe(2);
+    finishes.get(1)?.();
+    finishes.get(3)?.();
+    await turn();
+    expect(jobs.count).toBe(0);
   });
 });

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { Ledger } from './outbox.js';
+
+const isSettled = async (promise: Promise<void>) => {
+  let settled = false;
+  void promise.then(() => (settled = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return settled;
+};
+
+describe('Ledger', () => {
+  it('resolves at once when nothing is running', async () => {
+    expect(await isSettled(new Ledger().whenDone())).toBe(true);
+  });
+
+  it('waits for every job begun before the call, in whatever order they finish, and not for later ones', async () => {
+    const ledger = new Ledger();
+    const [a, b, c] = [ledger.begin(), ledger.begin(), ledger.begin()];
+    const done = ledger.whenDone();
+    const later = ledger.begin();
+    expect(ledger.count).toBe(4);
+    ledger.finish(c);
+    ledger.finish(a);
+    expect(await isSettled(done)).toBe(false);
+    ledger.finish(b);
+    expect(await isSettled(done)).toBe(true);
+    expect(ledger.count).toBe(1);
+    const last = ledger.whenDone();
+    expect(await isSettled(last)).toBe(false);
+    ledger.finish(later);
+    expect(await isSettled(last)).toBe(true);
+    expect(ledger.count).toBe(0);
+  });
+  it('waits, for a unit, for the units numbered below it only', async () => {
+    const ledger = new Ledger();
+    const [a, b] = [ledger.begin(), ledger.begin()];
+    const beforeB = ledger.whenDone(b);
+    const all = ledger.whenDone();
+    ledger.finish(b);
+    expect(await isSettled(beforeB)).toBe(false);
+    ledger.finish(a);
+    expect(await isSettled(beforeB)).toBe(true);
+    expect(await isSettled(all)).toBe(true);
+  });
+});
