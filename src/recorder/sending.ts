@@ -14,7 +14,7 @@ import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
 import { CUT, Outbox, type Transport } from './outbox.js';
 import { storeLost } from './store-lost.js';
-import { type ConversationRef, LateSender, Storing } from './storing.js';
+import { type ConversationRef, heldBytes, LateSender, Storing } from './storing.js';
 import { MemoryStore } from './store/memory-store-class.js';
 import type { Deadline } from './timers.js';
 import { utf8ByteLength } from './utf8.js';
@@ -442,7 +442,7 @@ export class InteractionSends {
     const { now, ms } = this.#retention;
     if (ms <= 0) return;
     const sent: SentInteraction = { endUser, input: interaction.input, output: interaction.output, timeStart: interaction.time_start, timeEnd: interaction.time_end };
-    const bytes = 2 * (sent.input.length + sent.output.length + endUser.length) + 256;
+    const bytes = heldBytes([sent.input, sent.output, endUser]);
     this.#kept.set(`${key}\n${id}`, { sent, until: now() + ms, bytes });
     this.#keptBytes += bytes;
     // The oldest go first: past their time, or to make room.

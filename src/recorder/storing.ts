@@ -92,14 +92,20 @@ const encoder = /* @__PURE__ */ new TextEncoder();
 const MAX_VISITED = 10_000;
 
 /**
- * About what an ended interaction holds until it is stored: its strings at two bytes a
- * character (V8's most), and 64 bytes for each other value. Counted against
- * `maxQueuedBytes` with a shared store.
+ * About what `values` hold in memory: their strings at two bytes a character (V8's
+ * most), 64 bytes for each other value, and 256 for their entry. What an ended interaction
+ * counts against `maxQueuedBytes` until stored (with a shared store), and what an
+ * interaction sent at once keeps for late feedback and tags.
+ *
+ * @example
+ * ```ts
+ * heldBytes([sent.input, sent.output, endUser]);
+ * ```
  */
-function heldBytes(record: InteractionRecord): number {
+export function heldBytes(values: unknown[]): number {
   let bytes = 256;
   let visited = 0;
-  const stack: unknown[] = [record.input, record.output, record.trace, record.tags, record.feedback, record.featureFlag];
+  const stack = values.slice();
   try {
     while (stack.length > 0 && visited < MAX_VISITED) {
       const value = stack.pop();
@@ -161,7 +167,7 @@ export class Storing {
     this.#begin(conversation.key);
     const { outbox, bounded } = this.#options;
     const number = outbox.accept();
-    const bytes = bounded === true ? heldBytes(record) : 0;
+    const bytes = bounded === true ? heldBytes([record.input, record.output, record.trace, record.tags, record.feedback, record.featureFlag]) : 0;
     if (bounded !== true || outbox.admit(bytes)) {
       this.#jobs.add({ conversation, record, bytes, number });
       return;
