@@ -27,6 +27,15 @@ export interface FittedBody {
 }
 
 /**
+ * A conversation that does not fit whole (see `crop: false`), and about how many
+ * characters its JSON holds (an interaction too large on its own counted as the limit).
+ */
+export interface TooLarge {
+  tooLarge: true;
+  chars: number;
+}
+
+/**
  * The most a conversation's strings may hold, in characters, and the most interactions
  * it may have, to be serialized in one call: well within a slice (~0.5 ms here).
  */
@@ -73,7 +82,24 @@ export async function fitConversation(
   endUser: string,
   interactions: readonly ConversationInteraction[],
   maxBytes: number,
-): Promise<FittedBody> {
+): Promise<FittedBody>;
+/**
+ * With `crop: false`: the body only if it fits whole, else how many characters its JSON
+ * holds, without cropping (a conversation that does not fit whole goes out interaction by
+ * interaction).
+ */
+export async function fitConversation(
+  endUser: string,
+  interactions: readonly ConversationInteraction[],
+  maxBytes: number,
+  options: { crop: false },
+): Promise<FittedBody | TooLarge>;
+export async function fitConversation(
+  endUser: string,
+  interactions: readonly ConversationInteraction[],
+  maxBytes: number,
+  { crop = true }: { crop?: boolean } = {},
+): Promise<FittedBody | TooLarge> {
   const small = inOneGo(endUser, interactions, maxBytes);
   if (small !== undefined) return small;
   const head = `{"conversation":{"end_user":${JSON.stringify(endUser)},"interactions":[`;
@@ -95,6 +121,12 @@ export async function fitConversation(
   }
   let croppedStrings = 0;
   let total = frame + sizeOf(measured);
+  if (!crop) {
+    if (total <= maxBytes) return { ...bodyOf(head, measured, tail), croppedStrings, droppedInteractions: 0 };
+    let chars = frame;
+    for (const entry of measured) chars += entry.json?.length ?? maxBytes;
+    return { tooLarge: true, chars };
+  }
   // Most conversations fit: their strings are measured only when one does not.
   const lengths: number[] = [];
   if (total > maxBytes) {
@@ -187,8 +219,17 @@ function bodyOf(head: string, entries: readonly Measured[], tail: string): { bod
   return { body: encoder.encode(json), chars: json.length };
 }
 
-/** Whether the strings of `value` hold more than `limit` characters; stops counting there. */
-function charsOver(value: unknown, limit: number): boolean {
+/**
+ * Whether the strings of `value` hold more than `limit` characters; stops counting there.
+ * A value whose strings hold more characters than a body may have bytes cannot fit, and
+ * is not serialized whole.
+ *
+ * @example
+ * ```ts
+ * if (!charsOver(interaction, maxBytes)) body = JSON.stringify(interaction);
+ * ```
+ */
+export function charsOver(value: unknown, limit: number): boolean {
   let chars = 0;
   const count = (item: unknown): boolean => {
     if (typeof item === 'string') return (chars += item.length) > limit;

@@ -9,7 +9,7 @@ import { BoundedJobs, LANE, pace, paced } from './worker.js';
 import type { DeliveryReport } from './delivery-report.js';
 import type { EndReason } from './conversation.js';
 import { messageOf, RecordingError } from './errors.js';
-import { type FittedBody, fitConversation } from './fit.js';
+import { charsOver, type FittedBody, fitConversation } from './fit.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
 import { CUT, Outbox, type Transport } from './outbox.js';
@@ -261,14 +261,18 @@ export class Sender {
     // the order they are in: then not copied to be sorted).
     const stored = inOrder(claim.interactions) ? claim.interactions : claim.interactions.slice().sort(byStart);
     const interactions = stored.map((one) => one.interaction);
-    const fitted = await fitConversation(claim.endUser, interactions, maxConversationBytes);
-    const over = fitted.croppedStrings > 0 || fitted.droppedInteractions > 0;
+    // More than one interaction: too large for one bulk body, nothing is cropped or left
+    // out, each interaction goes on its own. One alone is cropped to fit.
+    const fitted =
+      stored.length > 1
+        ? await fitConversation(claim.endUser, interactions, maxConversationBytes, { crop: false })
+        : await fitConversation(claim.endUser, interactions, maxConversationBytes);
     let outcome: ConversationOutcome;
-    if (over && stored.length > 1) {
-      // Too large for one bulk body: nothing is left out, each interaction goes on its own.
-      outcome = await this.#sendEach(claim, id, stored, errors, heldByStore(fitted), published);
+    if ('tooLarge' in fitted) {
+      // What the store holds of it, about its JSON's length (V8 keeps ASCII at a byte a character).
+      outcome = await this.#sendEach(claim, id, stored, errors, fitted.chars, published);
     } else {
-      if (over) errors.push(croppedError(id, maxConversationBytes, fitted));
+      if (fitted.croppedStrings > 0 || fitted.droppedInteractions > 0) errors.push(croppedError(id, maxConversationBytes, fitted));
       const sent = outbox.publish(
         {
           conversationId: id,
@@ -309,21 +313,23 @@ export class Sender {
     const { store, outbox, maxConversationBytes } = this.#options;
     const sends: Promise<ConversationOutcome>[] = [];
     for (const [index, one] of stored.entries()) {
-      let { interaction } = one;
-      // The interaction endpoint's body also names the conversation: room for that.
-      const room = maxConversationBytes - utf8ByteLength(id) - 64;
-      const fitted = await fitConversation(claim.endUser, [interaction], room);
       // Reported with its part: what was found before goes with the first.
       const found = index === 0 ? errors : [];
-      if (fitted.croppedStrings > 0) {
+      // Serialized once, unless its strings alone could not fit (then never whole: it is cropped).
+      let body = charsOver(one.interaction, maxConversationBytes) ? undefined : interactionBody(id, claim.endUser, one.interaction);
+      if (body === undefined || body.byteLength > maxConversationBytes) {
+        // The interaction endpoint's body also names the conversation: room for that.
+        const room = maxConversationBytes - utf8ByteLength(id) - 64;
+        const fitted = await fitConversation(claim.endUser, [one.interaction], room);
         found.push(croppedError(id, maxConversationBytes, fitted, one.id));
-        interaction = (JSON.parse(decoder.decode(fitted.body)) as SendConversationBody).conversation.interactions[0] ?? interaction;
+        const cropped = (JSON.parse(decoder.decode(fitted.body)) as SendConversationBody).conversation.interactions[0] ?? one.interaction;
+        body = interactionBody(id, claim.endUser, cropped);
       }
       const part = outbox.publish(
         {
           conversationId: id,
           path: ENDPOINT_PATHS.sendInteraction.path,
-          body: interactionBody(id, claim.endUser, interaction),
+          body,
           idempotencyKey: one.id,
           counted: false,
           // What the store holds of the whole conversation, counted with its first part.
