@@ -99,26 +99,33 @@ export class LazyStages {
     import('./sending.js')
       .then(({ connectStages }) => connectStages(this.#init))
       .then(
-        (stages) => this.#settle(stages, undefined),
+        (stages) => void this.#settle(stages, undefined),
         (cause: unknown) => {
           const error = new NebulyError(`The recorder could not load its background stages; nothing will be sent: ${messageOf(cause)}`, { cause });
           this.#init.report(error);
-          this.#settle(undefined, error);
+          void this.#settle(undefined, error);
         },
       );
   }
 
-  /** Runs what waited, in order (what it asks meanwhile joins the end), then lets later uses run at once. */
-  #settle(stages: Stages | undefined, failure: NebulyError | undefined): void {
+  /**
+   * Runs what waited, in order (what is asked meanwhile joins the end), then lets later
+   * uses run at once. Paced like the rest of the background work (`Stages.pace`): 10,000
+   * turns ended before the stages loaded are handed over in slices, not in one go.
+   */
+  async #settle(stages: Stages | undefined, failure: NebulyError | undefined): Promise<void> {
     const waiting = this.#waiting as Waiter[];
     const error = failure as NebulyError;
-    for (const then of waiting) {
+    // By index: what is asked while this waits for a slice is pushed onto the same list.
+    for (let index = 0; index < waiting.length; index += 1) {
       try {
-        then(stages, error);
+        (waiting[index] as Waiter)(stages, error);
       } catch (cause) {
         // A bug: reported, and what waits after it still runs.
         this.#init.report(new NebulyError(`The recorder's background work failed: ${messageOf(cause)}`, { cause }));
       }
+      const wait = stages?.pace();
+      if (wait !== undefined) await wait;
     }
     this.#waiting = undefined;
     this.#ready = stages;

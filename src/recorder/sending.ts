@@ -549,6 +549,11 @@ export interface Stages {
    * go of them and closes the stages by the deadline ({@link closeAll}); resolves with the report.
    */
   close: <C>(parts: LettingGo<C>, deadline: Deadline) => Promise<DeliveryReport>;
+  /**
+   * Between two units of work the loader hands over (what waited for the stages to load):
+   * `undefined` to go on, or a promise to await first, so that the host runs (see `pace`).
+   */
+  pace: () => Promise<void> | undefined;
   /** What `flush()` runs: resolves, after `before`, once what was taken before the call met its fate, with the report. */
   flush: (before: Promise<unknown>) => Promise<DeliveryReport>;
 }
@@ -628,7 +633,7 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
   };
   // One number for everything accepted before the call, whatever stage it is in.
   const flush = (before: Promise<unknown>): Promise<DeliveryReport> => Promise.all([outbox.settled(), before]).then(() => outbox.report());
-  return { store, storing, sender, late, outbox, close, flush };
+  return { store, storing, sender, late, outbox, close, flush, pace: () => pace(LANE.end) };
 }
 
 /** Options of `nebuly.shutdown`. */

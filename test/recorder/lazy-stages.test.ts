@@ -60,6 +60,22 @@ describe('the recorder before its stages are loaded', () => {
     expect(transport.bodies).toMatchObject([{ conversation: { interactions: [{ input: 'q' }] } }]);
   });
 
+  it('hands over what waited for them in slices, in order: the host runs between', async () => {
+    const { LazyStages } = await import('../../src/recorder/lazy-stages.js');
+    const stages = new LazyStages(init([]));
+    const ran: number[] = [];
+    for (let i = 0; i < 5_000; i += 1) void stages.use(() => ran.push(i), () => undefined, true);
+    // Sampled at each turn of the host's event loop, until the last has run.
+    const seen: number[] = [];
+    while (stages.sendsWaiting > 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      seen.push(stages.sendsWaiting);
+    }
+    // Not all in one go: some turns of the loop found part of them handed over.
+    expect(seen.filter((waiting) => waiting > 0 && waiting < 5_000).length).toBeGreaterThan(1);
+    expect(ran).toEqual(Array.from({ length: 5_000 }, (_, i) => i));
+  });
+
   it('sweep() before they load sweeps the shared store once they are', async () => {
     const { Recorder } = await import('../../src/recorder/recorder.js');
     const { sharedStore } = await import('./shared-store.js');
