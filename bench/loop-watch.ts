@@ -1,0 +1,65 @@
+import { PerformanceObserver } from 'node:perf_hooks';
+
+/** What {@link watchLoop} saw of the event loop. */
+export interface LoopGaps {
+  /** The longest gap between two turns, ms. */
+  gapMs: number;
+  /** How much of it the collector's pauses took, ms. */
+  gcMs: number;
+  /** How many gaps were over 10 ms. */
+  over10: number;
+  /**
+   * The most CPU the process used within one gap, ms: the main thread's and its helpers'
+   * (the collector's, libuv's), so at least the main thread's own, and unlike the gap's
+   * wall time not lengthened by other processes taking the cores.
+   */
+  cpuMs: number;
+}
+
+/** ms of the collector's `pauses` ([start, end] in `performance.now()` ms) within [from, to]. */
+function collectingMs(pauses: readonly [number, number][], from: number, to: number): number {
+  let ms = 0;
+  for (const [start, end] of pauses) if (end > from && start < to) ms += Math.min(end, to) - Math.max(start, from);
+  return ms;
+}
+
+/**
+ * Watches the event loop: a chain of `setImmediate` that notes the longest gap between
+ * two of its turns, which is the longest the host was kept from running (a timer, a
+ * request handler) by whatever ran in between, and how much of it was the collector's
+ * (`PerformanceObserver`'s `gc` entries, observed only while it watches: observing costs
+ * every collection something, and the other benchmarks run in this process too).
+ */
+export function watchLoop(): { stop: () => Promise<LoopGaps> } {
+  const pauses: [number, number][] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauses.push([entry.startTime, entry.startTime + entry.duration]);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  let last = performance.now();
+  let longest: [number, number] = [last, last];
+  let over10 = 0;
+  let cpuMs = 0;
+  let lastCpu = process.cpuUsage();
+  let running = true;
+  const tick = () => {
+    const now = performance.now();
+    const cpu = process.cpuUsage();
+    cpuMs = Math.max(cpuMs, (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000);
+    lastCpu = cpu;
+    if (now - last > longest[1] - longest[0]) longest = [last, now];
+    if (now - last > 10) over10 += 1;
+    last = now;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    stop: async () => {
+      running = false;
+      // The observer's entries arrive some turns after the pause they report.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      observer.disconnect();
+      return { gapMs: longest[1] - longest[0], gcMs: collectingMs(pauses, ...longest), over10, cpuMs };
+    },
+  };
+}
