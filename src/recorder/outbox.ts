@@ -162,7 +162,7 @@ export class Outbox {
    * How many sends may be in flight now: between a floor and `maxConcurrentSends`. It
    * falls by a quarter when a send fails for the service's sake (time-out, 429, 5xx, the
    * connection), so that a struggling service is not held to the full limit, and grows
-   * back by one per round of deliveries while sends wait for a place: delivery keeps
+   * back by one for each delivery while sends wait for a place: delivery keeps
    * pace with recording whenever the service does.
    */
   #limit: number;
@@ -419,8 +419,10 @@ export class Outbox {
     sent
       .then(
         () => {
-          // One more place per round of deliveries, while sends wait for one.
-          if (this.#queue.length > 0) this.#limit = Math.min(this.#options.maxConcurrentSends, this.#limit + 1 / this.#limit);
+          // One more place for each delivery while sends wait for one: back to the full limit
+          // soon after the service recovers (npm run soak delivered half as much when it
+          // grew by one a round of deliveries).
+          if (this.#queue.length > 0) this.#limit = Math.min(this.#options.maxConcurrentSends, this.#limit + 1);
           this.#settle(delivery, { status: 'delivered', conversationId: delivery.publication.conversationId });
         },
         (error: unknown) => {
