@@ -1,16 +1,13 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import ky from 'ky';
 import type { NebulyError } from '../src/core/errors.js';
 import { interactionData } from './fixtures.js';
 import { DIST, type Sdk } from './sdk.js';
+import { SINK_API_KEY as API_KEY, SINK_PATH as PATH, startSink } from './sink-process.js';
 
 const CONVERSATIONS = 1_000;
 const TURNS = 5;
 const CONCURRENCY = 4;
 const ROUNDS = 7;
-const API_KEY = 'bench-key';
-const PATH = '/event-ingestion/api/v2/events/trace_conversation';
 
 export interface DeliveryResult {
   /** Median plain-fetch time over median SDK time: 1 is as fast as fetch. */
@@ -46,25 +43,6 @@ export interface DeliveryResult {
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-/** The sink (bench/sink.ts), in a child process. */
-async function startSink(): Promise<{ url: string; call: <T>(message: string) => Promise<T>; child: ChildProcess }> {
-  const child = fork(fileURLToPath(new URL('sink.ts', import.meta.url)), [API_KEY, PATH], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const next = <T>() => new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
-  const { url } = await next<{ url: string }>();
-  return {
-    url,
-    child,
-    call: <T>(message: string) => {
-      const answer = next<T>();
-      child.send(message);
-      return answer;
-    },
-  };
 }
 
 /** One round: its wall time, and the CPU per conversation of this process and of the sink, µs. */

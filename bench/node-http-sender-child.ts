@@ -1,0 +1,266 @@
+/**
+ * One side of bench/node-http-sender.ts, in a process of its own so that the heap it
+ * samples is that side's alone. Both sides record the same conversations at the same
+ * pace (one conversation of TURNS turns, then a turn of the event loop, as a server ends
+ * one per request) and deliver them to the sink:
+ *
+ * - `sdk`: the recorder of the build under test (`startConversation`, `interaction`,
+ *   `end`; the default memory store and `maxConcurrentSends`), then `await nebuly.flush()`;
+ * - `http`: a minimal sender written by hand: each conversation's turns kept as plain
+ *   objects, serialized at its end into the body the recorder sends (v2
+ *   trace_conversation, the same headers) and posted at once through a keep-alive
+ *   `http.Agent`, at most `concurrency` at a time, the rest waiting in a queue.
+ *
+ * Answers a {@link SideResult} over IPC. Run by bench/node-http-sender.ts:
+ *
+ *   node --expose-gc --import tsx bench/node-http-sender-child.ts sdk|http <sink url> <conversations> <concurrency>
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { NebulyError } from '../src/core/errors.js';
+import { interactionData, type InteractionData } from './fixtures.js';
+import { collectGarbage, heapAndExternal, peakSampler } from './heap.js';
+import { loadSdk } from './sdk.js';
+import { SINK_API_KEY, SINK_PATH } from './sink-process.js';
+
+/** Turns per conversation. */
+const TURNS = 5;
+/** Conversations recorded and delivered before the measured run, by both sides alike. */
+const WARM_UP = 200;
+/** How often the heap is sampled, ms. */
+const SAMPLE_MS = 5;
+
+/** Which side a child measures. */
+export type Side = 'sdk' | 'http';
+
+/** What one side measured, in one process. */
+export interface SideResult {
+  side: Side;
+  conversations: number;
+  turns: number;
+  /**
+   * Client CPU (user + system, every thread) per delivered conversation, µs, without the
+   * time spent making the test data (timed around it; the application's, not the client's).
+   */
+  cpuUsPerConversation: number;
+  /** Making each conversation's test data (fresh strings, as from a request or an LLM API), µs per conversation. */
+  dataUsPerConversation: number;
+  /** The largest heapUsed + external seen, bytes, garbage not yet collected included. */
+  peakBytes: number;
+  /** heapUsed + external after the warm-up and a full collection, bytes. */
+  baselineBytes: number;
+  /** From the first conversation started to the last delivered, ms. */
+  wallMs: number;
+  /** From the last conversation ended to the last delivered (the SDK: `flush()` resolving), ms. */
+  lagMs: number;
+  samples: number;
+}
+
+const tags = { plan: 'pro' };
+const endUser = (c: number) => `user-${c}`;
+const nextTurnOfLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Time spent in {@link conversationData}, ms: left out of the CPU measured. */
+let makingMs = 0;
+
+/**
+ * The data of conversation `c`'s turns, made as it starts: fresh strings that the
+ * application lets go once recorded, so that what a side keeps of them shows on its heap.
+ */
+function conversationData(c: number): InteractionData[] {
+  const started = performance.now();
+  const turns = Array.from({ length: TURNS }, (_, t) => interactionData(c * TURNS + t));
+  makingMs += performance.now() - started;
+  return turns;
+}
+
+/** Sampling, timing and CPU around `run(count)`, which records and delivers `count` conversations and resolves with the time the last ended. */
+async function measure(side: Side, count: number, run: (count: number, sample: () => void) => Promise<number>): Promise<SideResult> {
+  await run(WARM_UP, () => undefined);
+  collectGarbage();
+  makingMs = 0;
+  const baselineBytes = heapAndExternal();
+  const peak = peakSampler(SAMPLE_MS);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const lastEnded = await run(count, peak.sample);
+  const finished = performance.now();
+  const { user, system } = process.cpuUsage(cpu);
+  const peakBytes = peak.stop();
+  return {
+    side,
+    conversations: count,
+    turns: TURNS,
+    cpuUsPerConversation: (user + system - makingMs * 1000) / count,
+    dataUsPerConversation: (makingMs * 1000) / count,
+    peakBytes,
+    baselineBytes,
+    wallMs: finished - started,
+    lagMs: finished - lastEnded,
+    samples: peak.samples(),
+  };
+}
+
+async function sdkSide(url: string, count: number): Promise<SideResult> {
+  const sdk = await loadSdk();
+  const errors: NebulyError[] = [];
+  const nebuly = new sdk.NebulyClient({ apiKey: SINK_API_KEY, baseUrl: url, onError: (error) => errors.push(error) });
+  let offset = 0;
+  const result = await measure('sdk', count, async (n, sample) => {
+    let lastEnded = 0;
+    for (let c = offset; c < offset + n; c += 1) {
+      const conversation = nebuly.startConversation({ end_user: endUser(c), tags });
+      for (const d of conversationData(c)) {
+        const turn = conversation.interaction({ input: d.input, tags: d.tags });
+        turn.llm({ model: d.model, messages: d.messages, output: d.output, input_tokens: d.input_tokens, output_tokens: d.output_tokens });
+        turn.end({ output: d.output });
+      }
+      // Its outcome is counted by flush(); holding 10,000 promises would weigh on the heap measured.
+      void conversation.end();
+      lastEnded = performance.now();
+      sample();
+      await nextTurnOfLoop();
+    }
+    const report = await nebuly.flush();
+    if (report.delivered !== n) throw new Error(`the SDK delivered ${report.delivered} of ${n}: ${JSON.stringify(report)}`);
+    offset += n;
+    return lastEnded;
+  });
+  if (errors.length > 0) throw new Error(`the recorder reported ${errors.length} error(s), the first: ${errors[0]?.message}`);
+  await nebuly.shutdown();
+  return result;
+}
+
+/** An interaction of the v2 body, in the recorder's field order. */
+interface WireInteraction {
+  input: string;
+  output: string;
+  time_start: string;
+  time_end: string;
+  tags: Record<string, string>;
+  feedback_actions: never[];
+  trace: { model: string; messages: InteractionData['messages']; output: string; input_tokens: number; output_tokens: number }[];
+}
+
+/**
+ * The hand-written sender: a queue of bodies, at most `concurrency` posts in flight over
+ * one keep-alive agent; `submit` posts at once when a slot is free.
+ */
+function nodeHttpSender(url: string, concurrency: number) {
+  const agent = new http.Agent({ keepAlive: true });
+  const target = new URL(SINK_PATH, url);
+  const queue: string[] = [];
+  let head = 0;
+  let inFlight = 0;
+  let delivered = 0;
+  let failure: Error | undefined;
+  let waiter: { count: number; resolve: () => void; reject: (error: Error) => void } | undefined;
+
+  const settle = () => {
+    if (waiter === undefined) return;
+    if (failure !== undefined) waiter.reject(failure);
+    else if (delivered >= waiter.count) waiter.resolve();
+    else return;
+    waiter = undefined;
+  };
+  const post = (body: string) => {
+    inFlight += 1;
+    const request = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        agent,
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${SINK_API_KEY}`,
+          'content-type': 'application/json',
+          'idempotency-key': randomUUID(),
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => {
+          inFlight -= 1;
+          if (response.statusCode === 202) delivered += 1;
+          else failure ??= new Error(`the sink answered ${response.statusCode}: ${text}`);
+          pump();
+          settle();
+        });
+      },
+    );
+    request.on('error', (error) => {
+      failure ??= error;
+      settle();
+    });
+    request.end(body);
+  };
+  const pump = () => {
+    while (inFlight < concurrency && head < queue.length) {
+      const body = queue[head] as string;
+      queue[head] = '';
+      head += 1;
+      post(body);
+    }
+    if (head === queue.length) {
+      queue.length = 0;
+      head = 0;
+    }
+  };
+  return {
+    submit: (body: string) => {
+      queue.push(body);
+      pump();
+    },
+    /** Resolves once `count` bodies in all were accepted. */
+    delivered: (count: number) =>
+      new Promise<void>((resolve, reject) => {
+        waiter = { count, resolve, reject };
+        settle();
+      }),
+    close: () => agent.destroy(),
+  };
+}
+
+async function httpSide(url: string, count: number, concurrency: number): Promise<SideResult> {
+  const sender = nodeHttpSender(url, concurrency);
+  let offset = 0;
+  const result = await measure('http', count, async (n, sample) => {
+    let lastEnded = 0;
+    for (let c = offset; c < offset + n; c += 1) {
+      const interactions: WireInteraction[] = [];
+      for (const d of conversationData(c)) {
+        const time_start = new Date().toISOString();
+        interactions.push({
+          input: d.input,
+          output: d.output,
+          time_start,
+          time_end: new Date().toISOString(),
+          tags: { ...tags, ...d.tags },
+          feedback_actions: [],
+          trace: [{ model: d.model, messages: d.messages, output: d.output, input_tokens: d.input_tokens, output_tokens: d.output_tokens }],
+        });
+      }
+      sender.submit(JSON.stringify({ conversation: { end_user: endUser(c), interactions } }));
+      lastEnded = performance.now();
+      sample();
+      await nextTurnOfLoop();
+    }
+    await sender.delivered(offset + n);
+    offset += n;
+    return lastEnded;
+  });
+  sender.close();
+  return result;
+}
+
+const [side, url, conversations, concurrency] = process.argv.slice(2);
+if (process.send === undefined || url === undefined) throw new Error('run by bench/node-http-sender.ts with an IPC channel');
+const result = side === 'sdk' ? await sdkSide(url, Number(conversations)) : await httpSide(url, Number(conversations), Number(concurrency));
+process.send(result, () => process.exit(0));
