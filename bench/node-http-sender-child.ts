@@ -1,8 +1,8 @@
 /**
  * One side of bench/node-http-sender.ts, in a process of its own so that the heap it
  * samples is that side's alone. Both sides record the same conversations at the same
- * pace (one conversation of TURNS turns, then a turn of the event loop, as a server ends
- * one per request) and deliver them to the sink:
+ * pace (`perTurn` conversations of TURNS turns, then a turn of the event loop: 1 as a
+ * server ends one per request, more for a burst) and deliver them to the sink:
  *
  * - `sdk`: the recorder of the build under test (`startConversation`, `interaction`,
  *   `end`; the default memory store and `maxConcurrentSends`), then `await nebuly.flush()`;
@@ -13,7 +13,7 @@
  *
  * Answers a {@link SideResult} over IPC. Run by bench/node-http-sender.ts:
  *
- *   node --expose-gc --import tsx bench/node-http-sender-child.ts sdk|http <sink url> <conversations> <concurrency>
+ *   node --expose-gc --import tsx bench/node-http-sender-child.ts sdk|http <sink url> <conversations> <concurrency> <perTurn>
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -37,6 +37,8 @@ export type Side = 'sdk' | 'http';
 export interface SideResult {
   side: Side;
   conversations: number;
+  /** Conversations ended between two turns of the event loop. */
+  perTurn: number;
   turns: number;
   /**
    * Client CPU (user + system, every thread) per delivered conversation, µs, without the
@@ -58,7 +60,11 @@ export interface SideResult {
 
 const tags = { plan: 'pro' };
 const endUser = (c: number) => `user-${c}`;
-const nextTurnOfLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+const [side, url, conversations, concurrency, perTurnArgument] = process.argv.slice(2);
+const perTurn = Number(perTurnArgument ?? 1);
+
+/** A turn of the event loop after every `perTurn` conversations, the `n`th just ended. */
+const paced = (n: number) => (n % perTurn === perTurn - 1 ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined);
 
 /** Time spent in {@link conversationData}, ms: left out of the CPU measured. */
 let makingMs = 0;
@@ -90,6 +96,7 @@ async function measure(side: Side, count: number, run: (count: number, sample: (
   return {
     side,
     conversations: count,
+    perTurn,
     turns: TURNS,
     cpuUsPerConversation: (user + system - makingMs * 1000) / count,
     dataUsPerConversation: (makingMs * 1000) / count,
@@ -119,7 +126,7 @@ async function sdkSide(url: string, count: number): Promise<SideResult> {
       void conversation.end();
       lastEnded = performance.now();
       sample();
-      await nextTurnOfLoop();
+      await paced(c - offset);
     }
     const report = await nebuly.flush();
     if (report.delivered !== n) throw new Error(`the SDK delivered ${report.delivered} of ${n}: ${JSON.stringify(report)}`);
@@ -250,7 +257,7 @@ async function httpSide(url: string, count: number, concurrency: number): Promis
       sender.submit(JSON.stringify({ conversation: { end_user: endUser(c), interactions } }));
       lastEnded = performance.now();
       sample();
-      await nextTurnOfLoop();
+      await paced(c - offset);
     }
     await sender.delivered(offset + n);
     offset += n;
@@ -260,7 +267,6 @@ async function httpSide(url: string, count: number, concurrency: number): Promis
   return result;
 }
 
-const [side, url, conversations, concurrency] = process.argv.slice(2);
 if (process.send === undefined || url === undefined) throw new Error('run by bench/node-http-sender.ts with an IPC channel');
 const result = side === 'sdk' ? await sdkSide(url, Number(conversations)) : await httpSide(url, Number(conversations), Number(concurrency));
 process.send(result, () => process.exit(0));

@@ -4,7 +4,9 @@
  * (bench/sink.ts) on loopback by each side, in a process of its own
  * (bench/node-http-sender-child.ts), ROUNDS rounds each, the sides interleaved. Compared:
  * the client's CPU per delivered conversation, and the peak of its heap plus external
- * memory while it records and delivers everything.
+ * memory while it records and delivers everything. At two paces (PACES): one
+ * conversation per turn of the event loop, as a server ends one per request (the
+ * figures of the table), and bursts of 100, where recording can run ahead of delivery.
  *
  * The first round of each side also proves that both sent the same thing: the same
  * bodies but for their timestamps, with the same header names.
@@ -19,11 +21,16 @@ import { startSink, type Sink } from './sink-process.js';
 
 const CONVERSATIONS = 10_000;
 const ROUNDS = 3;
+/** Conversations ended between two turns of the event loop. */
+const PACES = [1, 100] as const;
 /** The sender's sends in flight: the recorder's default `maxConcurrentSends`. */
 const CONCURRENCY = RECORDER_DEFAULTS.maxConcurrentSends;
 const MIB = 1024 * 1024;
 
-export interface NodeHttpSenderResult {
+/** Both sides at one pace. */
+export interface PaceResult {
+  /** Conversations ended between two turns of the event loop. */
+  perTurn: number;
   /** The SDK's median CPU per delivered conversation over the sender's: 1 costs what the sender does. */
   cpuPerConversationVsNodeHttp: number;
   /** The SDK's median peak heapUsed + external over the sender's. */
@@ -33,6 +40,11 @@ export interface NodeHttpSenderResult {
   /** Each round of each side, in the order they ran. */
   sdk: SideResult[];
   http: SideResult[];
+}
+
+export interface NodeHttpSenderResult extends PaceResult {
+  /** Every pace; the figures above are the first's. */
+  paces: PaceResult[];
   conversations: number;
   turns: number;
   concurrency: number;
@@ -44,10 +56,10 @@ function median(values: readonly number[]): number {
 }
 
 /** One side in a fresh process, against the sink; what it measured. */
-function runSide(side: Side, sink: Sink): Promise<SideResult> {
+function runSide(side: Side, sink: Sink, perTurn: number): Promise<SideResult> {
   const child = fork(
     fileURLToPath(new URL('node-http-sender-child.ts', import.meta.url)),
-    [side, sink.url, String(CONVERSATIONS), String(CONCURRENCY)],
+    [side, sink.url, String(CONVERSATIONS), String(CONCURRENCY), String(perTurn)],
     { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   return new Promise<SideResult>((resolve, reject) => {
@@ -74,8 +86,8 @@ function sameAs(sdk: Awaited<ReturnType<typeof received>>, http: Awaited<ReturnT
 }
 
 /**
- * Runs both sides ROUNDS times, interleaved (the order swapped each round), each in a
- * fresh process against one sink.
+ * Runs both sides ROUNDS times at each pace, interleaved (the order swapped each round),
+ * each in a fresh process against one sink.
  *
  * @example
  * ```ts
@@ -84,55 +96,66 @@ function sameAs(sdk: Awaited<ReturnType<typeof received>>, http: Awaited<ReturnT
  */
 export async function benchNodeHttpSender(): Promise<NodeHttpSenderResult> {
   const sink = await startSink();
-  const rounds: Record<Side, SideResult[]> = { sdk: [], http: [] };
+  const paces: PaceResult[] = [];
   const firstReceived: Partial<Record<Side, Awaited<ReturnType<typeof received>>>> = {};
   try {
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const order: Side[] = round % 2 === 0 ? ['sdk', 'http'] : ['http', 'sdk'];
-      for (const side of order) {
-        await sink.call('clear');
-        const result = await runSide(side, sink);
-        const { count } = await sink.call<{ count: number }>('count');
-        if (count < result.conversations) throw new Error(`the sink took ${count} bodies from the ${side} side, fewer than ${result.conversations}`);
-        if (round === 0) firstReceived[side] = await received(sink);
-        rounds[side].push(result);
+    for (const perTurn of PACES) {
+      const rounds: Record<Side, SideResult[]> = { sdk: [], http: [] };
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const order: Side[] = round % 2 === 0 ? ['sdk', 'http'] : ['http', 'sdk'];
+        for (const side of order) {
+          await sink.call('clear');
+          const result = await runSide(side, sink, perTurn);
+          const { count } = await sink.call<{ count: number }>('count');
+          if (count < result.conversations) throw new Error(`the sink took ${count} bodies from the ${side} side, fewer than ${result.conversations}`);
+          if (paces.length === 0 && round === 0) firstReceived[side] = await received(sink);
+          rounds[side].push(result);
+        }
       }
+      paces.push(compare(perTurn, rounds));
     }
   } finally {
     sink.child.send('close');
   }
   sameAs(firstReceived.sdk as Awaited<ReturnType<typeof received>>, firstReceived.http as Awaited<ReturnType<typeof received>>);
+  const [first] = paces as [PaceResult];
+  return { ...first, paces, conversations: CONVERSATIONS, turns: first.sdk[0]?.turns ?? Number.NaN, concurrency: CONCURRENCY };
+}
+
+/** The ratios of the medians of both sides' rounds at one pace. */
+function compare(perTurn: number, rounds: Record<Side, SideResult[]>): PaceResult {
   const of = (side: Side, figure: (result: SideResult) => number) => median(rounds[side].map(figure));
   const cpu = (result: SideResult) => result.cpuUsPerConversation;
   const peak = (result: SideResult) => result.peakBytes;
   const growth = (result: SideResult) => result.peakBytes - result.baselineBytes;
   return {
+    perTurn,
     cpuPerConversationVsNodeHttp: of('sdk', cpu) / of('http', cpu),
     peakHeapVsNodeHttp: of('sdk', peak) / of('http', peak),
     peakGrowthVsNodeHttp: of('sdk', growth) / of('http', growth),
     sdk: rounds.sdk,
     http: rounds.http,
-    conversations: CONVERSATIONS,
-    turns: rounds.sdk[0]?.turns ?? Number.NaN,
-    concurrency: CONCURRENCY,
   };
 }
 
 /** The figures of each round as lines to print. */
 export function describeNodeHttpSender(result: NodeHttpSenderResult): string[] {
   const mb = (bytes: number) => (bytes / MIB).toFixed(1);
-  const rounds = (side: Side, figure: (round: SideResult) => string) => result[side].map(figure).join('/');
-  const each = (side: Side) =>
-    `CPU ${rounds(side, (r) => r.cpuUsPerConversation.toFixed(0))} µs per conversation, ` +
-    `peak heap + external ${rounds(side, (r) => mb(r.peakBytes))} MB over a baseline of ${rounds(side, (r) => mb(r.baselineBytes))} MB, ` +
-    `${rounds(side, (r) => r.wallMs.toFixed(0))} ms from the first start to the last delivered`;
-  return [
-    `against a keep-alive node:http sender: ${result.conversations} conversations × ${result.turns} turns, ` +
-      `one ended per turn of the event loop, ${result.concurrency} sends in flight; CPU ${result.cpuPerConversationVsNodeHttp.toFixed(3)}×, ` +
-      `peak heap ${result.peakHeapVsNodeHttp.toFixed(3)}×, peak growth over the baseline ${result.peakGrowthVsNodeHttp.toFixed(3)}× (medians of ${result.sdk.length} processes each, interleaved)`,
-    `  SDK (flush() resolving ${rounds('sdk', (r) => r.lagMs.toFixed(0))} ms after the last end()): ${each('sdk')}`,
-    `  node:http sender (the last delivered ${rounds('http', (r) => r.lagMs.toFixed(0))} ms after the last end): ${each('http')}; making the test data ${rounds('http', (r) => r.dataUsPerConversation.toFixed(0))} µs per conversation, left out of both`,
-  ];
+  return result.paces.flatMap((pace) => {
+    const rounds = (side: Side, figure: (round: SideResult) => string) => pace[side].map(figure).join('/');
+    const each = (side: Side) =>
+      `CPU ${rounds(side, (r) => r.cpuUsPerConversation.toFixed(0))} µs per conversation, ` +
+      `peak heap + external ${rounds(side, (r) => mb(r.peakBytes))} MB over a baseline of ${rounds(side, (r) => mb(r.baselineBytes))} MB, ` +
+      `${rounds(side, (r) => r.wallMs.toFixed(0))} ms from the first start to the last delivered`;
+    return [
+      `against a keep-alive node:http sender: ${result.conversations} conversations × ${result.turns} turns, ` +
+        `${pace.perTurn} ended per turn of the event loop, ${result.concurrency} sends in flight; CPU ${pace.cpuPerConversationVsNodeHttp.toFixed(3)}×, ` +
+        `peak heap ${pace.peakHeapVsNodeHttp.toFixed(3)}×, peak growth over the baseline ${pace.peakGrowthVsNodeHttp.toFixed(3)}× (medians of ${pace.sdk.length} processes each, interleaved)`,
+      `  SDK (flush() resolving ${rounds('sdk', (r) => r.lagMs.toFixed(0))} ms after the last end()): ${each('sdk')}`,
+      `  node:http sender (the last delivered ${rounds('http', (r) => r.lagMs.toFixed(0))} ms after the last end): ${each('http')}; ` +
+        `making the test data ${rounds('http', (r) => r.dataUsPerConversation.toFixed(0))} µs per conversation, left out of both`,
+    ];
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
