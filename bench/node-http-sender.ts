@@ -40,6 +40,8 @@ export interface PaceResult {
   /** Each round of each side, in the order they ran. */
   sdk: SideResult[];
   http: SideResult[];
+  /** Rounds in which a side did not deliver every conversation, one line each. */
+  failures: string[];
 }
 
 export interface NodeHttpSenderResult extends PaceResult {
@@ -107,8 +109,9 @@ export async function benchNodeHttpSender(): Promise<NodeHttpSenderResult> {
           await sink.call('clear');
           const result = await runSide(side, sink, perTurn);
           const { count } = await sink.call<{ count: number }>('count');
-          if (count < result.conversations) throw new Error(`the sink took ${count} bodies from the ${side} side, fewer than ${result.conversations}`);
-          if (paces.length === 0 && round === 0) firstReceived[side] = await received(sink);
+          if (count < result.delivered) throw new Error(`the sink took ${count} bodies from the ${side} side, fewer than the ${result.delivered} it delivered`);
+          // The first complete round of each side: a round with refusals sent fewer bodies.
+          if (firstReceived[side] === undefined && result.delivered === result.conversations) firstReceived[side] = await received(sink);
           rounds[side].push(result);
         }
       }
@@ -117,7 +120,8 @@ export async function benchNodeHttpSender(): Promise<NodeHttpSenderResult> {
   } finally {
     sink.child.send('close');
   }
-  sameAs(firstReceived.sdk as Awaited<ReturnType<typeof received>>, firstReceived.http as Awaited<ReturnType<typeof received>>);
+  if (firstReceived.sdk === undefined || firstReceived.http === undefined) throw new Error('no round delivered everything: the bodies were not compared');
+  sameAs(firstReceived.sdk, firstReceived.http);
   const [first] = paces as [PaceResult];
   return { ...first, paces, conversations: CONVERSATIONS, turns: first.sdk[0]?.turns ?? Number.NaN, concurrency: CONCURRENCY };
 }
@@ -135,6 +139,13 @@ function compare(perTurn: number, rounds: Record<Side, SideResult[]>): PaceResul
     peakGrowthVsNodeHttp: of('sdk', growth) / of('http', growth),
     sdk: rounds.sdk,
     http: rounds.http,
+    failures: [...rounds.sdk, ...rounds.http]
+      .filter((result) => result.delivered !== result.conversations)
+      .map(
+        (result) =>
+          `${result.side} at ${perTurn} per turn of the event loop delivered ${result.delivered} of ${result.conversations}; ` +
+          `reported to onError: ${JSON.stringify(result.reported)}`,
+      ),
   };
 }
 
@@ -148,6 +159,7 @@ export function describeNodeHttpSender(result: NodeHttpSenderResult): string[] {
       `peak heap + external ${rounds(side, (r) => mb(r.peakBytes))} MB over a baseline of ${rounds(side, (r) => mb(r.baselineBytes))} MB, ` +
       `${rounds(side, (r) => r.wallMs.toFixed(0))} ms from the first start to the last delivered`;
     return [
+      ...pace.failures.map((failure) => `FAILED: ${failure}`),
       `against a keep-alive node:http sender: ${result.conversations} conversations × ${result.turns} turns, ` +
         `${pace.perTurn} ended per turn of the event loop, ${result.concurrency} sends in flight; CPU ${pace.cpuPerConversationVsNodeHttp.toFixed(3)}×, ` +
         `peak heap ${pace.peakHeapVsNodeHttp.toFixed(3)}×, peak growth over the baseline ${pace.peakGrowthVsNodeHttp.toFixed(3)}× (medians of ${pace.sdk.length} processes each, interleaved)`,
