@@ -1,3 +1,5 @@
+import { getHeapStatistics } from 'node:v8';
+
 /**
  * Collects all the garbage there is (twice: a first pass can leave what finalizers
  * freed), and answers the heap in use after. Before a measurement, so that it does not
@@ -17,9 +19,13 @@ export function collectGarbage(): number {
   return process.memoryUsage().heapUsed;
 }
 
-/** Heap in use plus external memory (where Buffers and array buffers live), bytes. */
+/**
+ * Heap in use plus external memory (where Buffers and array buffers live), bytes:
+ * `process.memoryUsage()`'s `heapUsed + external`, read from V8 without the resident set
+ * size that `memoryUsage()` also reads from the system (some 16 µs a call against 1.3).
+ */
 export function heapAndExternal(): number {
-  const { heapUsed, external } = process.memoryUsage();
+  const { used_heap_size: heapUsed, external_memory: external } = getHeapStatistics();
   return heapUsed + external;
 }
 
@@ -47,7 +53,7 @@ export function peakSampler(everyMs: number): { sample: () => void; stop: () => 
   };
   const timer = setInterval(take, everyMs);
   return {
-    // performance.now() costs some 30 ns; process.memoryUsage() some µs: taken at the timer's pace.
+    // performance.now() costs some 30 ns, a sample about 1.3 µs: taken at the timer's pace.
     sample: () => {
       if (performance.now() - last >= everyMs) take();
     },

@@ -16,6 +16,7 @@
  *   node --expose-gc --import tsx bench/node-http-sender-child.ts sdk|http <sink url> <conversations> <concurrency> <perTurn>
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { NebulyError } from '../src/core/errors.js';
 import { interactionData, type InteractionData } from './fixtures.js';
@@ -49,6 +50,8 @@ export interface SideResult {
    * CPU spent making the test data (measured around it; the application's, not the client's).
    */
   cpuUsPerConversation: number;
+  /** The same, of the main thread alone (what the host's event loop waits for); NaN off Linux. */
+  mainThreadUsPerConversation: number;
   /** Making each conversation's test data (fresh strings, as from a request or an LLM API), µs per conversation. */
   dataUsPerConversation: number;
   /** The largest heapUsed + external seen, bytes, garbage not yet collected included. */
@@ -70,20 +73,57 @@ const perTurn = Number(perTurnArgument ?? 1);
 /** A turn of the event loop after every `perTurn` conversations, the `n`th just ended. */
 const paced = (n: number) => (n % perTurn === perTurn - 1 ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined);
 
-/** CPU spent in {@link conversationData}, µs: left out of the CPU measured. */
-let makingUs = 0;
-
 /**
  * The data of conversation `c`'s turns, made as it starts: fresh strings that the
  * application lets go once recorded, so that what a side keeps of them shows on its heap.
  */
 function conversationData(c: number): InteractionData[] {
-  // CPU time, not wall time: on a busy machine the process may wait meanwhile.
-  const cpu = process.cpuUsage();
-  const turns = Array.from({ length: TURNS }, (_, t) => interactionData(c * TURNS + t));
-  const { user, system } = process.cpuUsage(cpu);
-  makingUs += user + system;
-  return turns;
+  return Array.from({ length: TURNS }, (_, t) => interactionData(c * TURNS + t));
+}
+
+/**
+ * The CPU of making `count` conversations' data, µs: measured apart, after the run,
+ * and left out of its CPU. Not measured around each conversation: process.cpuUsage()
+ * costs up to tens of µs on a busy machine (every thread of the process is summed).
+ */
+function dataCpuUs(count: number): Cpu {
+  collectGarbage();
+  let made = 0;
+  const from = cpuNow();
+  for (let c = 0; c < count; c += 1) made += conversationData(c).length;
+  const used = cpuSince(from);
+  if (made !== count * TURNS) throw new Error('the data was not made');
+  return used;
+}
+
+/** CPU time, µs: of the whole process (every thread: the collector's, libuv's), and of its main thread alone. */
+interface Cpu {
+  all: number;
+  main: number;
+}
+
+/**
+ * The main thread's CPU time, µs, from /proc (Linux; in clock ticks of 10 ms, a few
+ * hundred over a run), NaN elsewhere: Node 20 has no `process.threadCpuUsage()`.
+ */
+function mainThreadUs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function cpuNow(): Cpu {
+  const { user, system } = process.cpuUsage();
+  return { all: user + system, main: mainThreadUs() };
+}
+
+function cpuSince(from: Cpu): Cpu {
+  const now = cpuNow();
+  return { all: now.all - from.all, main: now.main - from.main };
 }
 
 /** What a run of conversations came to: when the last ended, and how many were delivered. */
@@ -100,15 +140,15 @@ async function measure(side: Side, count: number, run: (count: number, sample: (
   const warm = await run(WARM_UP, () => undefined);
   if (warm.delivered !== WARM_UP) throw new Error(`the ${side} side delivered ${warm.delivered} of the ${WARM_UP} of its warm-up`);
   collectGarbage();
-  makingUs = 0;
   const baselineBytes = heapAndExternal();
   const peak = peakSampler(SAMPLE_MS);
-  const cpu = process.cpuUsage();
+  const from = cpuNow();
   const started = performance.now();
   const { lastEnded, delivered } = await run(count, peak.sample);
   const finished = performance.now();
-  const { user, system } = process.cpuUsage(cpu);
+  const used = cpuSince(from);
   const peakBytes = peak.stop();
+  const making = dataCpuUs(count);
   return {
     side,
     conversations: count,
@@ -116,8 +156,9 @@ async function measure(side: Side, count: number, run: (count: number, sample: (
     reported: {},
     perTurn,
     turns: TURNS,
-    cpuUsPerConversation: (user + system - makingUs) / delivered,
-    dataUsPerConversation: makingUs / count,
+    cpuUsPerConversation: (used.all - making.all) / delivered,
+    mainThreadUsPerConversation: (used.main - making.main) / delivered,
+    dataUsPerConversation: making.all / count,
     peakBytes,
     baselineBytes,
     wallMs: finished - started,

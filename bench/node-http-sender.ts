@@ -33,6 +33,8 @@ export interface PaceResult {
   perTurn: number;
   /** The SDK's median CPU per delivered conversation over the sender's: 1 costs what the sender does. */
   cpuPerConversationVsNodeHttp: number;
+  /** The same, of the main thread alone. */
+  mainThreadCpuVsNodeHttp: number;
   /** The SDK's median peak heapUsed + external over the sender's. */
   peakHeapVsNodeHttp: number;
   /** The same with each peak less its side's baseline (after the warm-up and a full collection). */
@@ -130,11 +132,13 @@ export async function benchNodeHttpSender(): Promise<NodeHttpSenderResult> {
 function compare(perTurn: number, rounds: Record<Side, SideResult[]>): PaceResult {
   const of = (side: Side, figure: (result: SideResult) => number) => median(rounds[side].map(figure));
   const cpu = (result: SideResult) => result.cpuUsPerConversation;
+  const mainThread = (result: SideResult) => result.mainThreadUsPerConversation;
   const peak = (result: SideResult) => result.peakBytes;
   const growth = (result: SideResult) => result.peakBytes - result.baselineBytes;
   return {
     perTurn,
     cpuPerConversationVsNodeHttp: of('sdk', cpu) / of('http', cpu),
+    mainThreadCpuVsNodeHttp: of('sdk', mainThread) / of('http', mainThread),
     peakHeapVsNodeHttp: of('sdk', peak) / of('http', peak),
     peakGrowthVsNodeHttp: of('sdk', growth) / of('http', growth),
     sdk: rounds.sdk,
@@ -155,13 +159,14 @@ export function describeNodeHttpSender(result: NodeHttpSenderResult): string[] {
   return result.paces.flatMap((pace) => {
     const rounds = (side: Side, figure: (round: SideResult) => string) => pace[side].map(figure).join('/');
     const each = (side: Side) =>
-      `CPU ${rounds(side, (r) => r.cpuUsPerConversation.toFixed(0))} µs per conversation, ` +
+      `CPU ${rounds(side, (r) => r.cpuUsPerConversation.toFixed(0))} µs per conversation (main thread ${rounds(side, (r) => r.mainThreadUsPerConversation.toFixed(0))}), ` +
       `peak heap + external ${rounds(side, (r) => mb(r.peakBytes))} MB over a baseline of ${rounds(side, (r) => mb(r.baselineBytes))} MB, ` +
       `${rounds(side, (r) => r.wallMs.toFixed(0))} ms from the first start to the last delivered`;
     return [
       ...pace.failures.map((failure) => `FAILED: ${failure}`),
       `against a keep-alive node:http sender: ${result.conversations} conversations × ${result.turns} turns, ` +
-        `${pace.perTurn} ended per turn of the event loop, ${result.concurrency} sends in flight; CPU ${pace.cpuPerConversationVsNodeHttp.toFixed(3)}×, ` +
+        `${pace.perTurn} ended per turn of the event loop, ${result.concurrency} sends in flight; CPU ${pace.cpuPerConversationVsNodeHttp.toFixed(3)}× ` +
+        `(main thread ${pace.mainThreadCpuVsNodeHttp.toFixed(3)}×), ` +
         `peak heap ${pace.peakHeapVsNodeHttp.toFixed(3)}×, peak growth over the baseline ${pace.peakGrowthVsNodeHttp.toFixed(3)}× (medians of ${pace.sdk.length} processes each, interleaved)`,
       `  SDK (flush() resolving ${rounds('sdk', (r) => r.lagMs.toFixed(0))} ms after the last end()): ${each('sdk')}`,
       `  node:http sender (the last delivered ${rounds('http', (r) => r.lagMs.toFixed(0))} ms after the last end): ${each('http')}; ` +
