@@ -6,12 +6,14 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { BLOCKING_SCENARIOS, ISSUE_32_SCENARIOS, benchBlocking } from './blocking.js';
 import { benchBundle, describeBundle } from './bundle.js';
+import { benchBurstHeap, describeBurstHeap } from './burst-heap.js';
 import { benchDelivery } from './delivery.js';
 import { benchExport } from './export.js';
 import { benchImport } from './import.js';
 import { benchFrameworks } from './frameworks.js';
 import { benchIntegrations } from './integrations.js';
 import { benchMemory, benchOpenConversation } from './memory.js';
+import { benchNodeHttpSender, describeNodeHttpSender } from './node-http-sender.js';
 import { benchOtel } from './otel.js';
 import { benchPrivacy } from './privacy.js';
 import { benchProviders, describeProviders } from './providers.js';
@@ -29,6 +31,10 @@ const TARGETS = {
   recordVsPosthogCapture: { max: 0.25, unit: '×', vs: 'posthog-node capture()' },
   cpuPerConversationVsFetch: { max: 0.8, unit: '×', vs: 'raw fetch' },
   deliveryRatioVsFetch: { min: 1.3, unit: '×', vs: 'raw fetch' },
+  cpuPerConversationVsNodeHttp: { max: 1.2, unit: '×', vs: 'keep-alive node:http sender' },
+  peakHeapVsNodeHttp: { max: 1.5, unit: '×', vs: 'keep-alive node:http sender' },
+  burstHeapVsMaxQueuedBytes: { max: 1.5, unit: '×', vs: 'maxQueuedBytes (120,000 tiny, service hangs)' },
+  burstHeap40kBVsMaxQueuedBytes: { max: 1.5, unit: '×', vs: 'maxQueuedBytes (500 of 40 kB, service hangs)' },
   importMsVsLangfuse: { max: 1.2, unit: '×', vs: 'langfuse' },
   heapBytesPerJsonByte: { max: 1.5, unit: 'B/B', vs: 'its JSON bytes' },
   recorderBundleGzipBytes: { max: 16_000, unit: 'B', vs: 'limit' },
@@ -62,6 +68,10 @@ console.log('measuring maskPII …');
 const privacy = benchPrivacy(sdk);
 console.log('measuring delivery against the reference server in another process …');
 const delivery = await benchDelivery(sdk);
+console.log('measuring the recorder against a keep-alive node:http sender, 10,000 conversations × 5 turns, fresh processes …');
+const nodeHttp = await benchNodeHttpSender();
+console.log('measuring heap during bursts against a service that hangs, fresh processes …');
+const burst = await benchBurstHeap();
 console.log('measuring import time against langfuse, fresh processes …');
 const cold = await benchImport();
 console.log('measuring observeOpenAI against the unwrapped client …');
@@ -89,6 +99,10 @@ const figures: Record<Metric, number> = {
   recordVsPosthogCapture: Number(recording.recordVsPosthogCapture.toFixed(3)),
   cpuPerConversationVsFetch: Number(delivery.cpuPerConversationVsFetch.toFixed(3)),
   deliveryRatioVsFetch: Number(delivery.deliveryRatioVsFetch.toFixed(3)),
+  cpuPerConversationVsNodeHttp: Number(nodeHttp.cpuPerConversationVsNodeHttp.toFixed(3)),
+  peakHeapVsNodeHttp: Number(nodeHttp.peakHeapVsNodeHttp.toFixed(3)),
+  burstHeapVsMaxQueuedBytes: Number(burst.tiny.growthVsBound.toFixed(3)),
+  burstHeap40kBVsMaxQueuedBytes: Number(burst.large.growthVsBound.toFixed(3)),
   importMsVsLangfuse: Number(cold.importMsVsLangfuse.toFixed(3)),
   heapBytesPerJsonByte: Number(memory.heapBytesPerJsonByte.toFixed(3)),
   recorderBundleGzipBytes: bundle.scenarios.recorderOnly.eagerGzipBytes,
@@ -139,6 +153,7 @@ console.log(
     `${delivery.sdkCpuUs.join('/')} µs, per fetch request ${delivery.fetchCpuUs.join('/')} µs; ` +
     `ky over fetch, as the typed client sends off Node (same bodies) ${delivery.kyCpuUs.join('/')} µs, ${delivery.kyCpuVsFetch.toFixed(3)} × fetch`,
 );
+for (const line of [...describeNodeHttpSender(nodeHttp), ...describeBurstHeap(burst)]) console.log(line);
 console.log(
   `import + new client: nebuly-client as Node resolves it ${cold.sdkMs} ms, langfuse ${cold.langfuseMs} ms, an empty module ${cold.emptyMs} ms, ` +
     `${DIST.pathname}index.js (the bundlers' build) ${cold.bundlerBuildMs} ms ` +
@@ -215,7 +230,7 @@ const results = {
   ...figures,
   targets: TARGETS,
   met: Object.fromEntries((Object.keys(TARGETS) as Metric[]).map((metric) => [metric, meets(metric, figures[metric])])),
-  details: { recording, delivery, import: cold, memory, openConversationBytes, bundle, integrations, providers, frameworks, otel, blocking, privacy, redis, outage, export: exported },
+  details: { recording, delivery, nodeHttp, burst, import: cold, memory, openConversationBytes, bundle, integrations, providers, frameworks, otel, blocking, privacy, redis, outage, export: exported },
 };
 await writeFile(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written to bench/results.json');

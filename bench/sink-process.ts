@@ -6,7 +6,7 @@ export const SINK_API_KEY = 'bench-key';
 export const SINK_PATH = '/event-ingestion/api/v2/events/trace_conversation';
 
 /** The sink of bench/sink.ts, running in a process of its own, and how to talk to it. */
-export interface SinkProcess {
+export interface Sink {
   url: string;
   child: ChildProcess;
   /** Sends a message (`bodies`, `cpu`, `clear`) and resolves with its answer. */
@@ -25,7 +25,7 @@ export interface SinkProcess {
  * await sink.close();
  * ```
  */
-export async function startSink(apiKey = SINK_API_KEY, path = SINK_PATH): Promise<SinkProcess> {
+export async function startSink(apiKey = SINK_API_KEY, path = SINK_PATH): Promise<Sink> {
   const child = fork(fileURLToPath(new URL('sink.ts', import.meta.url)), [apiKey, path], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -10,7 +10,8 @@
  * outside the timed rounds.
  *
  * Driven over IPC: it answers `{ url }` once listening, then `bodies` (the bodies accepted
- * since the last `clear`), `cpu` (its CPU time since then, µs), `clear` and `close`.
+ * since the last `clear`), `count` (how many), `headers` (the distinct lists of header
+ * names they came with, sorted), `cpu` (its CPU time since then, µs), `clear` and `close`.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +22,7 @@ const send = process.send.bind(process);
 
 const ACCEPTED = JSON.stringify({ status: 'accepted' });
 let bodies: string[] = [];
+let headerNames = new Set<string>();
 let cpu = process.cpuUsage();
 
 const server = createServer({ keepAliveTimeout: 60_000 }, (request, response) => {
@@ -34,15 +36,21 @@ const server = createServer({ keepAliveTimeout: 60_000 }, (request, response) =>
     if (request.headers.authorization !== `Bearer ${apiKey}`) return answer(401, '{"detail":"Invalid API key"}');
     if (request.method !== 'POST' || request.url !== path) return answer(404, '{"detail":"Not Found"}');
     bodies.push(Buffer.concat(chunks).toString('utf8'));
+    headerNames.add(Object.keys(request.headers).sort().join(','));
     answer(202, ACCEPTED);
   });
 });
 
-process.on('message', (message: 'bodies' | 'clear' | 'cpu' | 'close') => {
+process.on('message', (message: 'bodies' | 'count' | 'headers' | 'clear' | 'cpu' | 'close') => {
   if (message === 'bodies') {
     send({ bodies });
+  } else if (message === 'count') {
+    send({ count: bodies.length });
+  } else if (message === 'headers') {
+    send({ headers: [...headerNames] });
   } else if (message === 'clear') {
     bodies = [];
+    headerNames = new Set();
     cpu = process.cpuUsage();
     send({ cleared: true });
   } else if (message === 'cpu') {
