@@ -8,7 +8,7 @@ import type { ChildMessage, DrainReport, ParentMessage, PayloadKind } from './fi
 const SCRIPT = fileURLToPath(new URL('./fixtures/heap-drain.ts', import.meta.url));
 const BOUND = 8 * 1024 * 1024;
 const MIB = 1024 * 1024;
-const ANSWER_MS = 100;
+const ANSWER_MS = 25;
 
 /**
  * A conversation endpoint on loopback that is down (503, `Retry-After: 1`) or up (202
