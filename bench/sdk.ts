@@ -23,9 +23,9 @@ export const DIST =
  * Throws unless Node reads the build's `.js` files as ES modules (the nearest
  * `package.json` says `"type": "module"`, as the repository's does). A build copied alone
  * (`cp -r dist /tmp/x`) has none: tsx, which the benchmarks run under, then compiles each
-  * of its files again (to CommonJS, keeping names: an `__name()` call on every function
- * made), and
- * measured `observeGoogleGenAI` at +25 µs a call where the same build in place costs +11.
+ * of its files again (to CommonJS, keeping names: an `__name()` call on every function
+ * made), and measured `observeGoogleGenAI` at +25 µs a call where the same build in
+ * place costs +11.
  */
 function checkModuleType(dist: URL): void {
   for (let folder = dist; ; folder = new URL('../', folder)) {
