@@ -115,9 +115,11 @@ class ReservedPlace implements StepSlot {
       }
       return;
     }
-    const placeholder = this.#placeholder;
-    delete placeholder[UNFINISHED_STEP];
-    Object.assign(placeholder, recorded);
+    // The step takes its place in the trace: taking the mark off the place instead (a
+    // `delete`) was the slowest line of an observed call.
+    const trace = this.#record.trace;
+    const index = trace.lastIndexOf(this.#placeholder);
+    if (index >= 0) trace[index] = recorded;
     state.lastActivityAt = state.now();
     // An ended turn waits for its steps before it is stored.
     state.events.settled(this.#record);

@@ -108,8 +108,10 @@ export function observeBedrockClient<Client extends object>(client: Client, targ
   let made: { source: unknown; observed: unknown } | undefined;
   return new Proxy(client, {
     get(object, key) {
-      const value: unknown = Reflect.get(object, key, object);
-      if (key !== 'send' || typeof value !== 'function') return value;
+      if (key !== 'send') return Reflect.get(object, key, object);
+      // Read by name: this runs on every call (see `fieldsOf`).
+      const value = (object as { send?: unknown }).send;
+      if (typeof value !== 'function') return value;
       if (made?.source === value) return made.observed;
       const send = value as (...args: unknown[]) => unknown;
       const observed = function observedSend(this: unknown, ...args: unknown[]) {
