@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 /**
@@ -18,7 +19,33 @@ export const DIST =
     ? new URL('../dist/', import.meta.url)
     : pathToFileURL(`${process.env.BENCH_DIST.replace(/\/+$/, '')}/`);
 
+/**
+ * Throws unless Node reads the build's `.js` files as ES modules (the nearest
+ * `package.json` says `"type": "module"`, as the repository's does). A build copied alone
+ * (`cp -r dist /tmp/x`) has none: tsx, which the benchmarks run under, then compiles each
+ * of its files again (to CommonJS, keeping names: an `__name()` call on every function
+ * made), and measured `observeGoogleGenAI` at +25 µs a call where the same build in
+ * place costs +11.
+ */
+function checkModuleType(dist: URL): void {
+  for (let folder = dist; ; folder = new URL('../', folder)) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(new URL('package.json', folder), 'utf8');
+    } catch {
+      // None here: the folder above decides.
+    }
+    if (text !== undefined) {
+      if ((JSON.parse(text) as { type?: unknown }).type === 'module') return;
+      break;
+    }
+    if (folder.pathname === '/') break;
+  }
+  throw new Error(`bench: ${dist.pathname} is not read as ES modules: put a package.json with "type": "module" in it (or above it), else tsx recompiles it and the figures are not the build's`);
+}
+
 export async function loadSdk(): Promise<Sdk> {
+  checkModuleType(DIST);
   return (await import(new URL('index.js', DIST).href)) as Sdk;
 }
 

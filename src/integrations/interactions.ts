@@ -6,6 +6,7 @@
  * the LLM step that asked for them and the next.
  */
 import type { NebulyClient } from '../client.js';
+import type { Conversation } from '../recorder/conversation.js';
 import type { ConversationOutcome } from '../recorder/outcome.js';
 import type { Turn } from '../recorder/turn.js';
 import type { NebulyTarget } from './nebuly-target.js';
@@ -44,25 +45,26 @@ function destinationOf(key: object): Destination {
   return destination;
 }
 
-/** Where a target's interactions go, and how one is opened there. */
-function placeOf(target: Exclude<NebulyTarget, { turn: Turn }>): { key: object; open: (input: string) => OpenInteraction } {
-  const own = (turn: Turn, after?: () => void): OpenInteraction => ({ turn, after, awaited: [], output: '' });
-  if ('conversation' in target) {
-    const { conversation } = target;
-    return { key: conversation, open: (input) => own(conversation.interaction({ input })) };
-  }
-  if (target.conversationId !== undefined) {
-    const conversation = sessionConversation(target, target.conversationId);
-    return { key: conversation, open: (input) => own(conversation.interaction({ input })) };
-  }
-  // A conversation of one interaction, ended with it.
-  return {
-    key: target,
-    open: (input) => {
-      const conversation = target.nebuly.startConversation({ end_user: target.endUser, tags: target.tags });
-      return own(conversation.interaction({ input }), () => void conversation.end());
-    },
-  };
+const NONE_AWAITED: readonly string[] = [];
+
+/**
+ * The conversation a target's interactions go to: its own, or its session's; `undefined`
+ * for a standalone target without id, whose interactions are a conversation each.
+ */
+function conversationOf(target: Exclude<NebulyTarget, { turn: Turn }>): Conversation | undefined {
+  if ('conversation' in target) return target.conversation;
+  return target.conversationId === undefined ? undefined : sessionConversation(target, target.conversationId);
+}
+
+/** A standalone target: with no `conversationId`, its interactions are a conversation each. */
+type Standalone = Extract<NebulyTarget, { nebuly: NebulyClient }>;
+
+/** Opens an interaction in `conversation`, else (a standalone target without id) in a conversation of its own, ended with it. */
+function open(target: Exclude<NebulyTarget, { turn: Turn }>, conversation: Conversation | undefined, input: string): OpenInteraction {
+  if (conversation !== undefined) return { turn: conversation.interaction({ input }), after: undefined, awaited: NONE_AWAITED, output: '' };
+  const { nebuly, endUser, tags } = target as Standalone;
+  const own = nebuly.startConversation({ end_user: endUser, tags });
+  return { turn: own.interaction({ input }), after: () => void own.end(), awaited: NONE_AWAITED, output: '' };
 }
 
 function close(interaction: OpenInteraction, output: string): void {
@@ -72,6 +74,7 @@ function close(interaction: OpenInteraction, output: string): void {
 
 /** The interactions awaiting tools end, with the text they had: a new user message came. */
 function settle(destination: Destination): void {
+  if (destination.pending.length === 0) return;
   for (const interaction of destination.pending.splice(0)) close(interaction, interaction.output);
 }
 
@@ -88,7 +91,7 @@ function takePending(destination: Destination, runs: readonly ToolRun[]): OpenIn
 
 function callIn(destination: Destination, interaction: OpenInteraction, client: NebulyClient | undefined): ObservedCall {
   const internals = turnInternals(interaction.turn);
-  return new TurnCall(interaction.turn, (result: CallResult) => {
+  const finish = (result: CallResult) => {
     if (result.input !== undefined) internals.setInput(result.input);
     const output = result.joinsOutput === true ? interaction.output + (result.output ?? '') : (result.output ?? '');
     if (result.awaitsTools !== undefined && !internals.closed()) {
@@ -98,7 +101,8 @@ function callIn(destination: Destination, interaction: OpenInteraction, client: 
       return;
     }
     close(interaction, output);
-  }, client);
+  };
+  return new TurnCall(interaction.turn, finish, client, internals);
 }
 
 /** The same text, or the same JSON written with other spacing (tool arguments as the app and the model each wrote them). */
@@ -176,8 +180,8 @@ export function beginInteractionCall(target: NebulyTarget, start: CallStart, cli
       recordRuns(target.turn, call, runs);
       return call;
     }
-    const place = placeOf(target);
-    const destination = destinationOf(place.key);
+    const conversation = conversationOf(target);
+    const destination = destinationOf(conversation ?? target);
     const latest = destination.pending.at(-1);
     if (start.aside === true && latest !== undefined && !turnInternals(latest.turn).closed()) {
       return new TurnCall(latest.turn, undefined, client);
@@ -189,7 +193,7 @@ export function beginInteractionCall(target: NebulyTarget, start: CallStart, cli
       return call;
     }
     settle(destination);
-    const interaction = place.open(start.input ?? '');
+    const interaction = open(target, conversation, start.input ?? '');
     lastInteraction.set(target, interaction.turn);
     const call = callIn(destination, interaction, client);
     recordRuns(interaction.turn, call, runs);

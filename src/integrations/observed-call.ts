@@ -105,9 +105,10 @@ export class TurnCall implements ObservedCall {
   readonly client: NebulyClient | undefined;
   #ended = false;
 
-  constructor(turn: Turn, finish: Finish | undefined, client?: NebulyClient) {
+  /** `internals`: the turn's, when the caller has them already. */
+  constructor(turn: Turn, finish: Finish | undefined, client?: NebulyClient, internals: TurnInternals = turnInternals(turn)) {
     this.#turn = turn;
-    this.#internals = turnInternals(turn);
+    this.#internals = internals;
     this.#finish = finish;
     this.client = client;
   }
@@ -126,14 +127,8 @@ export class TurnCall implements ObservedCall {
 
   reserve(): StepSlot {
     try {
-      const slot = this.#internals.reserve();
       // Each of the slot's methods is guarded too: they run in the caller's stream.
-      return {
-        llm: (step) => this.#guard(() => slot.llm(step)),
-        retrieval: (step) => this.#guard(() => slot.retrieval(step)),
-        embedding: (step) => this.#guard(() => slot.embedding(step)),
-        cancel: () => this.#guard(() => slot.cancel()),
-      };
+      return new GuardedSlot(this.#internals.reserve(), this);
     } catch (error) {
       this.fault(error, 'reserving a step');
       return NO_SLOT;
@@ -176,6 +171,49 @@ export class TurnCall implements ObservedCall {
       record();
     } catch (error) {
       this.fault(error);
+    }
+  }
+}
+
+/** A slot whose faults are the call's, never thrown: one object, made for every observed call. */
+class GuardedSlot implements StepSlot {
+  readonly #slot: StepSlot;
+  readonly #call: ObservedCall;
+
+  constructor(slot: StepSlot, call: ObservedCall) {
+    this.#slot = slot;
+    this.#call = call;
+  }
+
+  llm(step: LLMStepInput): void {
+    try {
+      this.#slot.llm(step);
+    } catch (error) {
+      this.#call.fault(error);
+    }
+  }
+
+  retrieval(step: RetrievalStepInput): void {
+    try {
+      this.#slot.retrieval(step);
+    } catch (error) {
+      this.#call.fault(error);
+    }
+  }
+
+  embedding(step: EmbeddingStepInput): void {
+    try {
+      this.#slot.embedding(step);
+    } catch (error) {
+      this.#call.fault(error);
+    }
+  }
+
+  cancel(): void {
+    try {
+      this.#slot.cancel();
+    } catch (error) {
+      this.#call.fault(error);
     }
   }
 }

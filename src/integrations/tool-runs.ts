@@ -39,12 +39,13 @@ export interface ToolCallRequest {
  * ```
  */
 export class ToolRunReader {
-  readonly #calls: Map<string, ToolCallRequest>;
+  /** Made at the first tool call (or from `known`): most requests have none. */
+  #calls: Map<string, ToolCallRequest> | undefined;
   #results: { id: string | undefined; output: string }[] = [];
 
   /** `known`: tool calls asked for before this request (a response it continues). */
   constructor(known?: ReadonlyMap<string, ToolCallRequest>) {
-    this.#calls = new Map(known);
+    this.#calls = known === undefined ? undefined : new Map(known);
   }
 
   /** A message that is not a tool result: results before it do not end the request. */
@@ -55,7 +56,7 @@ export class ToolRunReader {
   /** A tool call the model asked for (part of an assistant message). */
   call(id: string | undefined, request: ToolCallRequest): void {
     this.message();
-    if (id !== undefined) this.#calls.set(id, request);
+    if (id !== undefined) (this.#calls ??= new Map()).set(id, request);
   }
 
   result(id: string | undefined, output: string): void {
@@ -64,13 +65,14 @@ export class ToolRunReader {
 
   /** The tool calls seen, by id (for a later request that continues this one). */
   get calls(): ReadonlyMap<string, ToolCallRequest> {
-    return this.#calls;
+    return (this.#calls ??= new Map());
   }
 
   /** The tool results that end the request, each with the call it answers. */
   runs(): ToolRun[] {
+    if (this.#results.length === 0) return [];
     return this.#results.map(({ id, output }) => {
-      const request = id === undefined ? undefined : this.#calls.get(id);
+      const request = id === undefined ? undefined : this.#calls?.get(id);
       const input = request?.input;
       return {
         id,

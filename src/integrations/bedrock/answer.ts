@@ -4,8 +4,10 @@
  * names no model in its answer: the step's model is the request's `modelId`.
  */
 import type { AnswerCollector } from '../provider/step.js';
-import { arrayField, field, stringField, tokenCount, toolCallText } from '../provider/text.js';
+import { asString, fieldsOf, tokenCount, toolCallText } from '../provider/text.js';
 import type { DetailedAnswer } from '../token-details.js';
+
+// Read by name, not with `field()`: this runs on every call (see `fieldsOf`).
 
 type Usage = Pick<DetailedAnswer, 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'cacheWriteTokens'>;
 
@@ -15,16 +17,19 @@ type Usage = Pick<DetailedAnswer, 'inputTokens' | 'outputTokens' | 'cachedInputT
  * them apart, as Anthropic does); the cache's parts kept beside.
  */
 function usageOf(usage: unknown): Usage {
-  const uncached = tokenCount(field(usage, 'inputTokens'));
-  const cacheRead = tokenCount(field(usage, 'cacheReadInputTokens'));
-  const cacheWrite = tokenCount(field(usage, 'cacheWriteInputTokens'));
+  const fields = fieldsOf(usage);
+  const uncached = tokenCount(fields?.inputTokens);
+  const cacheRead = tokenCount(fields?.cacheReadInputTokens);
+  const cacheWrite = tokenCount(fields?.cacheWriteInputTokens);
   return {
     inputTokens: uncached === undefined ? undefined : uncached + (cacheRead ?? 0) + (cacheWrite ?? 0),
-    outputTokens: tokenCount(field(usage, 'outputTokens')),
+    outputTokens: tokenCount(fields?.outputTokens),
     cachedInputTokens: cacheRead,
     cacheWriteTokens: cacheWrite,
   };
 }
+
+const NO_BLOCKS: readonly unknown[] = [];
 
 /**
  * A `ConverseCommand` output as the answer: its message's text blocks in order (one
@@ -38,17 +43,31 @@ export function converseAnswer(output: unknown, modelId: string | undefined): De
   let text = '';
   const toolCalls: string[] = [];
   const toolCallIds: string[] = [];
-  for (const block of arrayField(field(field(output, 'output'), 'message'), 'content')) {
-    const use = field(block, 'toolUse');
+  const fields = fieldsOf(output);
+  const content = fieldsOf(fieldsOf(fields?.output)?.message)?.content;
+  for (const block of Array.isArray(content) ? content : NO_BLOCKS) {
+    const blockFields = fieldsOf(block);
+    const use = blockFields?.toolUse;
     if (use !== undefined && use !== null) {
-      toolCalls.push(toolCallText(stringField(use, 'name'), field(use, 'input')));
-      const id = stringField(use, 'toolUseId');
+      const useFields = fieldsOf(use);
+      toolCalls.push(toolCallText(asString(useFields?.name), useFields?.input));
+      const id = asString(useFields?.toolUseId);
       if (id !== undefined) toolCallIds.push(id);
     } else {
-      text += stringField(block, 'text') ?? '';
+      text += asString(blockFields?.text) ?? '';
     }
   }
-  return { model: modelId, text, toolCalls, toolCallIds, ...usageOf(field(output, 'usage')) };
+  const usage = usageOf(fields?.usage);
+  return {
+    model: modelId,
+    text,
+    toolCalls,
+    toolCallIds,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cachedInputTokens: usage.cachedInputTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+  };
 }
 
 /** A content block being streamed: text, or a tool use whose input JSON arrives in pieces. */
@@ -76,29 +95,35 @@ export class ConverseEventCollector implements AnswerCollector {
     this.#model = modelId;
   }
 
-  #block(event: unknown): StreamedBlock | undefined {
-    const index = field(event, 'contentBlockIndex');
+  #block(event: Readonly<Record<string, unknown>> | undefined): StreamedBlock | undefined {
+    const index = event?.contentBlockIndex;
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) return undefined;
     return (this.#blocks[index] ??= { toolUse: undefined, text: '' });
   }
 
   add(event: unknown): void {
-    const start = field(event, 'contentBlockStart');
+    const fields = fieldsOf(event);
+    const start = fields?.contentBlockStart;
     if (start !== undefined) {
-      const use = field(field(start, 'start'), 'toolUse');
-      const block = this.#block(start);
-      if (block !== undefined && use !== undefined && use !== null) block.toolUse = { id: stringField(use, 'toolUseId'), name: stringField(use, 'name') };
+      const startFields = fieldsOf(start);
+      const use = fieldsOf(startFields?.start)?.toolUse;
+      const block = this.#block(startFields);
+      if (block !== undefined && use !== undefined && use !== null) {
+        const useFields = fieldsOf(use);
+        block.toolUse = { id: asString(useFields?.toolUseId), name: asString(useFields?.name) };
+      }
       return;
     }
-    const delta = field(event, 'contentBlockDelta');
+    const delta = fields?.contentBlockDelta;
     if (delta !== undefined) {
-      const block = this.#block(delta);
-      const change = field(delta, 'delta');
-      if (block !== undefined) block.text += stringField(change, 'text') ?? stringField(field(change, 'toolUse'), 'input') ?? '';
+      const deltaFields = fieldsOf(delta);
+      const block = this.#block(deltaFields);
+      const change = fieldsOf(deltaFields?.delta);
+      if (block !== undefined) block.text += asString(change?.text) ?? asString(fieldsOf(change?.toolUse)?.input) ?? '';
       return;
     }
-    const metadata = field(event, 'metadata');
-    if (metadata !== undefined) this.#usage = usageOf(field(metadata, 'usage'));
+    const metadata = fields?.metadata;
+    if (metadata !== undefined) this.#usage = usageOf(fieldsOf(metadata)?.usage);
   }
 
   answer(): DetailedAnswer {

@@ -6,34 +6,71 @@
  * the chat sends (its history, then the new message).
  */
 import { type AsyncCall, observeAsyncCall } from '../async-call.js';
+import type { Finished } from '../model-call.js';
 import type { ClientVersion } from '../provider/observe.js';
-import type { CallRecording } from '../provider/recording.js';
+import type { CallRecording, Ending, StreamRecording } from '../provider/recording.js';
 import { failedCall, llmFinished } from '../provider/step.js';
-import { field, lastUserText, stringField } from '../provider/text.js';
+import { asString, field, fieldsOf, lastUserText, type StepMessage, stringField } from '../provider/text.js';
+import type { ToolRun } from '../tool-runs.js';
 import type { TargetChoice } from '../target.js';
 import { GeminiCollector, modelName } from './answer.js';
 import { geminiRequest } from './contents.js';
 
-/** What one call records, from its params; `streams` says which method it is. */
-function geminiRecording(params: unknown, streams: boolean): CallRecording {
-  const { messages, toolRuns } = geminiRequest(params);
-  const model = stringField(params, 'model');
-  return {
-    input: lastUserText(messages),
-    toolRuns,
-    streams,
-    complete: (response) => {
-      const collector = new GeminiCollector(model);
-      collector.add(response);
-      return llmFinished(messages, collector.answer(), { kind: 'complete' });
-    },
-    stream: () => {
-      const collector = new GeminiCollector(model);
-      return { add: (chunk) => collector.add(chunk), finish: (ending) => llmFinished(messages, collector.answer(), ending) };
-    },
-    failed: (error) => failedCall(messages, modelName(model), error),
-  };
+const COMPLETE: Ending = { kind: 'complete' };
+
+/** A streamed answer, collected chunk by chunk. */
+class GeminiStream implements StreamRecording {
+  readonly #collector: GeminiCollector;
+  readonly #messages: StepMessage[];
+
+  constructor(model: string | undefined, messages: StepMessage[]) {
+    this.#collector = new GeminiCollector(model);
+    this.#messages = messages;
+  }
+
+  add(chunk: unknown): void {
+    this.#collector.add(chunk);
+  }
+
+  finish(ending: Ending): Finished {
+    return llmFinished(this.#messages, this.#collector.answer(), ending);
+  }
 }
+
+/** What one call records, from its params; `streams` says which method it is. One object a call: this runs on every call. */
+class GeminiRecording implements CallRecording {
+  readonly input: string | undefined;
+  readonly toolRuns: readonly ToolRun[];
+  readonly streams: boolean;
+  readonly #messages: StepMessage[];
+  readonly #model: string | undefined;
+
+  constructor(params: unknown, streams: boolean) {
+    const { messages, toolRuns } = geminiRequest(params);
+    this.#messages = messages;
+    this.#model = asString(fieldsOf(params)?.model);
+    this.input = lastUserText(messages);
+    this.toolRuns = toolRuns;
+    this.streams = streams;
+  }
+
+  complete(response: unknown): Finished {
+    const collector = new GeminiCollector(this.#model);
+    collector.add(response);
+    return llmFinished(this.#messages, collector.answer(), COMPLETE);
+  }
+
+  stream(): StreamRecording {
+    return new GeminiStream(this.#model, this.#messages);
+  }
+
+  failed(error: unknown): Finished {
+    return failedCall(this.#messages, modelName(this.#model), error);
+  }
+}
+
+/** A streamed call's result is the stream itself (an async generator). */
+const itself = (result: unknown): unknown => result;
 
 /**
  * The version of `@google/genai` a client is from, as the user agent it sends says it
@@ -98,11 +135,8 @@ export function observeGenAIClient<Client extends object>(client: Client, target
         const original = method as (...args: unknown[]) => unknown;
         return function observedCall(this: unknown, ...args: unknown[]) {
           const params = args[0];
-          const call: AsyncCall = {
-            streamOf: (result) => result,
-            signal: field(field(params, 'config'), 'abortSignal') as AbortSignal | undefined,
-          };
-          return observeAsyncCall(target, version, () => geminiRecording(params, streams), () => original.apply(value, args), call);
+          const call: AsyncCall = { streamOf: itself, signal: fieldsOf(fieldsOf(params)?.config)?.abortSignal as AbortSignal | undefined };
+          return observeAsyncCall(target, version, () => new GeminiRecording(params, streams), () => original.apply(value, args), call);
         };
       });
       observedModels.set(value, observed);

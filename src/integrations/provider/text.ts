@@ -28,6 +28,32 @@ export function field(value: unknown, name: string): unknown {
 }
 
 /**
+ * The fields of a value that may be anything, to read by name (`fieldsOf(usage)?.inputTokens`):
+ * the value itself when it is an object, else `undefined` (a getter may still throw). On
+ * the paths run for every call, prefer it to {@link field}: a read written out by name
+ * keeps an inline cache of its own, while `field`'s one read by key serves every caller and
+ * every shape, and V8 answers it with its slowest lookup.
+ * @example
+ * ```ts
+ * fieldsOf(response)?.usage; // undefined for null, a string, a number
+ * ```
+ */
+export function fieldsOf(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * A string, or `undefined`: for a field read with {@link fieldsOf}.
+ * @example
+ * ```ts
+ * asString(fieldsOf(params)?.model); // 'gpt-4o'
+ * ```
+ */
+export function asString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
  * A string field, or `undefined`.
  * @example
  * ```ts
