@@ -15,6 +15,15 @@ describe('priceOf', () => {
     expect(priceOf('gpt-4o-audio-preview', undefined)).toBeUndefined();
   });
 
+  it('reads a Bedrock model id as its vendor’s model: region profile, vendor and version left out', () => {
+    const sonnet = priceOf('claude-sonnet-4-5', undefined);
+    expect(sonnet).toBeDefined();
+    expect(priceOf('anthropic.claude-sonnet-4-5-20250929-v1:0', undefined)).toEqual(sonnet);
+    expect(priceOf('us.anthropic.claude-sonnet-4-5-20250929-v1:0', undefined)).toEqual(sonnet);
+    expect(priceOf('global.anthropic.claude-sonnet-4-5-20250929-v1', undefined)).toEqual(sonnet);
+    expect(priceOf('meta.llama3-70b-instruct-v1:0', undefined)).toBeUndefined();
+  });
+
   it('the client’s prices first, by any case', () => {
     expect(priceOf('GPT-4o', { 'gpt-4O': { input: 1, output: 2 } })).toEqual({ input: 1, output: 2 });
     expect(priceOf('unknown-model', {})).toBeUndefined();

@@ -86,11 +86,19 @@ export interface BilledTokens {
 /** A snapshot's date (`-2024-08-06`, `-20250514`, Vertex's `@20250514`) or version (`-001`). */
 const SNAPSHOT_SUFFIX = /(?:-\d{4}-\d{2}-\d{2}|[-@]\d{8}|-\d{3})$/;
 
-/** The name as looked up: lower case, without a provider's path (`models/gemini-2.5-pro`). */
+/**
+ * A Bedrock model id (`anthropic.claude-sonnet-4-5-20250929-v1:0`, with a cross-region
+ * profile's `us.` or `global.` first): its vendor and region before the model's name, its
+ * version (`-v1:0`) after. Bedrock's on-demand prices are the vendor's.
+ */
+const BEDROCK_ID = /^(?:[a-z]{2,6}\.)?(?:anthropic|openai|google)\.(.+?)(?:-v\d+(?::\d+)?)?$/;
+
+/** The name as looked up: lower case, without a provider's path (`models/gemini-2.5-pro`) or Bedrock's wrapping. */
 function lookupName(model: string): string {
-  const name = model.trim().toLowerCase();
-  const slash = name.lastIndexOf('/');
-  return slash >= 0 ? name.slice(slash + 1) : name;
+  const lower = model.trim().toLowerCase();
+  const slash = lower.lastIndexOf('/');
+  const name = slash >= 0 ? lower.slice(slash + 1) : lower;
+  return BEDROCK_ID.exec(name)?.[1] ?? name;
 }
 
 function findIn(table: Readonly<Record<string, ModelPrice>>, name: string): ModelPrice | undefined {

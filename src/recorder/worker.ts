@@ -229,7 +229,8 @@ export class BoundedJobs<T> {
   add(item: T, notBefore = 0): void {
     this.#count += 1;
     this.#unhanded += 1;
-    if (notBefore > this.#now()) {
+    // Most jobs have none: the clock is read only for those that do.
+    if (notBefore > 0 && notBefore > this.#now()) {
       // Not-before times are added in their order (one delay for all: `settleMs`).
       this.#later.push({ item, due: notBefore });
       this.#laterTimer ??= startTimer(this.#due, notBefore - this.#now(), { keepAlive: true });

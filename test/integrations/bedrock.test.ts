@@ -111,6 +111,19 @@ describe('ConverseCommand', () => {
     expect(JSON.stringify(sent())).not.toContain(SECRET);
   });
 
+  it('a call that read or wrote the prompt cache carries its cost, priced as its vendor’s model; tokens stay as reported', async () => {
+    bedrock.answer(() => ({ json: converseOutput({ text: 'Order 7 shipped.', inputTokens: 12, outputTokens: 5, cacheReadInputTokens: 1000, cacheWriteInputTokens: 100 }) }));
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const observed = observeBedrock(runtime(), { nebuly, endUser: 'user-1' });
+    await observed.send(new ConverseCommand({ ...INPUT, modelId: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }));
+    await nebuly.flush();
+    expect(errors).toEqual([]);
+    // claude-sonnet-4-5: $3 input, $0.30 cache reads, $3.75 cache writes, $15 output a million tokens.
+    expect(sent()[0]?.interactions[0]?.trace).toEqual([
+      expect.objectContaining({ input_tokens: 1112, output_tokens: 5, cost: Math.round(12 * 3 + 1000 * 0.3 + 100 * 3.75 + 5 * 15) }),
+    ]);
+  });
+
   it('prompt-cache tokens count as input; media blocks read as placeholders', async () => {
     bedrock.answer(() => ({ json: converseOutput({ text: 'A red bicycle.', inputTokens: 12, outputTokens: 5, cacheReadInputTokens: 1000, cacheWriteInputTokens: 100 }) }));
     const { nebuly, sent, errors } = nebulyWithReference();

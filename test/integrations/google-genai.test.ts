@@ -61,6 +61,19 @@ describe('models.generateContent', () => {
     expect(JSON.stringify(sent())).not.toContain('gemini-fake-key');
   });
 
+  it('a call that read cached input or thought carries its cost, from the price table; tokens stay as reported', async () => {
+    provider.answer(() => geminiResponse({ model: 'gemini-2.5-flash', text: 'Order 7 shipped.', inputTokens: 1000, outputTokens: 20 }, { cachedTokens: 800, thoughtsTokens: 40 }));
+    const { nebuly, sent, errors } = nebulyWithReference();
+    const observed = observeGoogleGenAI(genai(), { nebuly, endUser: 'user-1' });
+    await observed.models.generateContent(PARAMS);
+    await nebuly.flush();
+    expect(errors).toEqual([]);
+    // gemini-2.5-flash: $0.30 input, $0.03 cached input, $2.50 output (thinking included) a million tokens.
+    expect(sent()[0]?.interactions[0]?.trace).toEqual([
+      expect.objectContaining({ model: 'gemini-2.5-flash', input_tokens: 1000, output_tokens: 20, cost: Math.round(200 * 0.3 + 800 * 0.03 + 60 * 2.5) }),
+    ]);
+  });
+
   it('media parts read as placeholders, thoughts are no output; tokens are prompt and candidates', async () => {
     provider.answer(() => {
       const reply = geminiResponse({ model: 'gemini-test-001', text: 'A red bicycle.', inputTokens: 1290, outputTokens: 5 }, { cachedTokens: 1024, thoughtsTokens: 40 });

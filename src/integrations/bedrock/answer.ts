@@ -5,7 +5,7 @@
  */
 import type { AnswerCollector } from '../provider/step.js';
 import { asString, fieldsOf, tokenCount, toolCallText } from '../provider/text.js';
-import type { DetailedAnswer } from '../token-details.js';
+import { billedOf, type DetailedAnswer } from '../token-details.js';
 
 // Read by name, not with `field()`: this runs on every call (see `fieldsOf`).
 
@@ -58,7 +58,7 @@ export function converseAnswer(output: unknown, modelId: string | undefined): De
     }
   }
   const usage = usageOf(fields?.usage);
-  return {
+  const answer: DetailedAnswer = {
     model: modelId,
     text,
     toolCalls,
@@ -68,6 +68,9 @@ export function converseAnswer(output: unknown, modelId: string | undefined): De
     cachedInputTokens: usage.cachedInputTokens,
     cacheWriteTokens: usage.cacheWriteTokens,
   };
+  // Cache reads and writes billed at their own rates: the step's `cost`.
+  answer.billed = billedOf(answer);
+  return answer;
 }
 
 /** A content block being streamed: text, or a tool use whose input JSON arrives in pieces. */
@@ -139,6 +142,8 @@ export class ConverseEventCollector implements AnswerCollector {
       toolCalls.push(toolCallText(block.toolUse.name, block.text === '' ? '{}' : block.text));
       if (block.toolUse.id !== undefined) toolCallIds.push(block.toolUse.id);
     }
-    return { model: this.#model, text, toolCalls, toolCallIds, ...this.#usage };
+    const answer: DetailedAnswer = { model: this.#model, text, toolCalls, toolCallIds, ...this.#usage };
+    answer.billed = billedOf(answer);
+    return answer;
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { AnswerCollector } from '../provider/step.js';
 import { asString, fieldsOf, tokenCount, toolCallText } from '../provider/text.js';
-import type { DetailedAnswer } from '../token-details.js';
+import { billedOf, type DetailedAnswer } from '../token-details.js';
 import { FunctionIds } from './contents.js';
 
 // Read by name, not with `field()`: this runs on every call (see `fieldsOf`).
@@ -88,7 +88,7 @@ export class GeminiCollector implements AnswerCollector {
   }
 
   answer(): DetailedAnswer {
-    return {
+    const answer: DetailedAnswer = {
       model: this.#model,
       text: this.#text,
       toolCalls: this.#toolCalls,
@@ -98,5 +98,8 @@ export class GeminiCollector implements AnswerCollector {
       cachedInputTokens: this.#cachedInputTokens,
       reasoningTokens: this.#reasoningTokens,
     };
+    // Cached input and thinking billed at their own rates: the step's `cost`.
+    answer.billed = billedOf(answer);
+    return answer;
   }
 }
