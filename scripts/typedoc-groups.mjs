@@ -12,7 +12,7 @@ const MAIN_MODULE = 'nebuly-client';
  * matched against the path from `src/`. Order matters: errors before their folders.
  */
 export const GROUP_RULES = [
-  [/(^|\/)errors\.ts$/, 'Errors'],
+  [/(^|[/-])errors?\.ts$/, 'Errors'],
   [/^recorder\//, 'Recorder'],
   [/^builders\//, 'Builders'],
   [/^privacy\//, 'Privacy'],

@@ -10,10 +10,11 @@ import type { Conversation, StartConversationParams } from './recorder/conversat
 import { ambientContext, checkConversationTarget, type ConversationTarget } from './recorder/conversation-target.js';
 import type { DeliveryReport } from './recorder/delivery-report.js';
 import type { FeedbackParams, TagParams } from './recorder/late-params.js';
-import { Conversations } from './resources/conversations.js';
-import { EligibleUsers } from './resources/eligible-users.js';
-import { Interactions } from './resources/interactions.js';
-import { PlatformUsers } from './resources/platform-users.js';
+import type { Conversations } from './resources/conversations.js';
+import type { EligibleUsers } from './resources/eligible-users.js';
+import type { Interactions } from './resources/interactions.js';
+import { lazyResources } from './resources/lazy-resources.js';
+import type { PlatformUsers } from './resources/platform-users.js';
 import type { FeedbackPage, FeedbackPageInit } from './page-feedback/page.js';
 import type { RequestOptions } from './core/request-options.js';
 import type { VariantsParams, VariantsResponse } from './types/variants.js';
@@ -88,10 +89,9 @@ export class NebulyClient {
     const http = new HttpCore(resolved, { filter });
     this.baseUrl = resolved.baseUrl;
     this.#http = http;
-    this.interactions = new Interactions(http);
-    this.conversations = new Conversations(http);
-    this.eligibleUsers = new EligibleUsers(http);
-    this.platformUsers = new PlatformUsers(http);
+    // Loaded at their first call: a client that only records never loads them.
+    ({ interactions: this.interactions, conversations: this.conversations, eligibleUsers: this.eligibleUsers, platformUsers: this.platformUsers } =
+      lazyResources(http));
     this.#recorder = new Recorder({
       http,
       onError: resolved.onError,

@@ -43,6 +43,7 @@ export type { RequestOptions } from './core/request-options.js';
 export type { PagePromise, PageLike } from './resources/page-promise.js';
 export type { InteractionExport, ExportWindow } from './resources/interaction-export.js';
 export type { LogFields, Logger, LogLevel } from './core/logging.js';
+export { NebulyError, ValidationError } from './core/nebuly-error.js';
 export {
   AbortError,
   APIError,
@@ -50,18 +51,20 @@ export {
   BadRequestError,
   ConflictError,
   ConnectionError,
+  DeliveryError,
   InternalServerError,
-  NebulyError,
+  MASK_FAILED,
+  MaskError,
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
+  QueueFullError,
   RateLimitError,
   RedirectError,
   TimeoutError,
   UnexpectedResponseError,
   UnprocessableEntityError,
-  ValidationError,
-} from './core/errors.js';
+} from './root-errors.js';
 export type { Issue } from './utils/issues.js';
 export type * from './types/index.js';
 export type { RecorderOptions } from './core/recorder-options.js';
@@ -94,15 +97,10 @@ export type {
   SentInteraction,
   StoredInteraction,
 } from './types/store.js';
-export {
-  DeliveryError,
-  QueueFullError,
-  RecordingError,
-  type RecordingErrorCode,
-  type UndeliveredConversation,
-} from './recorder/errors.js';
+export { RecordingError, type RecordingErrorCode } from './recorder/recording-error.js';
+export type { UndeliveredConversation } from './recorder/errors.js';
 // From the modules that declare them, not privacy/index.ts: through it, Node's build
 // counted the masks of the lazy modules as loaded at import (scripts/one-lazy-file.ts).
-export { MASK_FAILED, MaskError, type MaskErrorCode, type MaskFallback } from './privacy/errors.js';
+export type { MaskErrorCode, MaskFallback } from './privacy/errors.js';
 export { maskPII } from './privacy/mask-pii.js';
 export type { IngestPayload, IngestPayloads, Mask, MaskContext, PayloadKind } from './core/privacy-options.js';

@@ -1,4 +1,4 @@
-import { NebulyError, ValidationError } from '../core/errors.js';
+import { NebulyError, ValidationError } from '../core/nebuly-error.js';
 import type { Issue } from '../utils/issues.js';
 
 /** Options of {@link hashEndUser}. */

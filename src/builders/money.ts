@@ -1,4 +1,4 @@
-import { ValidationError } from '../core/errors.js';
+import { ValidationError } from '../core/nebuly-error.js';
 
 /** Micro-dollars in one US dollar: the unit of an LLM step's `cost`. */
 export const MICRO_DOLLARS_PER_USD = 1_000_000;

@@ -1,6 +1,12 @@
 import { formatPath, type Issue, listBounded } from '../utils/issues.js';
 import { describeBody } from './describe-body.js';
+import { NebulyError } from './nebuly-error.js';
 import { RETRYABLE_STATUSES } from './retryable-statuses.js';
+
+// The errors of requests, made only by lazy modules (the engine, the typed call); the two
+// that construction and recording use are declared apart, in nebuly-error.ts, so that a
+// bundle loads these when it first sends (docs/decisions/0004-pay-for-what-you-use.md).
+export { NebulyError, ValidationError } from './nebuly-error.js';
 
 /** The longest request id a message repeats; a longer header is cut. */
 const MAX_REQUEST_ID_LENGTH = 128;
@@ -33,41 +39,6 @@ function mentionRequestId(requestId: string | undefined): string {
  */
 export function countAttempts(attempts: number): string {
   return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-}
-
-/**
- * The base of every error the SDK produces. Catch this to handle them all.
- *
- * No message or property of any SDK error ever holds the API key.
- */
-export class NebulyError extends Error {
-  override name = 'NebulyError';
-}
-
-/**
- * The input was invalid; nothing was sent. {@link ValidationError.issues} lists every
- * problem by path; the message names the first ten and counts the rest, so it stays short
- * however large the input.
- *
- * @example
- * ```ts
- * try {
- *   await nebuly.interactions.send(params);
- * } catch (error) {
- *   if (error instanceof ValidationError) console.log(error.issues);
- * }
- * ```
- */
-export class ValidationError extends NebulyError {
-  override name = 'ValidationError';
-  /** Every problem found, each with its path (`traces[0].messages[1].role`). */
-  readonly issues: readonly (Issue & { pathText: string })[];
-
-  constructor(issues: readonly Issue[], subject = 'params') {
-    const listed = issues.map(({ path, message, code }) => ({ path, message, code, pathText: formatPath(path) }));
-    super(`Invalid ${subject}: ${listBounded(listed, (issue) => `${issue.pathText} ${issue.message}`)}`);
-    this.issues = listed;
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { readEnv } from './env.js';
-import type { NebulyError } from './errors.js';
+import type { NebulyError } from './nebuly-error.js';
 
 /**
  * How much the client logs, least first: each level includes those before it.

@@ -1,4 +1,4 @@
-import type { NebulyError } from './errors.js';
+import type { NebulyError } from './nebuly-error.js';
 import type { Log, Logger, LogLevel } from './logging.js';
 import type { ModelPrice } from './model-price.js';
 import type { Mask } from './privacy-options.js';

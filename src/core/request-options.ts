@@ -1,5 +1,5 @@
 import type { Issue } from '../utils/issues.js';
-import { ValidationError } from './errors.js';
+import { ValidationError } from './nebuly-error.js';
 import { checkOptions, type OptionSpec } from './option-checks.js';
 import { valueOf } from './option-kinds.js';
 import { HEADERS_OPTION, MAX_RETRIES_OPTION, TIMEOUT_MS_OPTION } from './shared-options.js';

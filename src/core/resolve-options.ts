@@ -1,5 +1,5 @@
 import type { Issue } from '../utils/issues.js';
-import { NebulyError } from './errors.js';
+import { NebulyError } from './nebuly-error.js';
 import { backgroundReporter, resolveLog } from './logging.js';
 import { checkOptions, constructionError, group, OptionSpec } from './option-checks.js';
 import { flag, func, milliseconds, prices, text } from './option-kinds.js';

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { toIssues } from '../schemas/issues.js';
 import { type Issue } from '../utils/issues.js';
 import { unreadableIssues } from '../schemas/plain-checks.js';
-import { ValidationError } from './errors.js';
+import { ValidationError } from './nebuly-error.js';
 
 /** What {@link safeParseInput} found: the wire value, or every problem by path. */
 export type InputResult<T> = { success: true; data: T } | { success: false; issues: Issue[] };

@@ -5,7 +5,7 @@
  */
 import type { NebulyClient } from '../client.js';
 import type { ModelPrice } from '../core/model-price.js';
-import { NebulyError } from '../core/errors.js';
+import { NebulyError } from '../core/nebuly-error.js';
 import type { Turn } from '../recorder/turn.js';
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';
 import { type StepSlot, turnInternals, type TurnInternals } from './turn-access.js';

@@ -4,7 +4,7 @@
  */
 import type { NebulyError } from '../core/errors.js';
 import type { ModelPrice } from '../core/model-price.js';
-import { RecordingError } from '../recorder/errors.js';
+import { RecordingError } from '../recorder/recording-error.js';
 import { UNFINISHED_STEP } from '../recorder/record.js';
 import { embeddingRecord, llmRecord, retrievalRecord, type Turn, turnParts, type TurnParts } from '../recorder/turn.js';
 import type { EmbeddingStepInput, LLMStepInput, RetrievalStepInput } from '../schemas/index.js';

@@ -1,4 +1,4 @@
-import { NebulyError } from '../core/errors.js';
+import { NebulyError } from '../core/nebuly-error.js';
 import type { FeedbackTokenMinter, FeedbackTokenParams } from '../core/feedback-options.js';
 import { boundedText } from './bounded-body.js';
 import { type FeedbackBody, readBody } from './body.js';

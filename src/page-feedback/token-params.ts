@@ -1,4 +1,4 @@
-import { NebulyError, ValidationError } from '../core/errors.js';
+import { NebulyError, ValidationError } from '../core/nebuly-error.js';
 import type { FeedbackTokenParams } from '../core/feedback-options.js';
 import type { Issue } from '../utils/issues.js';
 import { MAX_ID_BYTES, type TokenClaims } from './token-bytes.js';

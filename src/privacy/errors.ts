@@ -1,4 +1,4 @@
-import { NebulyError } from '../core/errors.js';
+import { NebulyError } from '../core/nebuly-error.js';
 import type { PayloadKind } from '../core/privacy-options.js';
 import { formatPath, type Issue, listBounded } from '../utils/issues.js';
 

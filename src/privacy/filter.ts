@@ -1,5 +1,5 @@
 import type { BodyFilter } from '../core/body-filter.js';
-import { NebulyError } from '../core/errors.js';
+import { NebulyError } from '../core/nebuly-error.js';
 import type { IngestPayload, Mask } from '../core/privacy-options.js';
 import { applyMask, maskedKindOf } from './apply-mask.js';
 

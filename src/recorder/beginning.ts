@@ -1,6 +1,6 @@
-import { NebulyError, ValidationError } from '../core/errors.js';
+import { NebulyError, ValidationError } from '../core/nebuly-error.js';
 import type { ConversationInit } from './conversation.js';
-import { RecordingError } from './errors.js';
+import { RecordingError } from './recording-error.js';
 import { newId } from './ids.js';
 import { newKey, sharedKey } from './keys.js';
 import { checkStartParams, type StartConversationParams } from './start.js';

@@ -1,4 +1,4 @@
-import { RecordingError } from './errors.js';
+import { RecordingError } from './recording-error.js';
 import { interactionFields } from './call-fields.js';
 import type { ConversationContext, ConversationControl, ConversationHooks, ConversationInit, EndReason } from './conversation-hooks.js';
 import type { ConversationOutcome } from './outcome.js';

@@ -1,4 +1,4 @@
-import { RecordingError } from './errors.js';
+import { RecordingError } from './recording-error.js';
 import { type ExitWatcher, unwatchExit, watchExit } from './exit-hook.js';
 
 /** What a process exit would lose now: see {@link ExitGuardInit.counts}. */

@@ -1,4 +1,4 @@
-import { ValidationError, type NebulyError } from '../core/errors.js';
+import { ValidationError, type NebulyError } from '../core/nebuly-error.js';
 import type { ConversationFeedbackAction } from '../schemas/index.js';
 import { checkFeedbackAction, checkTags, Found, unreadableIssues } from '../schemas/plain-checks.js';
 import type { Attachment } from '../types/store.js';

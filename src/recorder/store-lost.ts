@@ -1,4 +1,4 @@
-import { messageOf, RecordingError } from './errors.js';
+import { messageOf, RecordingError } from './recording-error.js';
 
 /**
  * A store's error that says it lost data (`code: 'store_lost'`, as `redisStore` raises

@@ -1,5 +1,5 @@
 import type { FeedbackTokenOptions } from '../core/feedback-options.js';
-import { NebulyError } from '../core/errors.js';
+import { NebulyError } from '../core/nebuly-error.js';
 import type {
   ConversationFeedbackAction,
   EmbeddingStepInput,
@@ -8,7 +8,7 @@ import type {
 } from '../schemas/index.js';
 import { EMBEDDING_STEP_FIELDS, FEEDBACK_ACTION_FIELDS, RETRIEVAL_STEP_FIELDS } from '../schemas/wire-fields.js';
 import { endOutput, llmFields } from './call-fields.js';
-import { RecordingError } from './errors.js';
+import { RecordingError } from './recording-error.js';
 import { copyArray, fieldReaderOf } from './fields.js';
 import type { InteractionRecord, OpenRecord } from './record.js';
 import { sharedKey } from './keys.js';

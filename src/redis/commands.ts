@@ -1,4 +1,4 @@
-import { NebulyError } from '../core/errors.js';
+import { NebulyError } from '../core/nebuly-error.js';
 import { type ScriptName, SCRIPTS, SHIELDED_SCRIPTS } from './scripts.js';
 
 /**

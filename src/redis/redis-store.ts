@@ -1,4 +1,4 @@
-import { ValidationError } from '../core/errors.js';
+import { ValidationError } from '../core/nebuly-error.js';
 import type { Attachment, ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import { type Bucket, Buckets, DEFAULT_SHARDS } from './buckets.js';
 import { decodeClaim } from './claims.js';

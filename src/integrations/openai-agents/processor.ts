@@ -3,7 +3,7 @@
  * run (one trace) is one interaction: one user message and the answer shown.
  */
 import { clientParts, NebulyClient } from '../../client.js';
-import { NebulyError } from '../../core/errors.js';
+import { NebulyError } from '../../core/nebuly-error.js';
 import { diagnoseOnce } from '../diagnostics.js';
 import { recordInteraction, type Step } from '../record-interaction.js';
 import { type AgentsSpan, finalText, spanStep } from './steps.js';

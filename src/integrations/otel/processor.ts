@@ -3,7 +3,7 @@
  * them, recorded as Nebuly interactions.
  */
 import { clientParts, NebulyClient } from '../../client.js';
-import { NebulyError } from '../../core/errors.js';
+import { NebulyError } from '../../core/nebuly-error.js';
 import { insideRecordedCall, markSpan, takeSpanMark } from '../call-marks.js';
 import { diagnoseOnce } from '../diagnostics.js';
 import { defaultConversationId, defaultEndUser } from './identity.js';
