@@ -144,8 +144,8 @@ function keptPairs(endUser: string, interactions: readonly StoredInteraction[], 
   return pairs;
 }
 
-/** A claimIdle error's message without its `Redis store claimIdle: `, to be joined into another. */
-const unprefixed = (message: string) => message.replace(/^Redis store claimIdle: /, '');
+/** A store error's message without its `Redis store <operation>: `, to be joined into another. */
+const unprefixed = (message: string) => message.replace(/^Redis store \w+: /, '');
 
 /** A claim id from a token (`<claim id> <nonce>`): which hash holds the claim. */
 const claimIdOf = (token: string) => token.slice(0, token.indexOf(' '));
@@ -294,19 +294,21 @@ class RedisStore implements ConversationStore {
         }
       }),
     );
-    // A loss before any other failure: it is told once.
-    const rejected = settled.filter((result) => result.status === 'rejected');
-    const failure = rejected.find((result) => result.reason instanceof RedisStoreError && result.reason.code === 'store_lost') ?? rejected[0];
+    const reasons = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
     claims.sort((a, b) => rank.get(claimIdOf(a.token))! - rank.get(claimIdOf(b.token))!);
-    if (failure === undefined && missing.size === 0) return claims;
-    // Nothing claimed is kept from the caller: what this call took goes back at once.
-    await Promise.allSettled(claims.map((claim) => this.release(claim)));
-    if (missing.size === 0) throw failure!.reason;
-    // What this call found evicted is told whatever else failed: its entries are gone.
-    const evicted = this.#missing('claimIdle', missing);
-    if (failure === undefined) throw evicted;
-    const also = failure.reason instanceof Error ? failure.reason.message : String(failure.reason);
-    throw new RedisStoreError('claimIdle', 'store_lost', `${unprefixed(evicted.message)}; and ${unprefixed(also)}`, { cause: failure.reason });
+    if (reasons.length === 0 && missing.size === 0) return claims;
+    // Nothing claimed is kept from the caller: what this call took goes back at once; what
+    // Redis evicted meanwhile is lost, told with the rest.
+    for (const given of await Promise.allSettled(claims.map((claim) => this.#release(claim, true)))) {
+      if (given.status === 'rejected' && given.reason instanceof RedisStoreError && given.reason.code === 'store_lost') reasons.push(given.reason);
+    }
+    // Every loss is told, in one error: each was told here alone (its bucket's epoch is
+    // the one seen now, its entries and marks are gone). Another failure, only if none.
+    const told = reasons.filter((reason) => reason instanceof RedisStoreError && reason.code === 'store_lost') as RedisStoreError[];
+    if (missing.size > 0) told.unshift(this.#missing('claimIdle', missing));
+    if (told.length === 0) throw reasons[0];
+    if (told.length === 1) throw told[0];
+    throw new RedisStoreError('claimIdle', 'store_lost', told.map((loss) => unprefixed(loss.message)).join('; and '));
   }
 
   async complete(claim: ConversationClaim, retainUntil: number): Promise<void> {
@@ -321,10 +323,20 @@ class RedisStore implements ConversationStore {
     await this.#commands.run('keep', 'keep', [this.#buckets.of(conversationId).kept(conversationId)], args);
   }
 
-  async release(claim: ConversationClaim): Promise<void> {
+  release(claim: ConversationClaim): Promise<void> {
+    return this.#release(claim, false);
+  }
+
+  /** Gives `claim` back; `fresh` when its lease cannot have run out (this store just claimed it). */
+  async #release(claim: ConversationClaim, fresh: boolean): Promise<void> {
     const bucket = this.#buckets.of(claim.conversationId);
     const claimId = claimIdOf(claim.token);
-    await this.#commands.run('release', 'release', [bucket.claim(claimId), bucket.leases], [claimId, claim.token]);
+    const keys = [bucket.claim(claimId), bucket.leases, bucket.idle, bucket.open(claim.conversationId), bucket.kept(claim.conversationId)];
+    const released = Number(await this.#commands.run('release', 'release', keys, [claimId, claim.token, claim.conversationId, fresh ? '1' : '']));
+    // Unsent again, this instance's to tell should Redis lose it.
+    if (released === 1) this.#epochs.stored(bucket, claim.conversationId, claim.interactions.length, claim.lastActivityAt);
+    // Given back after Redis evicted it: lost, and told here alone (its lease is gone).
+    if (released === -1) throw this.#missing('release', new Map([[bucket, [claim.conversationId]]]));
   }
 
   async sent(conversationId: string, interactionId: string, now: number): Promise<SentInteraction | undefined> {

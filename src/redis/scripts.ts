@@ -156,14 +156,14 @@ end
 const CANDIDATES = `
 local function main()
   local limit = tonumber(ARGV[3])
-  local idle = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2], 'WITHSCORES', 'LIMIT', 0, limit + 1)
-  if idle[1] == '' then
-    table.remove(idle, 1)
-    table.remove(idle, 1)
-  end
-  if #idle > 2 * limit then
-    table.remove(idle)
-    table.remove(idle)
+  local found = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2], 'WITHSCORES', 'LIMIT', 0, limit + 1)
+  -- The epoch, scored below every activity time, but above a conversation given back (-inf).
+  local idle = {}
+  for i = 1, #found - 1, 2 do
+    if found[i] ~= '' and #idle < 2 * limit then
+      idle[#idle + 1] = found[i]
+      idle[#idle + 1] = found[i + 1]
+    end
   end
   local leases = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, limit)
   return { leases, idle, redis.call('ZSCORE', KEYS[1], '') or '' }
@@ -274,7 +274,8 @@ end
 /**
  * KEYS: claim, leases, kept. ARGV: claim id, token, retain until, replay window ms, then
  * (interaction id, JSON) per sent interaction. Only the lease holder completes: removes
- * the claim (first: memory freed before any write), then keeps what `sent()` answers
+ * the claim (first: memory freed before any write; if Redis evicted the claim's hash, its
+ * lease alone, so that no sweep tells lost what was sent), then keeps what `sent()` answers
  * until `retainUntil` (the recorder's clock, not Redis's: a relative TTL from the claim,
  * and `sent()` checks the exact end), and the kept hash at least the replay window.
  */
@@ -282,6 +283,11 @@ const COMPLETE = `${KEEP_SENT}
 local function main()
   local claim = KEYS[1]
   local m = redis.call('HMGET', claim, 'token', 'claimedAt')
+  -- Its hash evicted while held: the holder sent what it claimed; its lease must not be told lost.
+  if not m[1] then
+    redis.call('ZREM', KEYS[2], ARGV[1])
+    return 0
+  end
   if m[1] ~= ARGV[2] then return 0 end
   redis.call('ZREM', KEYS[2], ARGV[1])
   redis.call('DEL', claim)
@@ -302,12 +308,36 @@ local function main()
 end
 `;
 
-/** KEYS: claim, leases. ARGV: claim id, token. Ends the lease now if the token still holds it. */
+/**
+ * KEYS: claim, leases, idle, open, kept. ARGV: claim id, token, conversation id, `1` if
+ * the lease cannot have run out (a sweep gives back what it just claimed). If the
+ * token still holds the lease: the conversation is open again, idle since ever (so that
+ * the next sweep claims it), marked unsent, in the bucket's index, so that a loss of the
+ * index tells it as any open one; or, when a turn opened the conversation anew meanwhile,
+ * the lease ends now (an expired lease, which the next sweep claims). 1 then; 0 when
+ * another holds the lease; -1 when Redis evicted the claim's hash: its lease is removed,
+ * and the caller, which held what is now lost, tells it.
+ */
 const RELEASE = `
 local function main()
-  if redis.call('HGET', KEYS[1], 'token') ~= ARGV[2] then return 0 end
+  local claim = KEYS[1]
+  local gen = redis.call('HMGET', claim, 'token', 'gen')
+  if not gen[1] then
+    -- Told by this caller if its lease was there to remove, or could not have run out
+    -- (ARGV[4] = '1': no sweep took it, whatever evicted the leases); else by the sweep that did.
+    if redis.call('ZREM', KEYS[2], ARGV[1]) == 1 or ARGV[4] == '1' then return -1 end
+    return 0
+  end
+  if gen[1] ~= ARGV[2] then return 0 end
   redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('ZADD', KEYS[2], '-inf', ARGV[1])
+  if redis.call('EXISTS', KEYS[4]) == 1 then
+    redis.call('ZADD', KEYS[2], '-inf', ARGV[1])
+    return 1
+  end
+  redis.call('HDEL', claim, 'token', 'claimedAt')
+  redis.call('RENAME', claim, KEYS[4])
+  redis.call('ZADD', KEYS[3], '-inf', ARGV[3])
+  redis.call('HSET', KEYS[5], '', gen[2])
   return 1
 end
 `;

@@ -142,4 +142,41 @@ describe('redisStore when an eviction races sweeps', () => {
     // c-1's hash was still there: it is sent, and so is the turn appended unless it was the one to tell.
     expect(new Set((await drain(store, 20)).keys())).toEqual(new Set(appended === undefined ? ['c-1', 'c-2'] : ['c-1']));
   });
+  it('a claim whose hash is evicted while held: completed, it is never told lost; given back, it is told once, by the one that gives it back', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-sent', 'u', [stored('s1')], 1);
+    await a!.append('c-back', 'u', [stored('b1')], 2);
+    const sent = (await a!.claim('c-sent', 10, 60_000))!;
+    const back = (await a!.claim('c-back', 10, 60_000))!;
+    await evict(bucket.claim(sent.token.split(' ')[0]!));
+    await evict(bucket.claim(back.token.split(' ')[0]!));
+    // The holder sent c-sent: its lease goes with the completion, so no sweep tells it lost.
+    await a!.complete(sent, 20);
+    // c-back given back after its data was evicted: lost, told by the release.
+    const givenBack = await rejection(a!.release(back));
+    expect(givenBack?.code).toBe('store_lost');
+    expect(named(givenBack)).toEqual(['c-back']);
+    // Once its lease has run out, no sweep tells either again.
+    expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+  });
+
+  it('a conversation given back is open again: a loss of the index tells it if its hash is gone too, a claim by id takes it if not', async () => {
+    const prefix = freshPrefix();
+    const store = redisStore(connected[0]!.client, { prefix, shards: 1 });
+    const other = redisStore(connected[1]!.client, { prefix, shards: 1 });
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await other.append('c-gone', 'u', [stored('g1')], 1);
+    await other.append('c-kept', 'u', [stored('k1')], 2);
+    // This instance stored neither: it claims and gives both back.
+    for (const id of ['c-gone', 'c-kept']) await store.release((await store.claim(id, 10, 60_000))!);
+    await evict(bucket.open('c-gone'));
+    await evict(bucket.leases);
+    await evict(bucket.idle);
+    const lost = await rejection(store.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10));
+    expect(named(lost)).toEqual(['c-gone']);
+    expect(named(await rejection(other.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10)))).toEqual([]);
+    expect((await other.claim('c-kept', 30, 60_000))?.interactions.map((one) => one.id)).toEqual(['k1']);
+  });
 });
