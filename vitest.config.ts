@@ -11,17 +11,13 @@ const EXCLUDED = [...configDefaults.exclude, 'test/majors/**', 'test/browser/**'
 
 /**
  * Test files that run after the rest, one at a time: each starts a crowd of processes
- * (the chaos runs: recorders, sweepers, a Redis Cluster), measures a child's memory or
- * its event loop's longest block, or races sweeps against Redis's eviction, and on two
- * cores a second file beside it turns its waits into time-outs. (redis-faults' eviction
- * case named a conversation lost twice, or lost and claimed, in 2 of 5 runs beside
- * other files: a race of concurrent sweeps under eviction, open in issue 33.) The rest
- * run two at a time.
+ * (the chaos runs: recorders, sweepers, a Redis Cluster), or measures a child's memory or
+ * its event loop's longest block, and on two cores a second file beside it turns its
+ * waits into time-outs. The rest run two at a time.
  */
 const ALONE = [
   'test/store/redis-chaos.test.ts',
   'test/store/settle-window.test.ts',
-  'test/store/redis-faults.test.ts',
   'test/store/recipe-several-instances.test.ts',
   'test/recorder/heap-drain.test.ts',
   'test/recorder/outcomes.test.ts',

@@ -1,19 +1,56 @@
 import { RedisStoreError } from './commands.js';
 import type { Bucket } from './buckets.js';
 
-/** What one instance stored in a bucket since it last saw the bucket's epoch change. */
+/** What one instance stored of one conversation in a bucket since it last saw the bucket's epoch change. */
 interface Stored {
   interactions: number;
-  conversations: Set<string>;
-  since: number | undefined;
+  since: number;
 }
+
+/**
+ * What one instance stored in a bucket since it last saw the bucket's epoch change: by
+ * conversation, the first {@link REMEMBERED} of them; the rest only counted.
+ */
+interface Ledger {
+  readonly conversations: Map<string, Stored>;
+  readonly more: { interactions: number; since: number | undefined };
+}
+
+/**
+ * A loss of a bucket this instance met (its epoch changed), with what it had stored there:
+ * to be checked against what Redis still has (the `lost` script) and told once.
+ */
+export class Loss {
+  readonly bucket: Bucket;
+  /** What this instance stored there since it last saw the epoch; only it tells of these. */
+  readonly ledger: Ledger;
+  readonly why: string;
+
+  constructor(bucket: Bucket, ledger: Ledger, why: string) {
+    this.bucket = bucket;
+    this.ledger = ledger;
+    this.why = why;
+  }
+
+  /** The conversations to ask Redis about. */
+  get conversationIds(): string[] {
+    return [...this.ledger.conversations.keys()];
+  }
+}
+
+/**
+ * What the `lost` script (scripts.ts) says of a conversation: `w` whole, `l` lost (and now
+ * told by this caller alone), `s` claimed, sent or told already, `u` unknown (nothing of it
+ * left to tell: sent or lost).
+ */
+export type Verdict = 'w' | 'l' | 's' | 'u';
 
 /**
  * What {@link Epochs.settle} answers for a loss already reported: the call is to run again.
  *
  * @example
  * ```ts
- * if (epochs.settle('append', bucket, reply) === AGAIN) await runAgain();
+ * if (epochs.settle('append', bucket, sent, reply) === AGAIN) await runAgain();
  * ```
  */
 export const AGAIN: unique symbol = Symbol('again');
@@ -26,20 +63,29 @@ const NAMED = 10;
 /** The conversation ids remembered per bucket for a loss report: bounded memory. */
 const REMEMBERED = 100;
 
+/** The lost epochs remembered per bucket as told: more than calls in flight can still meet. */
+const TOLD = 4;
+
 /**
  * What this store instance knows of each bucket's epoch (scripts.ts: a random id the
  * bucket gets when first used, gone when Redis loses the bucket's data), and what it
- * stored there since: what a loss report can name.
+ * stored there since: what a loss report can name, once the `lost` script said which of
+ * those conversations Redis really lost.
  *
  * @example
  * ```ts
- * const reply = await commands.run('append', 'append', keys, [epochs.seen(bucket), epochs.fresh(), ...args]);
- * const result = epochs.settle('append', bucket, reply, now);
+ * const sent = epochs.seen(bucket);
+ * const reply = await commands.run('append', 'append', keys, [sent, epochs.fresh(), ...args]);
+ * const result = epochs.settle('append', bucket, sent, reply);
+ * if (result instanceof Loss) throw epochs.told('append', result, await askRedis(result));
  * ```
  */
 export class Epochs {
+  /** Per bucket tag, the epoch last seen. */
   readonly #seen = new Map<string, string>();
-  readonly #stored = new Map<string, Stored>();
+  /** Per bucket tag, the last epochs whose loss this instance told: each is told once. */
+  readonly #told = new Map<string, string[]>();
+  readonly #stored = new Map<string, Ledger>();
 
   /** The epoch last seen of `bucket`, `''` when none was: the script's ARGV[1]. */
   seen(bucket: Bucket): string {
@@ -57,68 +103,138 @@ export class Epochs {
   /** Notes that this instance stored `count` interactions of `conversationId` in `bucket` at `now`. */
   stored(bucket: Bucket, conversationId: string, count: number, now: number): void {
     if (count <= 0) return;
-    let stored = this.#stored.get(bucket.tag);
-    if (stored === undefined) {
-      stored = { interactions: 0, conversations: new Set(), since: undefined };
-      this.#stored.set(bucket.tag, stored);
+    let ledger = this.#stored.get(bucket.tag);
+    if (ledger === undefined) {
+      ledger = { conversations: new Map(), more: { interactions: 0, since: undefined } };
+      this.#stored.set(bucket.tag, ledger);
     }
-    stored.interactions += count;
-    stored.since ??= now;
-    if (stored.conversations.size < REMEMBERED) stored.conversations.add(conversationId);
+    const stored = ledger.conversations.get(conversationId);
+    if (stored !== undefined) {
+      stored.interactions += count;
+      stored.since = Math.min(stored.since, now);
+    }
+    else if (ledger.conversations.size < REMEMBERED) ledger.conversations.set(conversationId, { interactions: count, since: now });
+    else {
+      ledger.more.interactions += count;
+      ledger.more.since ??= now;
+    }
   }
 
   /**
-   * The result of a script's `{'ok', epoch, result}` reply, learning the epoch; for a
-   * `{'lost', epoch}` reply, a `store_lost` {@link RedisStoreError} saying what this
-   * instance stored there since, after which the bucket's new epoch is the one seen; or
-   * {@link AGAIN} when another call of this instance met the same loss first (calls in
-   * flight together): one report per loss.
+   * Forgets what this instance stored of `conversationId`: it claimed the conversation
+   * (what it stored is in the claim), or was told it is lost. A later loss of the bucket
+   * does not name it again.
    */
-  settle(operation: string, bucket: Bucket, reply: unknown): unknown {
+  forget(bucket: Bucket, conversationId: string): void {
+    this.#stored.get(bucket.tag)?.conversations.delete(conversationId);
+  }
+
+  /**
+   * The result of a script's `{'ok', epoch, result}` reply to a call sent with `sent`
+   * (what {@link Epochs.seen} was then), learning the epoch; for a `{'lost', epoch}` reply,
+   * the {@link Loss} of epoch `sent` to tell, after which the bucket's new epoch is the one
+   * seen; or {@link AGAIN} when this instance told the loss of `sent` already (another call
+   * in flight with it, a sweep): one report per loss, whichever reply arrives first.
+   */
+  settle(operation: string, bucket: Bucket, sent: string, reply: unknown): unknown {
     const [status, raw, result] = Array.isArray(reply) ? (reply as unknown[]) : [];
     // A client that parses replies may give the score as a number.
     const epoch = typeof raw === 'number' ? String(raw) : raw;
     if (typeof epoch !== 'string' || (status !== 'ok' && status !== 'lost')) {
       throw new RedisStoreError(operation, 'failed', 'the server answered in an unexpected shape (was the store written by another version?)');
     }
-    const known = this.#seen.get(bucket.tag);
-    this.#seen.set(bucket.tag, epoch);
-    if (status === 'ok') return result;
-    if (known === epoch) return AGAIN;
-    throw this.lost(operation, bucket, CHANGED);
+    if (status === 'ok') {
+      this.#learn(bucket, sent, epoch);
+      return result;
+    }
+    return this.#lost(bucket, sent, epoch) ?? AGAIN;
   }
 
   /**
-   * A `store_lost` error when `current`, the epoch a sweep read of `bucket` (`''`: none),
-   * is not the one this instance saw; it is the one seen from now on (none: the next
-   * write makes a new one, which this instance then takes without a report). A sweep
-   * that read a bucket's epoch knows it, so that it reports a loss there even when
-   * nothing is written there again.
+   * The {@link Loss} to tell when `current`, the epoch a sweep read of `bucket` (`''`:
+   * none), is not `sent`, the one this instance had seen when it sent the read: the loss
+   * of `sent`, unless told already. A sweep that read a bucket's epoch knows it, so that
+   * it tells of a loss there even when nothing is written there again.
    */
-  check(operation: string, bucket: Bucket, current: string): RedisStoreError | undefined {
-    const seen = this.seen(bucket);
-    if (seen === current) return undefined;
-    if (seen === '') {
-      this.#seen.set(bucket.tag, current);
+  check(bucket: Bucket, sent: string, current: string): Loss | undefined {
+    if (sent === '' || current === sent) {
+      this.#learn(bucket, sent, current);
       return undefined;
     }
-    if (current === '') this.#seen.delete(bucket.tag);
-    else this.#seen.set(bucket.tag, current);
-    return this.lost(operation, bucket, CHANGED);
+    return this.#lost(bucket, sent, current);
   }
 
-  /** A `store_lost` error for data of `bucket` that Redis no longer has, for `why`, naming what this instance stored there. */
-  lost(operation: string, bucket: Bucket, why: string): RedisStoreError {
-    const stored = this.#stored.get(bucket.tag);
-    this.#stored.delete(bucket.tag);
-    let known = 'this instance had stored nothing there';
-    if (stored !== undefined) {
-      const ids = [...stored.conversations];
-      const named = ids.slice(0, NAMED).join(', ') + (ids.length > NAMED ? ` and ${ids.length - NAMED}${ids.length >= REMEMBERED ? '+' : ''} more` : '');
-      known =
-        `this instance had stored ${stored.interactions} interaction(s) there since ${new Date(stored.since!).toISOString()}, ` +
-        `of conversation(s) ${named}; those not yet sent are lost`;
+  /** Learns `epoch`, the one the `lost` script found or gave `bucket`, unless this instance saw one since. */
+  learned(bucket: Bucket, epoch: string): void {
+    this.#learn(bucket, '', epoch);
+  }
+
+  /**
+   * Takes `epoch` as the one seen of `bucket` if nothing else was learned since the call
+   * that read it was sent with `sent`: replies of calls in flight together may be handled
+   * in another order than Redis ran them.
+   */
+  #learn(bucket: Bucket, sent: string, epoch: string): void {
+    if (epoch !== '' && this.seen(bucket) === sent) this.#seen.set(bucket.tag, epoch);
+  }
+
+  /**
+   * The {@link Loss} of epoch `lost` of `bucket` (a call sent with it found `current`
+   * instead, `''`: none), taking what this instance stored there; `undefined` when this
+   * instance told it already.
+   */
+  #lost(bucket: Bucket, lost: string, current: string): Loss | undefined {
+    let told = this.#told.get(bucket.tag);
+    if (told?.includes(lost) === true) {
+      if (this.seen(bucket) === '') this.#learn(bucket, '', current);
+      return undefined;
     }
-    return new RedisStoreError(operation, 'store_lost', `Redis lost the store's data in bucket ${bucket.tag} (${why}): ${known}`);
+    told = [...(told ?? []), lost].slice(-TOLD);
+    this.#told.set(bucket.tag, told);
+    if (this.seen(bucket) === lost) {
+      if (current === '') this.#seen.delete(bucket.tag);
+      else this.#seen.set(bucket.tag, current);
+    }
+    const ledger = this.#stored.get(bucket.tag) ?? { conversations: new Map(), more: { interactions: 0, since: undefined } };
+    this.#stored.delete(bucket.tag);
+    return new Loss(bucket, ledger, CHANGED);
+  }
+
+  /**
+   * The `store_lost` error telling `loss`: the conversations Redis lost of those this
+   * instance stored there (`verdicts`, by the `lost` script; all of them when it could
+   * not be asked), and how many were still whole or sent already.
+   */
+  told(operation: string, loss: Loss, verdicts?: ReadonlyMap<string, Verdict>): RedisStoreError {
+    const { conversations, more } = loss.ledger;
+    const named: string[] = [];
+    let interactions = more.interactions;
+    let since = more.since ?? Number.POSITIVE_INFINITY;
+    let whole = 0;
+    let done = 0;
+    for (const [conversationId, stored] of conversations) {
+      const verdict = verdicts?.get(conversationId) ?? 'u';
+      if (verdict === 'w') {
+        // Indexed again under the new epoch: still this instance's to tell should it be lost later.
+        whole += 1;
+        this.stored(loss.bucket, conversationId, stored.interactions, stored.since);
+      } else if (verdict === 's') done += 1;
+      else {
+        named.push(conversationId);
+        interactions += stored.interactions;
+        since = Math.min(since, stored.since);
+      }
+    }
+    let known = 'this instance lost nothing there';
+    if (interactions > 0) {
+      const others = more.interactions > 0 ? `${named.length > 0 ? ' and' : ''} others it did not keep count of` : '';
+      const list = named.slice(0, NAMED).join(', ') + (named.length > NAMED ? ` and ${named.length - NAMED} more` : '') + others;
+      known =
+        `this instance had stored ${interactions} interaction(s) there since ${new Date(since).toISOString()}, ` +
+        `of conversation(s) ${list}; those not yet sent are lost`;
+    }
+    const kept = [whole > 0 ? `${whole} still whole (swept as usual)` : '', done > 0 ? `${done} claimed, sent or told already` : ''].filter(Boolean);
+    if (kept.length > 0) known += ` (of the other conversation(s) it had stored there: ${kept.join(', ')})`;
+    return new RedisStoreError(operation, 'store_lost', `Redis lost the store's data in bucket ${loss.bucket.tag} (${loss.why}): ${known}`);
   }
 }

@@ -3,7 +3,7 @@ import type { Attachment, ConversationClaim, ConversationStore, SentInteraction,
 import { type Bucket, Buckets, DEFAULT_SHARDS } from './buckets.js';
 import { decodeClaim } from './claims.js';
 import { isRedisClient, type RedisClient, type RedisCommands, redisCommands, RedisStoreError } from './commands.js';
-import { AGAIN, Epochs } from './epochs.js';
+import { AGAIN, Epochs, Loss, type Verdict } from './epochs.js';
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
@@ -144,6 +144,9 @@ function keptPairs(endUser: string, interactions: readonly StoredInteraction[], 
   return pairs;
 }
 
+/** A store error's message without its `Redis store <operation>: `, to be joined into another. */
+const unprefixed = (message: string) => message.replace(/^Redis store \w+: /, '');
+
 /** A claim id from a token (`<claim id> <nonce>`): which hash holds the claim. */
 const claimIdOf = (token: string) => token.slice(0, token.indexOf(' '));
 
@@ -161,10 +164,33 @@ class RedisStore implements ConversationStore {
   /** Runs `script` on `bucket` with its epoch checked: the script's result. */
   async #run(operation: string, bucket: Bucket, script: 'append' | 'attach' | 'claim' | 'claimCandidates', keys: string[], args: string[]) {
     for (;;) {
-      const reply = await this.#commands.run(operation, script, keys, [this.#epochs.seen(bucket), this.#epochs.fresh(), ...args]);
-      const result = this.#epochs.settle(operation, bucket, reply);
+      const sent = this.#epochs.seen(bucket);
+      const reply = await this.#commands.run(operation, script, keys, [sent, this.#epochs.fresh(), ...args]);
+      const result = this.#epochs.settle(operation, bucket, sent, reply);
+      if (result instanceof Loss) throw await this.#told(operation, result);
       // A loss another call of this instance reported already: this call did nothing yet.
       if (result !== AGAIN) return result;
+    }
+  }
+
+  /**
+   * The `store_lost` error telling `loss`: Redis says (the `lost` script, one step) which
+   * of the conversations this instance stored there it lost, and marks them told, so that
+   * no other caller tells them again and none told is sent; those still whole are swept
+   * again. When Redis cannot be asked, each is named as lost unless sent.
+   */
+  async #told(operation: string, loss: Loss): Promise<RedisStoreError> {
+    const ids = loss.conversationIds;
+    if (ids.length === 0) return this.#epochs.told(operation, loss);
+    const { bucket } = loss;
+    const keys = [bucket.idle];
+    for (const id of ids) keys.push(bucket.open(id), bucket.kept(id));
+    try {
+      const [epoch, verdicts] = (await this.#commands.run(operation, 'lost', keys, [this.#epochs.fresh(), ...ids])) as [unknown, unknown[]];
+      this.#epochs.learned(bucket, String(epoch));
+      return this.#epochs.told(operation, loss, new Map(ids.map((id, index) => [id, String(verdicts[index]) as Verdict])));
+    } catch {
+      return this.#epochs.told(operation, loss);
     }
   }
 
@@ -187,11 +213,13 @@ class RedisStore implements ConversationStore {
   async claim(conversationId: string, now: number, leaseMs: number): Promise<ConversationClaim | undefined> {
     const bucket = this.#buckets.of(conversationId);
     const claimId = newId();
-    const keys = [bucket.idle, bucket.leases, bucket.open(conversationId), bucket.claim(claimId)];
+    const keys = [bucket.idle, bucket.leases, bucket.open(conversationId), bucket.claim(claimId), bucket.kept(conversationId)];
     const args = [conversationId, String(now), String(now + leaseMs), claimId, `${claimId} ${newId()}`];
     const reply = await this.#run('claim', bucket, 'claim', keys, args);
     const [kind] = Array.isArray(reply) ? (reply as unknown[]) : [];
-    if (kind === 'm') throw this.#missing('claim', bucket, [conversationId]);
+    // Claimed, or told lost here: no loss of the bucket names it again.
+    if (kind === 'c' || kind === 'm') this.#epochs.forget(bucket, conversationId);
+    if (kind === 'm') throw this.#missing('claim', new Map([[bucket, [conversationId]]]));
     return kind === 'c' ? decodeClaim('claim', reply) : undefined;
   }
 
@@ -205,13 +233,14 @@ class RedisStore implements ConversationStore {
     if (!(limit >= 1)) return [];
     const count = String(Math.floor(limit));
     /** Buckets Redis lost since this instance last used them: reported even when no append goes there again. */
-    const losses: RedisStoreError[] = [];
+    const losses: Promise<RedisStoreError>[] = [];
     const reads = await Promise.allSettled(
       this.#buckets.all.map(async (bucket) => {
+        const sent = this.#epochs.seen(bucket);
         const reply = await this.#commands.run('claimIdle', 'candidates', [bucket.idle, bucket.leases], [String(now), score(idleBefore), count]);
         const [leases, idle, epoch] = reply as [unknown[], unknown[], unknown];
-        const lost = this.#epochs.check('claimIdle', bucket, String(epoch));
-        if (lost !== undefined) losses.push(lost);
+        const loss = this.#epochs.check(bucket, sent, String(epoch));
+        if (loss !== undefined) losses.push(this.#told('claimIdle', loss));
         const candidates: Candidate[] = [];
         for (let index = 0; index + 1 < leases.length; index += 2) candidates.push({ bucket, kind: 'l', member: String(leases[index]), score: String(leases[index + 1]) });
         for (let index = 0; index + 1 < idle.length; index += 2) candidates.push({ bucket, kind: 'i', member: String(idle[index]), score: String(idle[index + 1]) });
@@ -220,8 +249,9 @@ class RedisStore implements ConversationStore {
     );
     // A loss first: its epoch is the one seen now, so it would not be told again.
     if (losses.length > 0) {
-      const more = losses.length > 1 ? ` (and ${losses.length - 1} more bucket(s): ${losses.slice(1).map((loss) => loss.message.replace(/^Redis store claimIdle: /, '')).join(' | ')})` : '';
-      throw new RedisStoreError('claimIdle', 'store_lost', `${losses[0]!.message.replace(/^Redis store claimIdle: /, '')}${more}`);
+      const lost = await Promise.all(losses);
+      const more = lost.length > 1 ? ` (and ${lost.length - 1} more bucket(s): ${lost.slice(1).map((loss) => unprefixed(loss.message)).join(' | ')})` : '';
+      throw new RedisStoreError('claimIdle', 'store_lost', `${unprefixed(lost[0]!.message)}${more}`);
     }
     const unread = reads.find((result) => result.status === 'rejected');
     if (unread !== undefined) throw unread.reason;
@@ -246,26 +276,39 @@ class RedisStore implements ConversationStore {
         const keys = [bucket.idle, bucket.leases];
         const args = [String(now), String(now + leaseMs)];
         for (const { claimId, ...candidate } of candidates) {
-          keys.push(candidate.kind === 'l' ? bucket.claim(claimId) : bucket.open(candidate.member), bucket.claim(claimId));
+          if (candidate.kind === 'l') keys.push(bucket.claim(claimId), bucket.claim(claimId), bucket.claim(claimId));
+          else keys.push(bucket.open(candidate.member), bucket.claim(claimId), bucket.kept(candidate.member));
           args.push(candidate.kind, candidate.member, candidate.score, claimId, `${claimId} ${newId()}`);
         }
         const reply = await this.#run('claimIdle', bucket, 'claimCandidates', keys, args);
         for (const one of Array.isArray(reply) ? (reply as unknown[][]) : []) {
-          if (one[0] === 'c') claims.push(decodeClaim('claimIdle', one));
-          else missing.set(bucket, [...(missing.get(bucket) ?? []), String(one[1])]);
+          if (one[0] === 'c') {
+            const claim = decodeClaim('claimIdle', one);
+            this.#epochs.forget(bucket, claim.conversationId);
+            claims.push(claim);
+          } else {
+            // A conversation told lost here (or a claim, by its id): no loss of the bucket names it again.
+            this.#epochs.forget(bucket, String(one[1]));
+            missing.set(bucket, [...(missing.get(bucket) ?? []), String(one[1])]);
+          }
         }
       }),
     );
-    // A loss before any other failure: it is told once.
-    const rejected = settled.filter((result) => result.status === 'rejected');
-    const failure = rejected.find((result) => result.reason instanceof RedisStoreError && result.reason.code === 'store_lost') ?? rejected[0];
+    const reasons = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
     claims.sort((a, b) => rank.get(claimIdOf(a.token))! - rank.get(claimIdOf(b.token))!);
-    if (failure === undefined && missing.size === 0) return claims;
-    // Nothing claimed is kept from the caller: what this call took goes back at once.
-    await Promise.allSettled(claims.map((claim) => this.release(claim)));
-    if (failure !== undefined) throw failure.reason;
-    const [bucket, members] = [...missing][0]!;
-    throw this.#missing('claimIdle', bucket, members, [...missing.values()].flat().length);
+    if (reasons.length === 0 && missing.size === 0) return claims;
+    // Nothing claimed is kept from the caller: what this call took goes back at once; what
+    // Redis evicted meanwhile is lost, told with the rest.
+    for (const given of await Promise.allSettled(claims.map((claim) => this.#release(claim, true)))) {
+      if (given.status === 'rejected' && given.reason instanceof RedisStoreError && given.reason.code === 'store_lost') reasons.push(given.reason);
+    }
+    // Every loss is told, in one error: each was told here alone (its bucket's epoch is
+    // the one seen now, its entries and marks are gone). Another failure, only if none.
+    const told = reasons.filter((reason) => reason instanceof RedisStoreError && reason.code === 'store_lost') as RedisStoreError[];
+    if (missing.size > 0) told.unshift(this.#missing('claimIdle', missing));
+    if (told.length === 0) throw reasons[0];
+    if (told.length === 1) throw told[0];
+    throw new RedisStoreError('claimIdle', 'store_lost', told.map((loss) => unprefixed(loss.message)).join('; and '));
   }
 
   async complete(claim: ConversationClaim, retainUntil: number): Promise<void> {
@@ -280,10 +323,20 @@ class RedisStore implements ConversationStore {
     await this.#commands.run('keep', 'keep', [this.#buckets.of(conversationId).kept(conversationId)], args);
   }
 
-  async release(claim: ConversationClaim): Promise<void> {
+  release(claim: ConversationClaim): Promise<void> {
+    return this.#release(claim, false);
+  }
+
+  /** Gives `claim` back; `fresh` when its lease cannot have run out (this store just claimed it). */
+  async #release(claim: ConversationClaim, fresh: boolean): Promise<void> {
     const bucket = this.#buckets.of(claim.conversationId);
     const claimId = claimIdOf(claim.token);
-    await this.#commands.run('release', 'release', [bucket.claim(claimId), bucket.leases], [claimId, claim.token]);
+    const keys = [bucket.claim(claimId), bucket.leases, bucket.idle, bucket.open(claim.conversationId), bucket.kept(claim.conversationId)];
+    const released = Number(await this.#commands.run('release', 'release', keys, [claimId, claim.token, claim.conversationId, fresh ? '1' : '']));
+    // Unsent again, this instance's to tell should Redis lose it.
+    if (released === 1) this.#epochs.stored(bucket, claim.conversationId, claim.interactions.length, claim.lastActivityAt);
+    // Given back after Redis evicted it: lost, and told here alone (its lease is gone).
+    if (released === -1) throw this.#missing('release', new Map([[bucket, [claim.conversationId]]]));
   }
 
   async sent(conversationId: string, interactionId: string, now: number): Promise<SentInteraction | undefined> {
@@ -294,13 +347,14 @@ class RedisStore implements ConversationStore {
     return until > now ? sent : undefined;
   }
 
-  /** A `store_lost` error for conversations whose data Redis no longer had (evicted), the first `members` of `total`. */
-  #missing(operation: string, bucket: Bucket, members: string[], total = members.length): RedisStoreError {
-    const named = members.slice(0, 10).join(', ') + (total > 10 ? ` and ${total - 10} more` : '');
+  /** A `store_lost` error for conversations whose data Redis no longer had (evicted), by bucket: each told here alone. */
+  #missing(operation: string, missing: ReadonlyMap<Bucket, readonly string[]>): RedisStoreError {
+    const total = [...missing.values()].flat().length;
+    const named = [...missing].map(([bucket, members]) => `${members.join(', ')} in bucket ${bucket.tag}`).join('; ');
     return new RedisStoreError(
       operation,
       'store_lost',
-      `Redis lost the data of ${total} conversation(s) in bucket ${bucket.tag} (evicted: see maxmemory-policy in docs/deployments.md): ` +
+      `Redis lost the data of ${total} conversation(s) (evicted: see maxmemory-policy in docs/deployments.md): ` +
         `${named} (open conversations by id, claimed ones by claim id); their entries are removed`,
     );
   }

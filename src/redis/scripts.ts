@@ -23,6 +23,11 @@
  * - `k:<conversation id>`: hash, interaction id → `''` once appended (so that an append
  *   replayed after a time-out adds nothing twice, even once its conversation was sent), or
  *   what `sent()` answers once sent; it gets a TTL when its conversation is completed.
+ *   And field `''` (no interaction id is empty) → the generation of the open conversation
+ *   while it is neither claimed nor reported lost: what tells, once its open hash is gone,
+ *   a loss not yet reported from a conversation claimed or told already. The script that
+ *   claims the conversation or reports it lost removes the field in the same step, so that
+ *   each loss is told once, by one caller, and never of a conversation that is sent.
  *
  * Every key a script touches is in KEYS, named by the client: none is built from ARGV
  * or from what the script reads, so that Redis Cluster checks them all before it runs
@@ -92,6 +97,8 @@ local function main()
       added = added + 1
     end
   end
+  -- Marked unsent whenever a turn is added: also when the kept hash was evicted and made anew.
+  if added > 0 then redis.call('HSET', kept, '', redis.call('HGET', open, 'gen')) end
   if added > 0 or redis.call('EXISTS', open) == 1 then
     redis.call('HSET', open, 'last', ARGV[5])
     redis.call('ZADD', KEYS[1], ARGV[5], cid)
@@ -119,17 +126,20 @@ end
 `;
 
 /**
- * KEYS: idle, leases, open, claim. ARGV: epochs, conversation id, now, lease end,
- * claim id, token. The claim; `{'m', conversation id}` when the idle set names the
- * conversation but its hash is gone (evicted: the entry is removed); `{'n'}` when none is open.
+ * KEYS: idle, leases, open, claim, kept. ARGV: epochs, conversation id, now, lease end,
+ * claim id, token. The claim; `{'m', conversation id}` when the conversation was open
+ * (the idle set names it, or its kept hash says it is unsent) but its hash is gone
+ * (evicted: the entry and the mark are removed, so that this caller alone tells it);
+ * `{'n'}` when none is open.
  */
 const CLAIM = `${EPOCH}${TAKE}
 local function main()
   local e, lost = epoch()
   if not e then return { 'lost', lost } end
   local removed = redis.call('ZREM', KEYS[1], ARGV[3])
+  local unsent = redis.call('HDEL', KEYS[5], '')
   if redis.call('EXISTS', KEYS[3]) == 0 then
-    if removed == 1 then return { 'ok', e, { 'm', ARGV[3] } } end
+    if removed == 1 or unsent == 1 then return { 'ok', e, { 'm', ARGV[3] } } end
     return { 'ok', e, { 'n' } }
   end
   redis.call('RENAME', KEYS[3], KEYS[4])
@@ -146,14 +156,14 @@ end
 const CANDIDATES = `
 local function main()
   local limit = tonumber(ARGV[3])
-  local idle = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2], 'WITHSCORES', 'LIMIT', 0, limit + 1)
-  if idle[1] == '' then
-    table.remove(idle, 1)
-    table.remove(idle, 1)
-  end
-  if #idle > 2 * limit then
-    table.remove(idle)
-    table.remove(idle)
+  local found = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2], 'WITHSCORES', 'LIMIT', 0, limit + 1)
+  -- The epoch, scored below every activity time, but above a conversation given back (-inf).
+  local idle = {}
+  for i = 1, #found - 1, 2 do
+    if found[i] ~= '' and #idle < 2 * limit then
+      idle[#idle + 1] = found[i]
+      idle[#idle + 1] = found[i + 1]
+    end
   end
   local leases = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, limit)
   return { leases, idle, redis.call('ZSCORE', KEYS[1], '') or '' }
@@ -161,12 +171,13 @@ end
 `;
 
 /**
- * KEYS: idle, leases, then (from, to) per candidate: an idle conversation's open
- * hash and its new claim hash, or an expired lease's claim hash twice. ARGV: epochs,
- * now, lease end, then (kind `i` or `l`, member, score as read, claim id, token) per
- * candidate. Claims each candidate whose score is still the one read (no other sweeper
- * took it, no turn made it active again meanwhile): a claim, or `{'m', member}` when its
- * data is gone (evicted: its entry is removed, so that no later sweep meets it again).
+ * KEYS: idle, leases, then (from, to, kept) per candidate: an idle conversation's open
+ * hash, its new claim hash and its kept hash, or an expired lease's claim hash three
+ * times. ARGV: epochs, now, lease end, then (kind `i` or `l`, member, score as read,
+ * claim id, token) per candidate. Claims each candidate whose score is still the one
+ * read (no other sweeper took it, no turn made it active again meanwhile): a claim, or
+ * `{'m', member}` when its data is gone (evicted: its entry, and a conversation's unsent
+ * mark, are removed in the same step, so that no later sweep or loss report tells it again).
  */
 const CLAIM_CANDIDATES = `${EPOCH}${TAKE}
 local function main()
@@ -175,9 +186,9 @@ local function main()
   local idle, leases, now, leaseUntil = KEYS[1], KEYS[2], ARGV[3], ARGV[4]
   local out = {}
   for i = 0, (#ARGV - 4) / 5 - 1 do
-    local a, k = 5 + i * 5, 3 + i * 2
+    local a, k = 5 + i * 5, 3 + i * 3
     local kind, member, score, claimId, token = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
-    local from, to = KEYS[k], KEYS[k + 1]
+    local from, to, kept = KEYS[k], KEYS[k + 1], KEYS[k + 2]
     if kind == 'l' then
       if redis.call('ZSCORE', leases, member) == score then
         redis.call('ZREM', leases, member)
@@ -189,6 +200,7 @@ local function main()
       end
     elseif redis.call('ZSCORE', idle, member) == score then
       redis.call('ZREM', idle, member)
+      redis.call('HDEL', kept, '')
       if redis.call('EXISTS', from) == 1 then
         redis.call('RENAME', from, to)
         out[#out + 1] = take(to, claimId, token, now, leaseUntil, leases)
@@ -198,6 +210,49 @@ local function main()
     end
   end
   return { 'ok', e, out }
+end
+`;
+
+/**
+ * KEYS: idle, then (open, kept) per conversation. ARGV: a new epoch, then the conversation
+ * ids. Run by an instance that met a loss of this bucket (its epoch changed), for the
+ * conversations it had stored there: which of them Redis lost, decided and marked in one
+ * step, so that a loss is told once whoever asks, and nothing told lost is sent.
+ * Answers `{epoch, verdicts}` (the bucket gets a new epoch if it has none), a verdict per
+ * conversation:
+ *
+ * - `w`: whole, its open hash is there (the lost index no longer named it: it does again,
+ *   so that a sweep sends it);
+ * - `l`: lost, unsent and its hash gone: its unsent mark is removed, so that this caller
+ *   alone tells it;
+ * - `s`: claimed, sent or told lost already (its kept hash has no unsent mark);
+ * - `u`: unknown, its kept hash is gone too (flushed, restarted, evicted): sent or lost.
+ */
+const LOST = `
+local function main()
+  local idle = KEYS[1]
+  local e = redis.call('ZSCORE', idle, '')
+  if not e then
+    redis.call('ZADD', idle, ARGV[1], '')
+    e = redis.call('ZSCORE', idle, '')
+  end
+  local out = {}
+  for i = 2, #ARGV do
+    local open, kept, cid = KEYS[2 * i - 2], KEYS[2 * i - 1], ARGV[i]
+    if redis.call('EXISTS', open) == 1 then
+      if not redis.call('ZSCORE', idle, cid) then
+        redis.call('ZADD', idle, redis.call('HGET', open, 'last') or '0', cid)
+      end
+      out[#out + 1] = 'w'
+    elseif redis.call('HDEL', kept, '') == 1 then
+      out[#out + 1] = 'l'
+    elseif redis.call('EXISTS', kept) == 1 then
+      out[#out + 1] = 's'
+    else
+      out[#out + 1] = 'u'
+    end
+  end
+  return { e, out }
 end
 `;
 
@@ -219,7 +274,8 @@ end
 /**
  * KEYS: claim, leases, kept. ARGV: claim id, token, retain until, replay window ms, then
  * (interaction id, JSON) per sent interaction. Only the lease holder completes: removes
- * the claim (first: memory freed before any write), then keeps what `sent()` answers
+ * the claim (first: memory freed before any write; if Redis evicted the claim's hash, its
+ * lease alone, so that no sweep tells lost what was sent), then keeps what `sent()` answers
  * until `retainUntil` (the recorder's clock, not Redis's: a relative TTL from the claim,
  * and `sent()` checks the exact end), and the kept hash at least the replay window.
  */
@@ -227,6 +283,11 @@ const COMPLETE = `${KEEP_SENT}
 local function main()
   local claim = KEYS[1]
   local m = redis.call('HMGET', claim, 'token', 'claimedAt')
+  -- Its hash evicted while held: the holder sent what it claimed; its lease must not be told lost.
+  if not m[1] then
+    redis.call('ZREM', KEYS[2], ARGV[1])
+    return 0
+  end
   if m[1] ~= ARGV[2] then return 0 end
   redis.call('ZREM', KEYS[2], ARGV[1])
   redis.call('DEL', claim)
@@ -247,12 +308,36 @@ local function main()
 end
 `;
 
-/** KEYS: claim, leases. ARGV: claim id, token. Ends the lease now if the token still holds it. */
+/**
+ * KEYS: claim, leases, idle, open, kept. ARGV: claim id, token, conversation id, `1` if
+ * the lease cannot have run out (a sweep gives back what it just claimed). If the
+ * token still holds the lease: the conversation is open again, idle since ever (so that
+ * the next sweep claims it), marked unsent, in the bucket's index, so that a loss of the
+ * index tells it as any open one; or, when a turn opened the conversation anew meanwhile,
+ * the lease ends now (an expired lease, which the next sweep claims). 1 then; 0 when
+ * another holds the lease; -1 when Redis evicted the claim's hash: its lease is removed,
+ * and the caller, which held what is now lost, tells it.
+ */
 const RELEASE = `
 local function main()
-  if redis.call('HGET', KEYS[1], 'token') ~= ARGV[2] then return 0 end
+  local claim = KEYS[1]
+  local gen = redis.call('HMGET', claim, 'token', 'gen')
+  if not gen[1] then
+    -- Told by this caller if its lease was there to remove, or could not have run out
+    -- (ARGV[4] = '1': no sweep took it, whatever evicted the leases); else by the sweep that did.
+    if redis.call('ZREM', KEYS[2], ARGV[1]) == 1 or ARGV[4] == '1' then return -1 end
+    return 0
+  end
+  if gen[1] ~= ARGV[2] then return 0 end
   redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('ZADD', KEYS[2], '-inf', ARGV[1])
+  if redis.call('EXISTS', KEYS[4]) == 1 then
+    redis.call('ZADD', KEYS[2], '-inf', ARGV[1])
+    return 1
+  end
+  redis.call('HDEL', claim, 'token', 'claimedAt')
+  redis.call('RENAME', claim, KEYS[4])
+  redis.call('ZADD', KEYS[3], '-inf', ARGV[3])
+  redis.call('HSET', KEYS[5], '', gen[2])
   return 1
 end
 `;
@@ -287,6 +372,7 @@ const BODIES = {
   claim: CLAIM,
   candidates: CANDIDATES,
   claimCandidates: CLAIM_CANDIDATES,
+  lost: LOST,
   complete: COMPLETE,
   keep: KEEP,
   release: RELEASE,

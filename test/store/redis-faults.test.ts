@@ -41,14 +41,19 @@ const big = (id: string, bytes: number) => stored(id, `${id} ${'x'.repeat(bytes)
 
 const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await admin().info('memory'))![1]);
 
-/** Claims until a sweep finds nothing, completing each claim: the ids claimed, and the store_lost errors met. */
+/**
+ * Claims until a sweep finds nothing, completing each claim: the ids claimed, and the
+ * store_lost errors met. Each sweep a lease later than the one before: a lease left
+ * (its claim hash evicted before it could be given back) has run out by the next.
+ */
 async function drain(store: ConversationStore, limit: number, maxSweeps: number) {
   const claimed: string[] = [];
   const lost: RedisStoreError[] = [];
   for (let sweep = 0; sweep < maxSweeps; sweep += 1) {
+    const now = 1e9 + sweep * 60_001;
     let claims;
     try {
-      claims = await store.claimIdle(Number.POSITIVE_INFINITY, 1e9, 60_000, limit);
+      claims = await store.claimIdle(Number.POSITIVE_INFINITY, now, 60_000, limit);
     } catch (error) {
       if (!(error instanceof RedisStoreError) || error.code !== 'store_lost') throw error;
       lost.push(error);
@@ -57,7 +62,7 @@ async function drain(store: ConversationStore, limit: number, maxSweeps: number)
     if (claims.length === 0) return { claimed, lost, done: true };
     for (const claim of claims) {
       claimed.push(claim.conversationId);
-      await store.complete(claim, 1e9 + 60_000);
+      await store.complete(claim, now + 60_000);
     }
   }
   return { claimed, lost, done: false };
@@ -134,7 +139,7 @@ describe('redisStore when Redis is full (maxmemory-policy noeviction)', () => {
 });
 
 describe('redisStore when Redis evicts its keys (maxmemory-policy allkeys-lru)', () => {
-  it('no sweep fails twice at an evicted entry: every conversation is claimed or reported lost, and the sweeps end', async () => {
+  it('no sweep fails twice at an evicted entry: every conversation is claimed or told lost, once, and the sweeps end', async () => {
     const prefix = freshPrefix();
     const store = redisStore(connected[0]!.client, { prefix, shards: 4 });
     await admin().configSet('maxmemory-policy', 'allkeys-lru');
@@ -142,34 +147,54 @@ describe('redisStore when Redis evicts its keys (maxmemory-policy allkeys-lru)',
     const CONVERSATIONS = 120;
     const ids = Array.from({ length: CONVERSATIONS }, (_, index) => `lru-${index}`);
     // An evicted bucket index (with its epoch) is reported by the next call there: a
-    // store_lost for the whole bucket; the append that met it did nothing.
+    // store_lost for the bucket, naming what this instance lost there; the append that
+    // met it did nothing.
     const lostBuckets = new Set<string>();
+    const told: RedisStoreError[] = [];
+    /** The conversations whose append met a loss: not stored, and so told (the recorder reports the turn with its payload). */
+    const refused: string[] = [];
     for (const [index, id] of ids.entries()) {
       const failure = await rejection(store.append(id, 'u', [big(`l${index}`, 20_000)], index));
       if (failure === undefined) continue;
       expect(failure.code).toBe('store_lost');
       lostBuckets.add(/in bucket (\{.*?\})/.exec(failure.message)![1]!);
+      told.push(failure);
+      refused.push(id);
     }
 
     const { claimed, lost, done } = await drain(store, 8, 200);
     expect(done).toBe(true);
+    told.push(...lost);
     // Something was evicted, and reported: each conversation is claimed once, or named
-    // lost by a sweep (once), or was in a bucket reported lost; none is both claimed and named.
-    expect(lost.length + lostBuckets.size).toBeGreaterThan(0);
-    const named = lost.flatMap((error) => [...error.message.matchAll(/lru-\d+/g)].map((match) => match[0]));
+    // lost (once, by one report), or was in a bucket reported lost; none is both claimed and named.
+    expect(told.length).toBeGreaterThan(0);
+    const named = told.flatMap((error) => [...error.message.matchAll(/lru-\d+/g)].map((match) => match[0]));
     for (const error of lost) lostBuckets.add(/in bucket (\{.*?\})/.exec(error.message)![1]!);
     expect(new Set(named).size).toBe(named.length);
     expect(new Set(claimed).size).toBe(claimed.length);
     expect(named.filter((id) => claimed.includes(id))).toEqual([]);
+    // Counted, with those a report names only by number (`and 3 more`, a claim by its
+    // id): every conversation claimed or told, once.
+    const counted = told.reduce((sum, error) => sum + toldCount(error.message), 0) + refused.length;
+    expect(claimed.length + counted).toBe(CONVERSATIONS);
     const buckets = new Buckets(prefix, 4);
     const unaccounted = ids.filter((id) => !claimed.includes(id) && !named.includes(id) && !lostBuckets.has(buckets.of(id).tag));
     expect(unaccounted).toEqual([]);
     process.stdout.write(
-      `allkeys-lru: ${CONVERSATIONS} conversations, ${claimed.length} claimed, ${named.length} named lost by ${lost.length} sweeps, ` +
-        `${lostBuckets.size} bucket(s) reported lost\n`,
+      `allkeys-lru: ${CONVERSATIONS} conversations, ${claimed.length} claimed, ${counted} told lost (${named.length} by name) by ${told.length} reports, ` +
+        `${CONVERSATIONS - claimed.length - counted} neither, ${lostBuckets.size} bucket(s) reported lost\n`,
     );
   });
 });
+
+/** How many conversations a store_lost message tells lost: named, and counted (`and 5 more`, `the data of 3 conversation(s)`). */
+function toldCount(message: string): number {
+  const evicted = [...message.matchAll(/lost the data of (\d+) conversation\(s\)/g)].reduce((sum, [, count]) => sum + Number(count), 0);
+  return [...message.matchAll(/of conversation\(s\) (.*?); those not yet sent are lost/g)].reduce((sum, [, list]) => {
+    const more = /and (\d+) more/.exec(list!);
+    return sum + (list!.match(/lru-\d+/g)?.length ?? 0) + (more === null ? 0 : Number(more[1]));
+  }, evicted);
+}
 
 describe('redisStore when an append times out and lands later', () => {
   it('stores it once: the replay of the same append adds nothing, before or after its conversation was sent', async () => {

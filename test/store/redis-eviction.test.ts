@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Buckets } from '../../src/redis/buckets.js';
+import { RedisStoreError, redisStore } from '../../src/redis/index.js';
+import type { ConversationStore } from '../../src/types/store.js';
+import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+import { CLIENTS, freshPrefix, type TestClient } from './redis-clients.js';
+import { stored } from './store-contract.js';
+
+// What Redis evicts under `allkeys-*` policies, evicted on purpose: a DEL of the chosen
+// key, so that each race of sweeps against an eviction runs the same way every time. A
+// node-redis 6 and an ioredis 6 client: two instances of one store.
+let server: RedisServer;
+const connected: TestClient[] = [];
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  for (const { name, connect } of CLIENTS) if (name === 'node-redis 6' || name === 'ioredis 6') connected.push(await connect(server.url));
+});
+
+afterAll(async () => {
+  for (const client of connected) await client.close();
+  await server?.stop();
+});
+
+/** Deletes `key` as an eviction would. */
+const evict = (key: string) => (connected[0]!.client as unknown as { del(key: string): Promise<unknown> }).del(key);
+
+const rejection = (work: unknown) => Promise.resolve(work).then(() => undefined, (error: unknown) => error as RedisStoreError);
+
+/** The conversation ids (`c-…`) a loss report names. */
+const named = (error: RedisStoreError | undefined) => [...(error?.message ?? '').matchAll(/\bc-\w+/g)].map((match) => match[0]);
+
+/** Claims and completes until a sweep finds nothing: each claim's conversation id and interaction ids. */
+async function drain(store: ConversationStore, now: number) {
+  const sent = new Map<string, string[]>();
+  for (;;) {
+    const claims = await store.claimIdle(Number.POSITIVE_INFINITY, now, 60_000, 10);
+    if (claims.length === 0) return sent;
+    for (const claim of claims) {
+      sent.set(claim.conversationId, claim.interactions.map((one) => one.id));
+      await store.complete(claim, now);
+    }
+  }
+}
+
+describe('redisStore when an eviction races sweeps', () => {
+  it("two instances sweeping at once over an evicted index: each lost conversation told once, none told that is sent or whole, the whole ones sent", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    // Both instances store turns of c-gone (its hash is evicted) and of c-whole (its hash stays).
+    await a!.append('c-gone', 'u', [stored('g1')], 1);
+    await b!.append('c-gone', 'u', [stored('g2')], 2);
+    await a!.append('c-whole', 'u', [stored('w1')], 3);
+    await b!.append('c-whole', 'u', [stored('w2')], 4);
+    // a stores c-sent, which b sends.
+    await a!.append('c-sent', 'u', [stored('s1')], 5);
+    await b!.complete((await b!.claim('c-sent', 6, 60_000))!, 6);
+    await evict(bucket.open('c-gone'));
+    await evict(bucket.idle);
+
+    const [fromA, fromB] = await Promise.all([rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10)), rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10))]);
+    // Each instance is told its bucket was lost; between them c-gone is named once.
+    expect(fromA?.code).toBe('store_lost');
+    expect(fromB?.code).toBe('store_lost');
+    expect([...named(fromA), ...named(fromB)]).toEqual(['c-gone']);
+    expect(`${fromA?.message} ${fromB?.message}`).toMatch(/of conversation\(s\) c-gone; those not yet sent are lost/);
+    // c-whole lost its place in the index, not its data: it is sent, with every turn.
+    const sent = await drain(a!, 20);
+    expect([...sent]).toEqual([['c-whole', ['w1', 'w2']]]);
+    // Nothing more is told, by either.
+    expect(await a!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)).toEqual([]);
+    expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)).toEqual([]);
+  });
+
+  it('a conversation told lost by a sweep, or sent, is not told again when the index is evicted after', async () => {
+    const prefix = freshPrefix();
+    const store = redisStore(connected[0]!.client, { prefix, shards: 1 });
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await store.append('c-gone', 'u', [stored('g1')], 1);
+    await store.append('c-sent', 'u', [stored('s1')], 2);
+    await evict(bucket.open('c-gone'));
+    // The first sweep tells c-gone (and gives back c-sent), the next sends c-sent.
+    const first = await rejection(store.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    expect(named(first)).toEqual(['c-gone']);
+    expect([...(await drain(store, 20))]).toEqual([['c-sent', ['s1']]]);
+
+    await evict(bucket.idle);
+    const second = await rejection(store.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10));
+    expect(second?.code).toBe('store_lost');
+    expect(second?.message).toMatch(/this instance lost nothing there/);
+    expect(named(second)).toEqual([]);
+  });
+
+  it('a claim by id of a conversation whose hash was evicted after its index: told once, by the claim, not by the loss of the index', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-gone', 'u', [stored('g1')], 1);
+    await evict(bucket.idle);
+    await evict(bucket.open('c-gone'));
+    // b never used the bucket: its end of c-gone meets the lost hash and tells it.
+    const byClaim = await rejection(b!.claim('c-gone', 10, 60_000));
+    expect(byClaim?.code).toBe('store_lost');
+    expect(named(byClaim)).toEqual(['c-gone']);
+    // a, which stored it, is told its bucket was lost, and that it lost nothing more.
+    const bySweep = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10));
+    expect(bySweep?.message).toMatch(/this instance lost nothing there \(of the other conversation\(s\) it had stored there: 1 claimed, sent or told already\)/);
+    expect(named(bySweep)).toEqual([]);
+  });
+
+  it('a turn stored after the index was evicted joins what was left of its conversation, which is then sent, not told lost', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    await evict(bucket.idle);
+    // b never used the bucket: its append takes the bucket's new epoch and stores.
+    await b!.append('c-1', 'u', [stored('t2')], 2);
+    const lost = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    expect(lost?.message).toMatch(/this instance lost nothing there \(of the other conversation\(s\) it had stored there: 1 still whole/);
+    expect([...(await drain(b!, 20))]).toEqual([['c-1', ['t1', 't2']]]);
+  });
+
+  it('a sweep and an append of one instance in flight together meet one evicted index: told once, and the append stores', async () => {
+    const prefix = freshPrefix();
+    const store = redisStore(connected[0]!.client, { prefix, shards: 1 });
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await store.append('c-1', 'u', [stored('t1')], 1);
+    // Every script has run once on this server: none waits for its EVAL.
+    expect(await store.claimIdle(0, 2, 60_000, 10)).toEqual([]);
+    await evict(bucket.idle);
+
+    // The sweep's read is on the wire before the append: Redis runs it first, and meets
+    // no index; the append then meets the bucket's new epoch.
+    const sweep = rejection(store.claimIdle(0, 3, 60_000, 10));
+    await new Promise((resolve) => setImmediate(resolve));
+    const append = rejection(store.append('c-2', 'u', [stored('t2')], 4));
+    const [swept, appended] = await Promise.all([sweep, append]);
+    // Told by the first of the two whose reply is handled (the sweep, as Redis ran them); the other carries on.
+    expect([swept, appended].filter((error) => error !== undefined).map((error) => error.code)).toEqual(['store_lost']);
+    // c-1's hash was still there: it is sent, and so is the turn appended unless it was the one to tell.
+    expect(new Set((await drain(store, 20)).keys())).toEqual(new Set(appended === undefined ? ['c-1', 'c-2'] : ['c-1']));
+  });
+  it('a claim whose hash is evicted while held: completed, it is never told lost; given back, it is told once, by the one that gives it back', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-sent', 'u', [stored('s1')], 1);
+    await a!.append('c-back', 'u', [stored('b1')], 2);
+    const sent = (await a!.claim('c-sent', 10, 60_000))!;
+    const back = (await a!.claim('c-back', 10, 60_000))!;
+    await evict(bucket.claim(sent.token.split(' ')[0]!));
+    await evict(bucket.claim(back.token.split(' ')[0]!));
+    // The holder sent c-sent: its lease goes with the completion, so no sweep tells it lost.
+    await a!.complete(sent, 20);
+    // c-back given back after its data was evicted: lost, told by the release.
+    const givenBack = await rejection(a!.release(back));
+    expect(givenBack?.code).toBe('store_lost');
+    expect(named(givenBack)).toEqual(['c-back']);
+    // Once its lease has run out, no sweep tells either again.
+    expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+  });
+
+  it('a conversation given back is open again: a loss of the index tells it if its hash is gone too, a claim by id takes it if not', async () => {
+    const prefix = freshPrefix();
+    const store = redisStore(connected[0]!.client, { prefix, shards: 1 });
+    const other = redisStore(connected[1]!.client, { prefix, shards: 1 });
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await other.append('c-gone', 'u', [stored('g1')], 1);
+    await other.append('c-kept', 'u', [stored('k1')], 2);
+    // This instance stored neither: it claims and gives both back.
+    for (const id of ['c-gone', 'c-kept']) await store.release((await store.claim(id, 10, 60_000))!);
+    await evict(bucket.open('c-gone'));
+    await evict(bucket.leases);
+    await evict(bucket.idle);
+    const lost = await rejection(store.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10));
+    expect(named(lost)).toEqual(['c-gone']);
+    expect(named(await rejection(other.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10)))).toEqual([]);
+    expect((await other.claim('c-kept', 30, 60_000))?.interactions.map((one) => one.id)).toEqual(['k1']);
+  });
+});
