@@ -31,15 +31,4 @@ describe('Ledger', () => {
     expect(await isSettled(last)).toBe(true);
     expect(ledger.count).toBe(0);
   });
-  it('waits, for a unit, for the units numbered below it only', async () => {
-    const ledger = new Ledger();
-    const [a, b] = [ledger.begin(), ledger.begin()];
-    const beforeB = ledger.whenDone(b);
-    const all = ledger.whenDone();
-    ledger.finish(b);
-    expect(await isSettled(beforeB)).toBe(false);
-    ledger.finish(a);
-    expect(await isSettled(beforeB)).toBe(true);
-    expect(await isSettled(all)).toBe(true);
-  });
 });

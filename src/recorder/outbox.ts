@@ -201,11 +201,11 @@ export class Outbox {
   }
 
   /**
-   * Resolves once every unit accepted before the call (or numbered below `before`) met its
-   * fate; what is accepted meanwhile is not waited for, so a flush under load still resolves.
+   * Resolves once every unit accepted before the call met its fate; what is accepted
+   * meanwhile is not waited for, so a flush under load still resolves.
    */
-  settled(before?: number): Promise<void> {
-    return this.#ledger.whenDone(before);
+  settled(): Promise<void> {
+    return this.#ledger.whenDone();
   }
 
   /** How many sends may be in flight now (see the class). */
@@ -566,14 +566,10 @@ export class Ledger {
     return this.#next - this.#low - this.#over.size;
   }
 
-  /** Resolves once every unit begun before the call (or numbered below `before`) is over. */
-  whenDone(before = this.#next): Promise<void> {
-    if (this.#low >= before) return Promise.resolve();
-    return new Promise((resolve) => {
-      // Targets are nearly always the latest: pushed in order, else placed in order.
-      let at = this.#waits.length;
-      while (at > 0 && (this.#waits[at - 1] as { target: number }).target > before) at -= 1;
-      this.#waits.splice(at, 0, { target: before, resolve });
-    });
+  /** Resolves once every unit begun before the call is over. */
+  whenDone(): Promise<void> {
+    if (this.#low >= this.#next) return Promise.resolve();
+    // Targets only grow: the waits stay in their order.
+    return new Promise((resolve) => this.#waits.push({ target: this.#next, resolve }));
   }
 }

@@ -12,7 +12,7 @@ import { messageOf, RecordingError } from './errors.js';
 import { charsOver, type FittedBody, fitConversation } from './fit.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
-import { CUT, Outbox, type Transport } from './outbox.js';
+import { CUT, Ledger, Outbox, type Transport } from './outbox.js';
 import { storeLost } from './store-lost.js';
 import { type ConversationRef, heldBytes, LateSender, Storing } from './storing.js';
 import { MemoryStore } from './store/memory-store-class.js';
@@ -55,8 +55,9 @@ interface Job {
   run: (published: () => void) => Promise<ConversationOutcome>;
   conversationId: string;
   resolve: (outcome: ConversationOutcome) => void;
-  /** Its number in the outbox's ledger. */
+  /** Its number in the outbox's ledger, and in the sender's own (see `Sender.settled`). */
   number: number;
+  own: number;
 }
 
 /**
@@ -85,6 +86,8 @@ export class Sender {
   readonly #interactionSends: InteractionSends;
   /** With a shared store: how long an end waits before it claims (`settleMs`); 0 without. */
   readonly #settleMs: number;
+  /** Ends and sweeps' sends, numbered apart from the outbox's other units (see {@link Sender.settled}). */
+  readonly #sending = new Ledger();
 
   constructor(options: SenderOptions) {
     this.#options = options;
@@ -163,10 +166,21 @@ export class Sender {
   /** Numbers an end or a sweep's send in the outbox's ledger, and queues it to be built. */
   #track(run: Job['run'], conversationId: string, notBefore = 0): Promise<ConversationOutcome> {
     const number = this.#options.outbox.accept();
-    return new Promise((resolve) => this.#jobs.add({ run, conversationId, resolve, number }, notBefore));
+    const own = this.#sending.begin();
+    return new Promise((resolve) => this.#jobs.add({ run, conversationId, resolve, number, own }, notBefore));
   }
 
-  #build({ run, conversationId, resolve, number }: Job, published: () => void): Promise<void> {
+  /**
+   * Resolves once every end and sweep's send begun before the call is over: for feedback
+   * or tags on an interaction this process may be sending, which must not wait for the
+   * outbox's other units too (another attachment waiting `settleMs` for its interaction,
+   * say: chained, they held a chat's turns past `idleTimeoutMs`, and a sweep split it).
+   */
+  settled(): Promise<void> {
+    return this.#sending.whenDone();
+  }
+
+  #build({ run, conversationId, resolve, number, own }: Job, published: () => void): Promise<void> {
     return run(published)
       .then(resolve, (cause: unknown) => {
         // A bug: reported, never thrown into the caller's `end()`.
@@ -174,7 +188,10 @@ export class Sender {
         this.#options.report(error);
         resolve({ status: 'failed', conversationId, error });
       })
-      .finally(() => this.#options.outbox.finish(number));
+      .finally(() => {
+        this.#sending.finish(own);
+        this.#options.outbox.finish(number);
+      });
   }
 
   async #end(
@@ -618,6 +635,7 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
     mask,
     settleMs: store.shared ? options.settleMs : 0,
     stored: (key) => storing.pending(key),
+    sending: () => sender.settled(),
     sentHere: (key, interactionId) => sender.sentInteraction(key, interactionId),
     retentionMs: options.feedbackRetentionMs,
   });

@@ -395,6 +395,8 @@ export interface LateSenderOptions {
   settleMs?: number | undefined;
   /** Resolves once the interactions of the conversation `key` taken so far are in the store; `undefined`: they are. */
   stored: (key: string) => Promise<void> | undefined;
+  /** Resolves once the conversations this process was sending are sent: one may hold the interaction. */
+  sending: () => Promise<void>;
   /** With `delivery: 'interaction'`: what this process sent of the interaction, kept for late attachments. */
   sentHere: (key: string, interactionId: string) => SentInteraction | undefined;
   /** How long what was sent of an interaction is kept for them (`feedbackRetentionMs`). */
@@ -507,7 +509,7 @@ export class LateSender {
     const { cutoff } = outbox;
     const { what } = KINDS[attachment.kind];
     const number = outbox.accept();
-    const job = cutoff.race(this.#send(key, conversationId, interactionId, attachment, number)).then(
+    const job = cutoff.race(this.#send(key, conversationId, interactionId, attachment)).then(
       (done) => {
         if (done === CUT) report(new NebulyError(`${what} on interaction ${interactionId} not recorded: ${messageOf(cutoff.reason)}`));
       },
@@ -518,8 +520,8 @@ export class LateSender {
     return job.finally(() => outbox.finish(number));
   }
 
-  async #send(key: string, conversationId: string, interactionId: string, attachment: Attachment, number: number): Promise<void> {
-    const { store, now, stored, outbox } = this.#options;
+  async #send(key: string, conversationId: string, interactionId: string, attachment: Attachment): Promise<void> {
+    const { store, now, stored, outbox, sending } = this.#options;
     const { cutoff } = outbox;
     await stored(key);
     // What is attached in the store goes out with its conversation, which was masked
@@ -531,9 +533,8 @@ export class LateSender {
     if (await attach()) return;
     let sent = (await store.sent(key, interactionId, now())) ?? this.#options.sentHere(key, interactionId);
     if (sent === undefined) {
-      // Its conversation may be on its way from this process (an earlier unit of the
-      // ledger): it is then kept once sent.
-      await outbox.settled(number);
+      // Its conversation may be on its way from this process: it is then kept once sent.
+      await sending();
       if (await attach()) return;
       sent = await store.sent(key, interactionId, now());
     }
