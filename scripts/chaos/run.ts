@@ -218,7 +218,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         .find(([id, entry]) => Number(id.slice(5)) % 2 === 1 && entry.stored.size === options.turns && !sent.has(id));
       if (idle !== undefined) {
         const [conversationId, { endUser }] = idle;
-        const arrived = sink.arrival(`"conversation ${conversationId} turn 0"`);
+        // From the victim: a sweeper may send the chat first (it was left to go idle), and
+        // the victim's end then claims nothing and sends nothing to be killed in.
+        const arrived = sink.arrival(`"conversation ${conversationId} turn 0"`, victim.name);
         victim.ask({ kind: 'end', conversationId, endUser }).catch(failed(`end of ${conversationId}`));
         // The end waits settleMs (1.5 s) before it claims: give it time to reach the service,
         // and count it as killed mid-send only if it did.

@@ -23,8 +23,11 @@ export interface Received {
 export interface Sink {
   readonly url: string;
   readonly received: Received[];
-  /** Resolves when a POST whose body contains `text` arrives, before the service holds and answers it. */
-  arrival(text: string): Promise<void>;
+  /**
+   * Resolves when a POST whose body contains `text` arrives from `sender` (its
+   * `x-chaos-sender`), before the service holds and answers it.
+   */
+  arrival(text: string, sender: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,13 +48,13 @@ async function read(request: IncomingMessage): Promise<Buffer> {
 export async function startSink(options: { holdMs: readonly [number, number] }): Promise<Sink> {
   const reference = await createReferenceServer({ apiKeys: { [API_KEY]: PROJECT } });
   const received: Received[] = [];
-  const waiting = new Set<{ text: string; resolve: () => void }>();
+  const waiting = new Set<{ text: string; sender: string; resolve: () => void }>();
   const proxy = createServer((request, response) => {
     void (async () => {
       const at = Date.now();
       const body = await read(request);
       for (const waiter of waiting) {
-        if (request.method === 'POST' && body.includes(waiter.text)) {
+        if (request.method === 'POST' && request.headers['x-chaos-sender'] === waiter.sender && body.includes(waiter.text)) {
           waiting.delete(waiter);
           waiter.resolve();
         }
@@ -99,7 +102,7 @@ export async function startSink(options: { holdMs: readonly [number, number] }):
   return {
     url: `http://127.0.0.1:${port}`,
     received,
-    arrival: (text) => new Promise((resolve) => waiting.add({ text, resolve })),
+    arrival: (text, sender) => new Promise((resolve) => waiting.add({ text, sender, resolve })),
     async close() {
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));

@@ -141,10 +141,12 @@ describe("delivery: 'interaction'", () => {
     await Promise.all([a!.flush(), b!.flush()]);
     const sent = requests(INTERACTIONS);
     expect(sent).toHaveLength(2);
-    const first = JSON.parse(sent[0]!.body) as { interaction: Record<string, unknown>; traces: unknown[] };
+    // Two instances send side by side: in no promised order.
+    const bodies = sent.map((request) => JSON.parse(request.body) as { interaction: Record<string, unknown>; traces: unknown[] });
+    const first = bodies.find((body) => body.interaction.input === 'hi')!;
     expect(first.interaction).toMatchObject({ conversation_id: 'chat-9', end_user: 'carol', input: 'hi', output: 'hello', tags: { plan: 'pro' } });
     expect(first.traces).toEqual([{ model: 'm', messages: [{ role: 'user', content: 'hi' }], output: 'hello' }]);
-    expect(keys(INTERACTIONS)[0]).toBe(turn.id);
+    expect(keys(INTERACTIONS)[bodies.indexOf(first)]).toBe(turn.id);
     expect(requests(CONVERSATIONS)).toHaveLength(0);
     expect(errors).toEqual([]);
   });
