@@ -6,8 +6,8 @@
 import { type AsyncCall, observeAsyncCall } from '../async-call.js';
 import type { Finished } from '../model-call.js';
 import type { ClientVersion } from '../provider/observe.js';
-import type { CallRecording, Ending, StreamRecording } from '../provider/recording.js';
-import { failedCall, llmFinished } from '../provider/step.js';
+import type { CallRecording, StreamRecording } from '../provider/recording.js';
+import { CollectedStream, COMPLETE, failedCall, llmFinished } from '../provider/step.js';
 import { asString, fieldsOf, lastUserText, type StepMessage } from '../provider/text.js';
 import type { TargetChoice } from '../target.js';
 import type { ToolRun } from '../tool-runs.js';
@@ -41,27 +41,6 @@ const OPERATIONS: ReadonlyMap<string, boolean> = new Map([
   ['ConverseStream', true],
 ]);
 
-const COMPLETE: Ending = { kind: 'complete' };
-
-/** A streamed answer, collected event by event. */
-class ConverseStream implements StreamRecording {
-  readonly #collector: ConverseEventCollector;
-  readonly #messages: StepMessage[];
-
-  constructor(modelId: string | undefined, messages: StepMessage[]) {
-    this.#collector = new ConverseEventCollector(modelId);
-    this.#messages = messages;
-  }
-
-  add(event: unknown): void {
-    this.#collector.add(event);
-  }
-
-  finish(ending: Ending): Finished {
-    return llmFinished(this.#messages, this.#collector.answer(), ending);
-  }
-}
-
 /** What one call records, from its command's input. One object a call: this runs on every call. */
 class ConverseRecording implements CallRecording {
   readonly input: string | undefined;
@@ -84,7 +63,7 @@ class ConverseRecording implements CallRecording {
   }
 
   stream(): StreamRecording {
-    return new ConverseStream(this.#modelId, this.#messages);
+    return new CollectedStream(new ConverseEventCollector(this.#modelId), this.#messages);
   }
 
   failed(error: unknown): Finished {

@@ -8,34 +8,13 @@
 import { type AsyncCall, observeAsyncCall } from '../async-call.js';
 import type { Finished } from '../model-call.js';
 import type { ClientVersion } from '../provider/observe.js';
-import type { CallRecording, Ending, StreamRecording } from '../provider/recording.js';
-import { failedCall, llmFinished } from '../provider/step.js';
+import type { CallRecording, StreamRecording } from '../provider/recording.js';
+import { CollectedStream, COMPLETE, failedCall, llmFinished } from '../provider/step.js';
 import { asString, field, fieldsOf, lastUserText, type StepMessage, stringField } from '../provider/text.js';
 import type { ToolRun } from '../tool-runs.js';
 import type { TargetChoice } from '../target.js';
 import { GeminiCollector, modelName } from './answer.js';
 import { geminiRequest } from './contents.js';
-
-const COMPLETE: Ending = { kind: 'complete' };
-
-/** A streamed answer, collected chunk by chunk. */
-class GeminiStream implements StreamRecording {
-  readonly #collector: GeminiCollector;
-  readonly #messages: StepMessage[];
-
-  constructor(model: string | undefined, messages: StepMessage[]) {
-    this.#collector = new GeminiCollector(model);
-    this.#messages = messages;
-  }
-
-  add(chunk: unknown): void {
-    this.#collector.add(chunk);
-  }
-
-  finish(ending: Ending): Finished {
-    return llmFinished(this.#messages, this.#collector.answer(), ending);
-  }
-}
 
 /** What one call records, from its params; `streams` says which method it is. One object a call: this runs on every call. */
 class GeminiRecording implements CallRecording {
@@ -61,7 +40,7 @@ class GeminiRecording implements CallRecording {
   }
 
   stream(): StreamRecording {
-    return new GeminiStream(this.#model, this.#messages);
+    return new CollectedStream(new GeminiCollector(this.#model), this.#messages);
   }
 
   failed(error: unknown): Finished {

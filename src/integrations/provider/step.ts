@@ -1,7 +1,7 @@
 import type { LLMStepInput } from '../../schemas/index.js';
 import type { BilledTokens } from '../model-prices.js';
 import type { ToolRun } from '../tool-runs.js';
-import type { CallRecording, Ending, Finished, MethodObserver, PreparedCall } from './recording.js';
+import type { CallRecording, Ending, Finished, MethodObserver, PreparedCall, StreamRecording } from './recording.js';
 import { answerText, field, lastUserText, markedOutput, type StepMessage, stringField } from './text.js';
 
 /**
@@ -78,6 +78,36 @@ export interface AnswerCollector {
   answer(): Answer;
 }
 
+/** How a call that answered whole ended. */
+export const COMPLETE: Ending = { kind: 'complete' };
+
+/**
+ * A streamed answer, collected chunk by chunk, finished as an LLM step of `messages`.
+ * @example
+ * ```ts
+ * const stream = new CollectedStream(new GeminiCollector(model), messages);
+ * stream.add(chunk);
+ * stream.finish({ kind: 'complete' });
+ * ```
+ */
+export class CollectedStream implements StreamRecording {
+  readonly #collector: AnswerCollector;
+  readonly #messages: StepMessage[];
+
+  constructor(collector: AnswerCollector, messages: StepMessage[]) {
+    this.#collector = collector;
+    this.#messages = messages;
+  }
+
+  add(chunk: unknown): void {
+    this.#collector.add(chunk);
+  }
+
+  finish(ending: Ending): Finished {
+    return llmFinished(this.#messages, this.#collector.answer(), ending);
+  }
+}
+
 /**
  * A request as recorded: its messages, and the tool results it ends with.
  * @example
@@ -130,11 +160,8 @@ export function llmCallObserver(mapping: LLMCallMapping): MethodObserver {
         input: lastUserText(messages),
         toolRuns,
         streams: field(params, 'stream') === true,
-        complete: (result) => llmFinished(messages, mapping.answer(result, model, read), { kind: 'complete' }),
-        stream: () => {
-          const collector = mapping.collector(model, read);
-          return { add: (chunk) => collector.add(chunk), finish: (ending) => llmFinished(messages, collector.answer(), ending) };
-        },
+        complete: (result) => llmFinished(messages, mapping.answer(result, model, read), COMPLETE),
+        stream: () => new CollectedStream(mapping.collector(model, read), messages),
         failed: (error) => failedCall(messages, model, error),
       };
     },
