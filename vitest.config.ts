@@ -20,6 +20,7 @@ const ALONE = [
   'test/store/settle-window.test.ts',
   'test/store/recipe-several-instances.test.ts',
   'test/recorder/heap-drain.test.ts',
+  'test/recorder/burst-heap.test.ts',
   'test/recorder/outcomes.test.ts',
   'test/recorder/exit-hook.test.ts',
   'src/recorder/worker.test.ts',

@@ -58,14 +58,17 @@ export interface RecorderOptions {
   maxQueuedConversations?: number | undefined;
   /**
    * How much memory the ended conversations waiting to be sent or being sent may take:
-   * their UTF-8 bodies, 4 KiB for each besides, and, with a store in this process's memory
+   * their UTF-8 bodies, 6 KiB for each besides, and, with a store in this process's memory
    * (the default), its copy of each (the body's size for ASCII text, twice that
-   * otherwise); with a shared store (`store.shared`), also each ended interaction until
-   * the store took it, so that writes to a store that stopped answering cannot pile up.
-   * Past it, a conversation (or such an interaction, under its own id as key) goes to
-   * `onError` in a `QueueFullError` with its payload instead of the queue; those refused
-   * in one burst share one error.
-   * 50 MiB holds some 6,400 conversations of 2 kB of ASCII, or 33 to 52 at
+   * otherwise); before a body is built, what its interactions hold; and each ended
+   * interaction until the store took it, so that a burst faster than the background work,
+   * or a store that stopped answering, cannot pile them up. Past it, a conversation goes
+   * to `onError` in a `QueueFullError` with its payload instead of the queue, whole: with
+   * a store in this process's memory, a turn ended past it waits with its conversation,
+   * whose end stores it, or refuses it with the rest at once; with a shared store or
+   * `delivery: 'interaction'`, such an interaction is refused on its own, under its own
+   * id as key. Those refused in one burst share one error.
+   * 50 MiB holds some 5,200 conversations of 2 kB of ASCII, or 33 to 52 at
    * `maxConversationBytes`.
    * @default 52_428_800 (50 MiB)
    */

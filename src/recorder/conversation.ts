@@ -3,8 +3,7 @@ import { interactionFields } from './call-fields.js';
 import type { ConversationContext, ConversationControl, ConversationHooks, ConversationInit, EndReason } from './conversation-hooks.js';
 import type { ConversationOutcome } from './outcome.js';
 import { LinkedList } from './linked-list.js';
-import { isPlainObject } from './plain-object.js';
-import { type InteractionRecord, newRecord, type OpenRecord } from './record.js';
+import { attachToRecord, type InteractionRecord, newRecord, type OpenRecord } from './record.js';
 import { ConversationState, type TurnEvents } from './state.js';
 import { Turn } from './turn.js';
 
@@ -167,9 +166,7 @@ export class Conversation {
       attachToOpenTurn: (interactionId, attachment) => {
         for (let record = conversation.#openTurns.head; record !== undefined; record = record.next) {
           if (record.id !== interactionId) continue;
-          if (attachment.kind === 'feedback') (record.feedback ??= []).push({ ...attachment.action });
-          // Over the turn's own tags: tags that are no plain object are left for the check at its end to report.
-          else if (record.tags === undefined || isPlainObject(record.tags)) record.tags = { ...record.tags, ...attachment.tags };
+          attachToRecord(record, attachment);
           return true;
         }
         return false;

@@ -16,9 +16,14 @@ type Waiter = (stages: Stages | undefined, error: NebulyError) => void;
  * its CommonJS build has them already (`scripts/eager-local-imports.ts`).
  *
  * What is asked of them before they are ready waits in the order it was asked, and runs
- * before anything asked later: a flush waits for what ended before it, as when they are
- * ready. If they cannot be loaded (a chunk a browser could not fetch), that is reported
- * once, and each use gives its `failed` result: nothing throws into the caller.
+ * before anything asked later of the same conversation (its `key`) and before any use
+ * of no conversation (a flush, a sweep, shutdown): a flush waits for what ended before
+ * it, as when they are ready. Once they are loaded, what waits is handed over in slices,
+ * and a use for a conversation with nothing waiting goes on at once meanwhile: a burst
+ * that began while they loaded meets the stages' bounds (`maxQueuedBytes`), not a list
+ * that grows as fast as the burst. If they cannot be loaded (a chunk a browser could not
+ * fetch), that is reported once, and each use gives its `failed` result: nothing throws
+ * into the caller.
  *
  * @example
  * ```ts
@@ -33,6 +38,10 @@ export class LazyStages {
   #failure: NebulyError | undefined;
   /** What waits for them, in the order it was asked; `undefined` when nothing does. */
   #waiting: Waiter[] | undefined;
+  /** Loaded, what waits being handed over: uses of conversations with nothing waiting go on at once. */
+  #loaded: Stages | undefined;
+  /** How many uses wait, by conversation. */
+  readonly #waitingKeys = new Map<string, number>();
   #sendsWaiting = 0;
   #storesWaiting = 0;
 
@@ -60,9 +69,10 @@ export class LazyStages {
    * when they cannot load). `stores`: `use` stores an ended interaction (counted in
    * {@link LazyStages.storesWaiting} while it waits, as unstored at exit).
    */
-  run(use: (stages: Stages) => void, stores = false): void {
-    if (this.#ready !== undefined) {
-      use(this.#ready);
+  run(use: (stages: Stages) => void, stores = false, key?: string): void {
+    const ready = this.#readyFor(key);
+    if (ready !== undefined) {
+      use(ready);
       return;
     }
     if (this.#failure !== undefined) return;
@@ -70,7 +80,7 @@ export class LazyStages {
     this.#wait((stages) => {
       if (stores) this.#storesWaiting -= 1;
       if (stages !== undefined) use(stages);
-    });
+    }, key);
   }
 
   /**
@@ -78,19 +88,37 @@ export class LazyStages {
    * cannot load. Never rejects. `sends`: `use` sends a conversation (counted in
    * {@link LazyStages.sendsWaiting} while it waits, as unsent at exit).
    */
-  use<T>(use: (stages: Stages) => T | PromiseLike<T>, failed: (error: NebulyError) => T, sends = false): Promise<T> {
-    if (this.#ready !== undefined) return Promise.resolve(use(this.#ready));
+  use<T>(use: (stages: Stages) => T | PromiseLike<T>, failed: (error: NebulyError) => T, sends = false, key?: string): Promise<T> {
+    const ready = this.#readyFor(key);
+    if (ready !== undefined) return Promise.resolve(use(ready));
     if (this.#failure !== undefined) return Promise.resolve(failed(this.#failure));
     if (sends) this.#sendsWaiting += 1;
     return new Promise<T>((resolve) => {
       this.#wait((stages, error) => {
         if (sends) this.#sendsWaiting -= 1;
         resolve(stages === undefined ? failed(error) : use(stages));
-      });
+      }, key);
     });
   }
 
-  #wait(then: Waiter): void {
+  /** The stages, if a use for the conversation `key` (none: a flush, a sweep, shutdown) may run now. */
+  #readyFor(key: string | undefined): Stages | undefined {
+    if (this.#ready !== undefined) return this.#ready;
+    if (this.#loaded === undefined || key === undefined || this.#waitingKeys.has(key)) return undefined;
+    return this.#loaded;
+  }
+
+  #wait(waiter: Waiter, key: string | undefined): void {
+    let then = waiter;
+    if (key !== undefined) {
+      this.#waitingKeys.set(key, (this.#waitingKeys.get(key) ?? 0) + 1);
+      then = (stages, error) => {
+        const left = (this.#waitingKeys.get(key) as number) - 1;
+        if (left === 0) this.#waitingKeys.delete(key);
+        else this.#waitingKeys.set(key, left);
+        waiter(stages, error);
+      };
+    }
     if (this.#waiting !== undefined) {
       this.#waiting.push(then);
       return;
@@ -116,6 +144,7 @@ export class LazyStages {
   async #settle(stages: Stages | undefined, failure: NebulyError | undefined): Promise<void> {
     const waiting = this.#waiting as Waiter[];
     const error = failure as NebulyError;
+    this.#loaded = stages;
     // By index: what is asked while this waits for a slice is pushed onto the same list.
     for (let index = 0; index < waiting.length; index += 1) {
       try {

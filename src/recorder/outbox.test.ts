@@ -31,4 +31,22 @@ describe('Ledger', () => {
     expect(await isSettled(last)).toBe(true);
     expect(ledger.count).toBe(0);
   });
+
+  it('resolves every wait once an older unit that stayed open is over, however many finished after it', async () => {
+    const ledger = new Ledger();
+    const stuck = ledger.begin();
+    const first = ledger.whenDone();
+    const units = Array.from({ length: 10_000 }, () => ledger.begin());
+    const second = ledger.whenDone();
+    const third = ledger.whenDone();
+    for (const unit of units) ledger.finish(unit);
+    expect(ledger.count).toBe(1);
+    expect(await isSettled(first)).toBe(false);
+    expect(await isSettled(second)).toBe(false);
+    ledger.finish(stuck);
+    expect(await isSettled(first)).toBe(true);
+    expect(await isSettled(second)).toBe(true);
+    expect(await isSettled(third)).toBe(true);
+    expect(ledger.count).toBe(0);
+  });
 });

@@ -1,5 +1,7 @@
+import type { Attachment } from '../types/store.js';
 import { newId } from './ids.js';
 import type { ListNode } from './linked-list.js';
+import { isPlainObject } from './plain-object.js';
 
 /**
  * What the recording API keeps while a conversation is open: the caller's values as
@@ -107,3 +109,18 @@ export function newRecord(order: number, input: unknown, tags: unknown, featureF
  * stream abandoned unread): payload.ts leaves it out and says so once (`step_unfinished`).
  */
 export const UNFINISHED_STEP: unique symbol = Symbol('nebuly.unfinishedStep');
+
+/**
+ * Attaches feedback or tags to an ended or open interaction not yet checked: feedback
+ * after its own, tags over its own (tags that are no plain object are left for the check
+ * to report).
+ *
+ * @example
+ * ```ts
+ * attachToRecord(record, { kind: 'tags', tags: { csat: '5' } });
+ * ```
+ */
+export function attachToRecord(record: InteractionRecord, attachment: Attachment): void {
+  if (attachment.kind === 'feedback') (record.feedback ??= []).push({ ...attachment.action });
+  else if (record.tags === undefined || isPlainObject(record.tags)) record.tags = { ...record.tags, ...attachment.tags };
+}

@@ -103,8 +103,8 @@ export class Recorder {
       room: () => this.#room(),
     });
     this.#hooks = {
-      turnEnded: (conversation, record) => this.#stages.run(({ storing }) => storing.take(conversation, record), true),
-      stepSettled: (_conversation, record) => this.#stages.run(({ storing }) => storing.settled(record)),
+      turnEnded: (conversation, record) => this.#stages.run(({ storing }) => storing.take(conversation, record), true, conversation.key),
+      stepSettled: (conversation, record) => this.#stages.run(({ storing }) => storing.settled(record), false, conversation.key),
       lateFeedback: (conversation, record, action) => {
         const checked = checkFeedback({ ...action, conversation_id: conversation.id, interaction_id: record.id }, this.#report);
         if (checked !== undefined) void this.#sendLate(conversation.key, checked);
@@ -234,7 +234,7 @@ export class Recorder {
     const control = conversationControl(conversation);
     if (this.#shared && reason !== 'end') {
       if (reason !== 'evicted') control.closeTurns(reason);
-      this.#stages.run(({ storing }) => storing.release(conversation));
+      this.#stages.run(({ storing }) => storing.release(conversation), false, conversation.key);
     } else {
       void control.finish(reason);
     }
@@ -251,6 +251,7 @@ export class Recorder {
       },
       (error): ConversationOutcome => ({ status: 'failed', conversationId: conversation.id, error }),
       true,
+      conversation.key,
     );
     this.#exitGuard.update();
     return outcome;
@@ -290,6 +291,8 @@ export class Recorder {
     return this.#stages.use(
       ({ late }) => late.send(key, conversationId, interactionId, attachment),
       () => undefined,
+      false,
+      key,
     );
   }
 

@@ -10,6 +10,7 @@ import type { DeliveryReport } from './delivery-report.js';
 import type { EndReason } from './conversation.js';
 import { messageOf, RecordingError } from './errors.js';
 import { charsOver, type FittedBody, fitConversation } from './fit.js';
+import { newId } from './ids.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
 import { CUT, Ledger, Outbox, type Transport } from './outbox.js';
@@ -47,14 +48,30 @@ export interface SenderOptions {
  */
 const MAX_BUILDING = 16;
 
+/**
+ * What an ended conversation costs from its end until its body is with the outbox,
+ * besides what its interactions hold: its job, its promises, its outcome's. Counted
+ * against `maxQueuedBytes` with them (`Storing.count`, see {@link Sender.end}).
+ */
+export const ENDED_OVERHEAD_BYTES = 512;
+
+/** What a store's claim gives: the claim, nothing held (`undefined`), or the outcome of a store that could not be read. */
+type Claimed = ConversationClaim | ConversationOutcome | undefined;
+
+/** The body of a refusal built from its payload (`Publication.payload`): never sent. */
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
+
 /** How many conversations one sweep claims at a time: bounded work per store call. */
 const SWEEP_BATCH = 100;
 
 /** An end or a sweep's send, waiting for its turn to be built. */
 interface Job {
-  run: (published: () => void) => Promise<ConversationOutcome>;
+  /** `release`: its conversation's account is handed over (its body is about to be counted by the outbox). */
+  run: (published: () => void, release: () => void) => Promise<ConversationOutcome>;
   conversationId: string;
   resolve: (outcome: ConversationOutcome) => void;
+  /** The conversation whose account (`Storing.count`) it hands over with its body (see {@link Sender.end}). */
+  account: string | undefined;
   /** Its number in the outbox's ledger, and in the sender's own (see `Sender.settled`). */
   number: number;
   own: number;
@@ -107,10 +124,24 @@ export class Sender {
    * stored, and, with a shared store, once `settleMs` passed for the turns other
    * instances ended just before and are still storing. Never rejects.
    */
-  end(conversation: Pick<ConversationRef, 'key' | 'id'>, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome> {
-    // Its settle time is when it may claim: a not-before time of its job.
-    const notBefore = this.#settleMs > 0 && !this.#options.outbox.cutoff.passed ? performance.now() + this.#settleMs : 0;
-    return this.#track((published) => this.#end(conversation, reason, errors, published), conversation.id, notBefore);
+  end(conversation: Pick<ConversationRef, 'key' | 'id' | 'endUser'>, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome> {
+    const { store, storing, outbox } = this.#options;
+    if (store.shared) {
+      // Its settle time is when it may claim: a not-before time of its job.
+      const notBefore = this.#settleMs > 0 && !outbox.cutoff.passed ? performance.now() + this.#settleMs : 0;
+      return this.#track((published, release) => this.#end(conversation, reason, errors, published, release), conversation.id, notBefore);
+    }
+    // Held in this process until its body is with the outbox: counted against
+    // maxQueuedBytes from now. What does not fit is refused now, whole, with its payload,
+    // so that a burst faster than the stages does not hold thousands of ended
+    // conversations (bench/burst-heap.ts); unless some of it is still being stored,
+    // which was counted when it was taken.
+    const { key, id } = conversation;
+    if (!storing.count(key, ENDED_OVERHEAD_BYTES)) {
+      if (!storing.isPending(key)) return this.#numbered(this.#refuseNow(conversation, reason, errors).finally(() => storing.handOver(key)), id);
+      storing.hold(key, ENDED_OVERHEAD_BYTES);
+    }
+    return this.#track((published, release) => this.#end(conversation, reason, errors, published, release), id, 0, key);
   }
 
   /** Claims at most `limit` conversations idle since `idleBefore` (or abandoned by a sender), and no more than can be built at once, and sends them; resolves with how many. */
@@ -128,7 +159,7 @@ export class Sender {
     }
     for (const claim of claims) {
       const id = labelOf(claim.conversationId);
-      void this.#track((published) => this.#send(claim, id, 'idle', [], published), id);
+      void this.#track((published, release) => this.#send(claim, id, 'idle', [], published, release), id);
     }
     return claims.length;
   }
@@ -164,10 +195,32 @@ export class Sender {
   }
 
   /** Numbers an end or a sweep's send in the outbox's ledger, and queues it to be built. */
-  #track(run: Job['run'], conversationId: string, notBefore = 0): Promise<ConversationOutcome> {
+  #track(run: Job['run'], conversationId: string, notBefore = 0, account?: string): Promise<ConversationOutcome> {
     const number = this.#options.outbox.accept();
     const own = this.#sending.begin();
-    return new Promise((resolve) => this.#jobs.add({ run, conversationId, resolve, number, own }, notBefore));
+    return new Promise((resolve) => this.#jobs.add({ run, conversationId, resolve, number, own, account }, notBefore));
+  }
+
+  /** Numbers an end settled without a job (see {@link Sender.end}) in both ledgers, until `outcome` settles. */
+  #numbered(outcome: Promise<ConversationOutcome>, conversationId: string): Promise<ConversationOutcome> {
+    const number = this.#options.outbox.accept();
+    const own = this.#sending.begin();
+    return this.#settled(outcome, conversationId, number, own);
+  }
+
+  /** `outcome`, a bug in it reported as a failure; then struck off both ledgers. */
+  #settled(outcome: Promise<ConversationOutcome>, conversationId: string, number: number, own: number): Promise<ConversationOutcome> {
+    return outcome
+      .catch((cause: unknown): ConversationOutcome => {
+        // A bug: reported, never thrown into the caller's `end()`.
+        const error = new NebulyError(`Conversation ${conversationId} could not be sent: ${messageOf(cause)}`, { cause });
+        this.#options.report(error);
+        return { status: 'failed', conversationId, error };
+      })
+      .finally(() => {
+        this.#sending.finish(own);
+        this.#options.outbox.finish(number);
+      });
   }
 
   /**
@@ -180,18 +233,118 @@ export class Sender {
     return this.#sending.whenDone();
   }
 
-  #build({ run, conversationId, resolve, number, own }: Job, published: () => void): Promise<void> {
-    return run(published)
-      .then(resolve, (cause: unknown) => {
-        // A bug: reported, never thrown into the caller's `end()`.
-        const error = new NebulyError(`Conversation ${conversationId} could not be sent: ${messageOf(cause)}`, { cause });
-        this.#options.report(error);
-        resolve({ status: 'failed', conversationId, error });
-      })
-      .finally(() => {
-        this.#sending.finish(own);
-        this.#options.outbox.finish(number);
-      });
+  #build({ run, conversationId, resolve, number, own, account }: Job, published: () => void): Promise<void> {
+    const release = (): void => {
+      if (account !== undefined) this.#options.storing.handOver(account);
+    };
+    let running: Promise<ConversationOutcome>;
+    try {
+      running = run(published, release);
+    } catch (cause) {
+      running = Promise.reject(cause);
+    }
+    return this.#settled(running.finally(release), conversationId, number, own).then(resolve);
+  }
+
+  /**
+   * An end over `maxQueuedBytes` with nothing of it on its way to the store: its body
+   * built now from what the store holds of it and what was deferred (`Storing`'s
+   * `whenFull`), and refused ({@link Outbox.refuse}), whole, under its claim's generation
+   * as key; the store's copy freed. With a store in memory and valid interactions, all
+   * of it before the caller's `end()` returns: nothing of a burst's refused
+   * conversations outlives the burst but their payloads.
+   */
+  #refuseNow(conversation: Pick<ConversationRef, 'key' | 'id' | 'endUser'>, reason: EndReason, errors: NebulyError[]): Promise<ConversationOutcome> {
+    const { key, id } = conversation;
+    const sent = this.#interactionSends.outcomeOf(key, id);
+    if (sent !== undefined) {
+      for (const error of errors) this.#options.report(error);
+      return sent;
+    }
+    const deferred = this.#options.storing.deferredOf(key);
+    if (isThenable(deferred)) return deferred.then((ready) => this.#refuseWith(conversation, reason, errors, ready));
+    return this.#refuseWith(conversation, reason, errors, deferred);
+  }
+
+  #refuseWith(
+    conversation: Pick<ConversationRef, 'key' | 'id' | 'endUser'>,
+    reason: EndReason,
+    errors: NebulyError[],
+    deferred: StoredInteraction[],
+  ): Promise<ConversationOutcome> {
+    const claiming = this.#claim(conversation, errors);
+    if (isThenable(claiming)) return claiming.then((claim) => this.#refuseClaimed(conversation, reason, errors, deferred, claim));
+    return this.#refuseClaimed(conversation, reason, errors, deferred, claiming);
+  }
+
+  #refuseClaimed(
+    conversation: Pick<ConversationRef, 'key' | 'id' | 'endUser'>,
+    reason: EndReason,
+    errors: NebulyError[],
+    deferred: StoredInteraction[],
+    claim: ConversationClaim | ConversationOutcome | undefined,
+  ): Promise<ConversationOutcome> {
+    const { store, storing, outbox, now, report } = this.#options;
+    const { key, id } = conversation;
+    if (claim !== undefined && !('generation' in claim)) return Promise.resolve(claim);
+    const interactions = claim === undefined ? deferred : [...claim.interactions, ...deferred];
+    // Never sent: nothing kept for later feedback (it finds no interaction, and says so).
+    const freed = claim === undefined ? Promise.resolve() : settleClaim(() => store.complete(claim, now()), report);
+    if (interactions.length === 0) return freed.then(() => this.#nothingToSend(key, id, errors));
+    // Its left-out interactions were reported on their own.
+    storing.leftOut(key);
+    if (reason === 'evicted') errors.push(evictedError(id));
+    const payload = JSON.stringify({ conversation: { end_user: claim?.endUser ?? conversation.endUser, interactions: ordered(interactions).map((one) => one.interaction) } });
+    const refused = outbox.refuse({ conversationId: id, path: ENDPOINT_PATHS.sendConversation.path, body: EMPTY, payload, idempotencyKey: claim?.generation ?? newId() }, errors);
+    return freed.then(() => refused);
+  }
+
+  /**
+   * Claims what the store holds of the conversation (at once from a store that answers
+   * at once): `undefined` when it holds nothing, the conversation's outcome when it could
+   * not be read (reported).
+   */
+  #claim(conversation: Pick<ConversationRef, 'key' | 'id'>, errors: NebulyError[]): Claimed | Promise<Claimed> {
+    const { store, outbox, now, leaseMs, report } = this.#options;
+    const { cutoff } = outbox;
+    const { key, id } = conversation;
+    const unread = (cause: unknown): ConversationOutcome => {
+      // Still in the store: with a shared one, a sweep (of this instance or another) sends it later.
+      const error = new NebulyError(
+        `The conversation store could not be read to end conversation ${id}: ${messageOf(cause)}` +
+          (store.shared ? '; it stays in the shared store, for a sweep to send' : ''),
+        { cause },
+      );
+      for (const found of errors) report(found);
+      report(storeLost(cause, id) ?? error);
+      outbox.count('failed');
+      return { status: 'failed', conversationId: id, error };
+    };
+    try {
+      const claiming = store.claim(key, now(), leaseMs);
+      if (!isThenable(claiming)) return claiming;
+      return cutoff.race(claiming).then((claimed) => {
+        if (claimed === CUT) throw cutoff.reason;
+        return claimed;
+      }).catch(unread);
+    } catch (cause) {
+      return unread(cause);
+    }
+  }
+
+  /** The outcome of a conversation the store holds nothing of; what was found reported. */
+  #nothingToSend(key: string, id: string, errors: NebulyError[]): Promise<ConversationOutcome> | ConversationOutcome {
+    const { storing, outbox, report } = this.#options;
+    const leftOut = storing.leftOut(key);
+    for (const found of errors) report(found);
+    // Interactions were recorded, but none was valid (dropped), or none reached the
+    // store (failed): each already reported with its payload.
+    if (leftOut?.status === 'dropped') return outbox.drop(id, leftOut.error, []);
+    if (leftOut !== undefined) {
+      outbox.count('failed');
+      return { status: 'failed', conversationId: id, error: leftOut.error };
+    }
+    return { status: 'empty', conversationId: id };
   }
 
   async #end(
@@ -199,9 +352,9 @@ export class Sender {
     reason: EndReason,
     errors: NebulyError[],
     published: () => void,
+    release: () => void,
   ): Promise<ConversationOutcome> {
-    const { store, storing, outbox, now, leaseMs, report } = this.#options;
-    const { cutoff } = outbox;
+    const { storing, report } = this.#options;
     const { key, id } = conversation;
     // Thousands may end together (shutdown, a wave of idle ones): each waits its turn.
     // Awaited only when there is something to wait for: each await is a promise and a
@@ -216,37 +369,12 @@ export class Sender {
       published();
       return sent;
     }
-    let claim: ConversationClaim | undefined;
-    try {
-      const claiming = store.claim(key, now(), leaseMs);
-      const claimed = isThenable(claiming) ? await cutoff.race(claiming) : claiming;
-      if (claimed === CUT) throw cutoff.reason;
-      claim = claimed;
-    } catch (cause) {
-      // Still in the store: with a shared one, a sweep (of this instance or another) sends it later.
-      const error = new NebulyError(
-        `The conversation store could not be read to end conversation ${id}: ${messageOf(cause)}` +
-          (store.shared ? '; it stays in the shared store, for a sweep to send' : ''),
-        { cause },
-      );
-      for (const found of errors) report(found);
-      report(storeLost(cause, id) ?? error);
-      outbox.count('failed');
-      return { status: 'failed', conversationId: id, error };
-    }
-    const leftOut = storing.leftOut(key);
-    if (claim === undefined) {
-      for (const found of errors) report(found);
-      // Interactions were recorded, but none was valid (dropped), or none reached the
-      // store (failed): each already reported with its payload.
-      if (leftOut?.status === 'dropped') return outbox.drop(id, leftOut.error, []);
-      if (leftOut !== undefined) {
-        outbox.count('failed');
-        return { status: 'failed', conversationId: id, error: leftOut.error };
-      }
-      return { status: 'empty', conversationId: id };
-    }
-    return this.#send(claim, id, reason, errors, published);
+    const claim = await this.#claim(conversation, errors);
+    if (claim === undefined) return this.#nothingToSend(key, id, errors);
+    if (!('generation' in claim)) return claim;
+    // Its left-out interactions were reported on their own.
+    storing.leftOut(key);
+    return this.#send(claim, id, reason, errors, published, release);
   }
 
   async #send(
@@ -255,6 +383,7 @@ export class Sender {
     reason: EndReason,
     errors: NebulyError[],
     published: () => void,
+    release: () => void,
   ): Promise<ConversationOutcome> {
     const { store, outbox, now, maxConversationBytes, feedbackRetentionMs, report } = this.#options;
     const turn = pace(LANE.send);
@@ -264,19 +393,8 @@ export class Sender {
       for (const found of errors) report(found);
       return { status: 'empty', conversationId: id };
     }
-    if (reason === 'evicted') {
-      errors.push(
-        new RecordingError(
-          'conversation_evicted',
-          `Conversation ${id} was ended early and sent: it was the longest idle of maxOpenConversations open ones ` +
-            'when another started; later calls on it are not recorded',
-          id,
-        ),
-      );
-    }
-    // In the order they started, whichever instance stored them first (nearly always
-    // the order they are in: then not copied to be sorted).
-    const stored = inOrder(claim.interactions) ? claim.interactions : claim.interactions.slice().sort(byStart);
+    if (reason === 'evicted') errors.push(evictedError(id));
+    const stored = ordered(claim.interactions);
     const interactions = stored.map((one) => one.interaction);
     // More than one interaction: too large for one bulk body, nothing is cropped or left
     // out, each interaction goes on its own. One alone is cropped to fit.
@@ -285,6 +403,8 @@ export class Sender {
         ? await fitConversation(claim.endUser, interactions, maxConversationBytes, { crop: false })
         : await fitConversation(claim.endUser, interactions, maxConversationBytes);
     let outcome: ConversationOutcome;
+    // From here the outbox counts it.
+    release();
     if ('tooLarge' in fitted) {
       // What the store holds of it, about its JSON's length (V8 keeps ASCII at a byte a character).
       outcome = await this.#sendEach(claim, id, stored, errors, fitted.chars, published);
@@ -363,6 +483,24 @@ export class Sender {
     outbox.count(outcome.status);
     return outcome;
   }
+}
+
+/** What is reported of a conversation ended early to stay within `maxOpenConversations`. */
+function evictedError(id: string): RecordingError {
+  return new RecordingError(
+    'conversation_evicted',
+    `Conversation ${id} was ended early and sent: it was the longest idle of maxOpenConversations open ones ` +
+      'when another started; later calls on it are not recorded',
+    id,
+  );
+}
+
+/**
+ * In the order they started, whichever instance stored them first (nearly always the
+ * order they are in: then not copied to be sorted).
+ */
+function ordered(interactions: readonly StoredInteraction[]): readonly StoredInteraction[] {
+  return inOrder(interactions) ? interactions : interactions.slice().sort(byStart);
 }
 
 /** What is reported of a conversation (or of one of its interactions, sent alone) cropped to fit `maxBytes`. */
@@ -614,7 +752,9 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
         }
       : undefined;
   // A shared store may stop answering (Redis down): its writes count against maxQueuedBytes.
-  const storing = new Storing({ store, now: options.now, report, deliver, mask, outbox, bounded: store.shared === true });
+  // A conversation kept whole in this process's memory is refused whole (at its end), else each interaction on its own.
+  const whenFull = store.shared === true || deliver !== undefined ? 'refuse' : 'defer';
+  const storing = new Storing({ store, now: options.now, report, deliver, mask, outbox, whenFull });
   const sender = new Sender({
     store,
     storing,
@@ -635,6 +775,7 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
     mask,
     settleMs: store.shared ? options.settleMs : 0,
     stored: (key) => storing.pending(key),
+    deferred: (key, interactionId, attachment) => storing.attachDeferred(key, interactionId, attachment),
     sending: () => sender.settled(),
     sentHere: (key, interactionId) => sender.sentInteraction(key, interactionId),
     retentionMs: options.feedbackRetentionMs,

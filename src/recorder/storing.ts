@@ -4,8 +4,8 @@ import type { AddTagsBody, ConversationInteraction, SendFeedbackBody } from '../
 import type { Attachment, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import { DeliveryError, messageOf, RecordingError } from './errors.js';
 import { storeLost } from './store-lost.js';
-import { checkInteraction, type ConversationTags } from './payload.js';
-import { type InteractionRecord, UNFINISHED_STEP } from './record.js';
+import { type CheckedInteraction, checkInteraction, type ConversationTags } from './payload.js';
+import { attachToRecord, type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { isThenable } from '../utils/thenable.js';
 import { BoundedJobs, LANE, pace } from './worker.js';
 import { newId } from './ids.js';
@@ -40,16 +40,34 @@ export interface StoringOptions {
    */
   outbox: Outbox;
   /**
-   * With a shared store: store writes count against `maxQueuedBytes` until done, so that
-   * a store that stops answering (Redis down) does not let them pile up; what does not
-   * fit is refused at once, with its payload.
+   * What happens to an ended interaction that does not fit `maxQueuedBytes` (each counts
+   * against it until it is stored or sent, so that a store that stops answering or a
+   * burst faster than the stages cannot pile them up):
+   * - `'refuse'` (a shared store, or `delivery: 'interaction'`): refused at once, with its
+   *   payload, under its own id as key; the interaction is the unit that is sent.
+   * - `'defer'` (a store in this process's memory, conversations sent whole): kept as
+   *   recorded, unchecked, with its conversation, whose end decides (`Sender.end`): then
+   *   stored, or refused at once with the rest of the conversation, whole.
    */
-  bounded?: boolean | undefined;
+  whenFull: 'refuse' | 'defer';
 }
 
 interface Pending {
   count: number;
   waiters: (() => void)[];
+}
+
+/**
+ * What the interactions of one conversation kept whole in this process hold (see
+ * {@link heldBytes}): counted against `maxQueuedBytes` (on their way to the store, or
+ * in it once the conversation ended), or not (in the store while it is open: the open
+ * conversations are bounded by `maxOpenConversations`, not by the queue).
+ */
+interface Account {
+  counted: number;
+  uncounted: number;
+  /** Interactions that did not fit when they ended, unchecked: the conversation's end decides (see {@link Storing.count}). */
+  deferred: Taken[] | undefined;
 }
 
 /** An interaction of a conversation left out whole, and how the conversation counts if nothing else of it is stored. */
@@ -62,7 +80,7 @@ export interface LeftOut {
 interface Taken {
   conversation: ConversationRef;
   record: InteractionRecord;
-  /** What it counts against `maxQueuedBytes` until stored (see `bounded`). */
+  /** What it counts against `maxQueuedBytes` until stored (see `whenFull`). */
   bytes: number;
   /** Its number in the outbox's ledger. */
   number: number;
@@ -87,6 +105,23 @@ function origin(): string {
 }
 
 const encoder = /* @__PURE__ */ new TextEncoder();
+
+/**
+ * What an ended interaction waiting to be stored holds besides its values (see
+ * {@link heldBytes}): its record, its place in the queue and the count of its
+ * conversation's pending interactions, and the part of the conversation's own objects
+ * that it keeps alive. Measured with bench/burst-heap.ts: a conversation of one tiny turn
+ * holds about 1.6 kB from its end until it is sent.
+ */
+export const TAKEN_OVERHEAD_BYTES = 1024;
+
+/** `applyMask`, once loaded (with the first masked interaction, or when the stages load with a mask). */
+let maskModule: typeof import('../privacy/apply-mask.js') | undefined;
+
+/** Loads `applyMask` (it needs zod): once, for every recorder. */
+export async function loadMask(): Promise<void> {
+  maskModule ??= await import('../privacy/apply-mask.js');
+}
 
 /** The most values {@link heldBytes} visits: an estimate, bounded in time whatever the record holds. */
 const MAX_VISITED = 10_000;
@@ -150,6 +185,10 @@ export class Storing {
   readonly #jobs = new BoundedJobs<Taken>({ max: MAX_STORING, run: (taken, handOver) => this.#storeTaken(taken, handOver) });
   /** Interactions refused for `maxQueuedBytes`, until reported. */
   #refusing = 0;
+  /** With `whenFull: 'defer'`: each conversation's account, from its first interaction taken until its end hands it over. */
+  readonly #accounts = new Map<string, Account>();
+  /** Interactions deferred in every account. */
+  #deferredCount = 0;
 
   constructor(options: StoringOptions) {
     this.#options = options;
@@ -164,15 +203,28 @@ export class Storing {
     }
     if (this.#parked.size > 0) this.#parked.delete(record);
     record.taken = true;
-    this.#begin(conversation.key);
-    const { outbox, bounded } = this.#options;
-    const number = outbox.accept();
-    const bytes = bounded === true ? heldBytes([record.input, record.output, record.trace, record.tags, record.feedback, record.featureFlag]) : 0;
-    if (bounded !== true || outbox.admit(bytes)) {
-      this.#jobs.add({ conversation, record, bytes, number });
+    const { outbox, whenFull } = this.#options;
+    const bytes = heldBytes([record.input, record.output, record.trace, record.tags, record.feedback, record.featureFlag]) + TAKEN_OVERHEAD_BYTES;
+    if (whenFull === 'defer') {
+      const account = this.#accountOf(conversation.key);
+      if (outbox.admit(bytes)) {
+        account.counted += bytes;
+        this.#queue(conversation, record, bytes);
+      } else {
+        // Nothing done on the caller's path but a push: its conversation's end decides.
+        (account.deferred ??= []).push({ conversation, record, bytes, number: -1 });
+        account.uncounted += bytes;
+        this.#deferredCount += 1;
+      }
+      return;
+    }
+    if (outbox.admit(bytes)) {
+      this.#queue(conversation, record, bytes);
       return;
     }
     // Refused at once, not behind the store writes that do not end.
+    this.#begin(conversation.key);
+    const number = outbox.accept();
     this.#refusing += 1;
     void this.#settle(conversation, record, () => this.#refuse(conversation, record)).then(() => {
       this.#refusing -= 1;
@@ -180,15 +232,100 @@ export class Storing {
     });
   }
 
+  #queue(conversation: ConversationRef, record: InteractionRecord, bytes: number): void {
+    this.#begin(conversation.key);
+    this.#jobs.add({ conversation, record, bytes, number: this.#options.outbox.accept() });
+  }
+
+  #accountOf(key: string): Account {
+    let account = this.#accounts.get(key);
+    if (account === undefined) {
+      account = { counted: 0, uncounted: 0, deferred: undefined };
+      this.#accounts.set(key, account);
+    }
+    return account;
+  }
+
+  /**
+   * The conversation `key` ended: what its interactions hold, and `extra` for its end,
+   * counted against `maxQueuedBytes` from now until {@link Storing.handOver}; `false`,
+   * and nothing counted, when that does not fit.
+   */
+  count(key: string, extra: number): boolean {
+    const account = this.#accountOf(key);
+    if (!this.#options.outbox.admit(account.uncounted + extra)) return false;
+    this.#counted(account, extra);
+    return true;
+  }
+
+  /** Like {@link Storing.count}, past the bound: for an end that cannot be refused now. */
+  hold(key: string, extra: number): void {
+    const account = this.#accountOf(key);
+    this.#options.outbox.hold(account.uncounted + extra);
+    this.#counted(account, extra);
+  }
+
+  /** What `account` held uncounted is counted now, and its deferred interactions go to the store. */
+  #counted(account: Account, extra: number): void {
+    account.counted += account.uncounted + extra;
+    account.uncounted = 0;
+    const deferred = account.deferred;
+    if (deferred === undefined) return;
+    account.deferred = undefined;
+    this.#deferredCount -= deferred.length;
+    for (const { conversation, record, bytes } of deferred) this.#queue(conversation, record, bytes);
+  }
+
+  /**
+   * The interactions of `key` deferred (see `whenFull`), checked and masked as the store
+   * would keep them, for a conversation refused whole at its end; what is invalid is
+   * reported and left out.
+   */
+  deferredOf(key: string): StoredInteraction[] | Promise<StoredInteraction[]> {
+    const account = this.#accounts.get(key);
+    const deferred = account?.deferred;
+    if (account === undefined || deferred === undefined) return [];
+    account.deferred = undefined;
+    this.#deferredCount -= deferred.length;
+    const checked = deferred.map(({ conversation, record }) => this.#checked(conversation, record));
+    // Nearly always at once: the refused conversation's records are garbage before the caller goes on.
+    if (!checked.some(isThenable)) return checked.filter((one) => one !== undefined) as StoredInteraction[];
+    return Promise.all(checked).then((all) => all.filter((one) => one !== undefined));
+  }
+
+  /** Attaches feedback or tags to a deferred interaction of `key`; `false` when none has that id. */
+  attachDeferred(key: string, interactionId: string, attachment: Attachment): boolean {
+    const deferred = this.#accounts.get(key)?.deferred;
+    const found = deferred?.find((taken) => taken.record.id === interactionId);
+    if (found === undefined) return false;
+    attachToRecord(found.record, attachment);
+    return true;
+  }
+
+  /** The conversation `key` is with the outbox now (or met its fate): its account is closed. */
+  handOver(key: string): void {
+    const account = this.#accounts.get(key);
+    if (account === undefined) return;
+    this.#accounts.delete(key);
+    if (account.counted > 0) this.#options.outbox.release(account.counted);
+  }
+
   #storeTaken({ conversation, record, bytes, number }: Taken, handOver: () => void): Promise<void> {
-    const { outbox } = this.#options;
-    // Its bytes are held until it is written (or, sent at once, until the outbox holds its body).
+    const { outbox, whenFull } = this.#options;
+    // Its bytes are held until it is written (or, sent at once, until the outbox holds
+    // its body); kept whole, until its conversation is with the outbox once it ended.
     let released = false;
     const release = (): void => {
       if (released) return;
       released = true;
-      if (bytes > 0) outbox.release(bytes);
       handOver();
+      if (whenFull === 'defer') {
+        const account = this.#accounts.get(conversation.key);
+        if (conversation.ended || account === undefined) return;
+        account.counted -= bytes;
+        account.uncounted += bytes;
+      }
+      outbox.release(bytes);
     };
     return this.#settle(conversation, record, () => this.#store(conversation, record, release)).then(() => {
       release();
@@ -249,6 +386,11 @@ export class Storing {
     return new Promise((resolve) => pending.waiters.push(resolve));
   }
 
+  /** Whether interactions of `key` taken so far are still being stored (see {@link Storing.pending}). */
+  isPending(key: string): boolean {
+    return this.#pending.has(key);
+  }
+
   /**
    * Why the conversation `key` may have nothing to send: its first interaction left out
    * whole, if any; forgotten once asked (when it ends).
@@ -261,7 +403,7 @@ export class Storing {
 
   /** How many interactions were ended and are not yet stored (or given up): what a process exit loses. */
   get pendingCount(): number {
-    return this.#jobs.count + this.#refusing + this.#parked.size;
+    return this.#jobs.count + this.#refusing + this.#parked.size + this.#deferredCount;
   }
 
   #begin(key: string): void {
@@ -291,40 +433,48 @@ export class Storing {
    * The interaction checked against the wire schema (what is invalid left out and
    * reported) and masked, as the store keeps it; `undefined` when nothing of it is left.
    */
-  async #checked(conversation: ConversationRef, record: InteractionRecord): Promise<StoredInteraction | undefined> {
-    const { report } = this.#options;
-    try {
-      // Most interactions are valid, checked at once; awaiting a value would still cost a turn.
-      const checking = checkInteraction(record, conversation.tags);
-      const checked = checking instanceof Promise ? await checking : checking;
-      if (checked.issues.length > 0) {
-        const invalid = new ValidationError(
-          checked.issues,
-          `interaction ${record.id} of conversation ${conversation.id} (an invalid step, feedback action or tag is left out; an invalid input or output leaves out the interaction)`,
-        );
-        if (checked.interaction === undefined) this.#leaveOut(conversation.key, { status: 'dropped', error: invalid });
-        report(invalid);
-      }
-      if (checked.unfinished > 0) {
-        report(
-          new RecordingError(
-            'step_unfinished',
-            `${checked.unfinished} step(s) of interaction ${record.id} of conversation ${conversation.id} never finished ` +
-              '(a stream or run whose end was never reported, such as a stream abandoned unread): left out',
-            conversation.id,
-          ),
-        );
-      }
-      if (checked.interaction === undefined) return undefined;
-      const { mask } = this.#options;
-      const interaction = mask === undefined ? checked.interaction : await maskInteraction(mask, conversation.endUser, checked.interaction, report);
-      if (interaction === undefined) return undefined;
-      return { id: record.id, interaction, order: record.order, origin: origin() };
-    } catch (cause) {
-      // A value JSON cannot hold, or a bug: reported, never thrown into the caller.
-      report(new NebulyError(`Interaction ${record.id} of conversation ${conversation.id} could not be recorded: ${messageOf(cause)}`, { cause }));
+  #checked(conversation: ConversationRef, record: InteractionRecord): StoredInteraction | undefined | Promise<StoredInteraction | undefined> {
+    // A value JSON cannot hold, or a bug: reported, never thrown into the caller.
+    const failed = (cause: unknown): undefined => {
+      this.#options.report(new NebulyError(`Interaction ${record.id} of conversation ${conversation.id} could not be recorded: ${messageOf(cause)}`, { cause }));
       return undefined;
+    };
+    try {
+      // Most interactions are valid, checked at once, and stored at once when no mask waits to load.
+      const checking = checkInteraction(record, conversation.tags);
+      const masking = this.#options.mask !== undefined && maskModule === undefined;
+      if (!(checking instanceof Promise) && !masking) return this.#stored(conversation, record, checking);
+      return Promise.all([checking, masking ? loadMask() : undefined]).then(([checked]) => this.#stored(conversation, record, checked)).catch(failed);
+    } catch (cause) {
+      return failed(cause);
     }
+  }
+
+  /** The checked interaction as the store keeps it, masked (see {@link Storing.#checked}); what was found reported. */
+  #stored(conversation: ConversationRef, record: InteractionRecord, checked: CheckedInteraction): StoredInteraction | undefined {
+    const { report, mask } = this.#options;
+    if (checked.issues.length > 0) {
+      const invalid = new ValidationError(
+        checked.issues,
+        `interaction ${record.id} of conversation ${conversation.id} (an invalid step, feedback action or tag is left out; an invalid input or output leaves out the interaction)`,
+      );
+      if (checked.interaction === undefined) this.#leaveOut(conversation.key, { status: 'dropped', error: invalid });
+      report(invalid);
+    }
+    if (checked.unfinished > 0) {
+      report(
+        new RecordingError(
+          'step_unfinished',
+          `${checked.unfinished} step(s) of interaction ${record.id} of conversation ${conversation.id} never finished ` +
+            '(a stream or run whose end was never reported, such as a stream abandoned unread): left out',
+          conversation.id,
+        ),
+      );
+    }
+    if (checked.interaction === undefined) return undefined;
+    const interaction = mask === undefined ? checked.interaction : maskInteraction(mask, conversation.endUser, checked.interaction, report);
+    if (interaction === undefined) return undefined;
+    return { id: record.id, interaction, order: record.order, origin: origin() };
   }
 
   /** After {@link Storing.#checked}: appends the interaction to the store, or sends it (`delivery: 'interaction'`). */
@@ -370,14 +520,14 @@ export class Storing {
  * send, the errors that carry payloads. `undefined` when the mask failed and the body is
  * withheld (reported).
  */
-async function maskInteraction(
+function maskInteraction(
   mask: Mask,
   endUser: string,
   interaction: ConversationInteraction,
   report: (error: NebulyError) => void,
-): Promise<ConversationInteraction | undefined> {
-  // Loaded with the first masked interaction: its check of the mask's output needs zod.
-  const { applyMask } = await import('../privacy/apply-mask.js');
+): ConversationInteraction | undefined {
+  // Loaded by `loadMask` before any interaction is masked.
+  const { applyMask } = maskModule as typeof import('../privacy/apply-mask.js');
   const { body, error } = applyMask(mask, 'conversation', { conversation: { end_user: endUser, interactions: [interaction] } });
   if (error !== undefined) report(error);
   return body?.conversation.interactions[0];
@@ -397,6 +547,8 @@ export interface LateSenderOptions {
   stored: (key: string) => Promise<void> | undefined;
   /** Resolves once the conversations this process was sending are sent: one may hold the interaction. */
   sending: () => Promise<void>;
+  /** Attaches to an interaction of `key` deferred until its conversation's end (`Storing.attachDeferred`); `false` when none is. */
+  deferred: (key: string, interactionId: string, attachment: Attachment) => boolean;
   /** With `delivery: 'interaction'`: what this process sent of the interaction, kept for late attachments. */
   sentHere: (key: string, interactionId: string) => SentInteraction | undefined;
   /** How long what was sent of an interaction is kept for them (`feedbackRetentionMs`). */
@@ -524,6 +676,8 @@ export class LateSender {
     const { store, now, stored, outbox, sending } = this.#options;
     const { cutoff } = outbox;
     await stored(key);
+    // Masked with its interaction, once its conversation ends.
+    if (this.#options.deferred(key, interactionId, attachment)) return;
     // What is attached in the store goes out with its conversation, which was masked
     // when stored: the attachment is masked now, on its own.
     const kept = await this.#maskedToKeep(attachment);

@@ -32,6 +32,8 @@ export class Fifo<T> {
   shift(): T | undefined {
     if (this.#head >= this.#items.length) return undefined;
     const item = this.#items[this.#head] as T;
+    // Not kept by the queue once taken: it may hold much (a job, its conversation).
+    this.#items[this.#head] = undefined as T;
     this.#head += 1;
     if (this.#head === this.#items.length) {
       this.#items = [];

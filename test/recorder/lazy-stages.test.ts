@@ -76,6 +76,25 @@ describe('the recorder before its stages are loaded', () => {
     expect(ran).toEqual(Array.from({ length: 5_000 }, (_, i) => i));
   });
 
+  it('once loaded, runs a use of a conversation with nothing waiting at once while the rest is handed over; one with something waiting, and a flush, after it', async () => {
+    const { LazyStages } = await import('../../src/recorder/lazy-stages.js');
+    const stages = new LazyStages(init([]));
+    const ran: string[] = [];
+    for (let i = 0; i < 5_000; i += 1) stages.run(() => ran.push(`old-${i % 100}`), false, `old-${i % 100}`);
+    // Loaded once the host has had a turn; then in slices.
+    while (stages.ready === undefined && !ran.includes('old-0')) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(ran.length).toBeLessThan(5_000);
+    stages.run(() => ran.push('new'), false, 'new');
+    stages.run(() => ran.push('old-99 again'), false, 'old-99');
+    const flushed = stages.use(() => ran.push('flush'), () => undefined);
+    // At once: no earlier use of its conversation waits.
+    expect(ran.at(-1)).toBe('new');
+    await flushed;
+    // In the order asked: after every use that waited.
+    expect(ran.slice(-2)).toEqual(['old-99 again', 'flush']);
+    expect(ran.filter((name) => name.startsWith('old-99'))).toHaveLength(51);
+  });
+
   it('sweep() before they load sweeps the shared store once they are', async () => {
     const { Recorder } = await import('../../src/recorder/recorder.js');
     const { sharedStore } = await import('./shared-store.js');
