@@ -40,10 +40,10 @@ export class Loss {
 
 /**
  * What the `lost` script (scripts.ts) says of a conversation: `w` whole, `l` lost (and now
- * told by this caller alone), `s` claimed, sent or told already, `u` unknown (nothing of it
- * left to tell: sent or lost).
+ * told by this caller alone), `c` claimed and not sent yet (its lease put back in the
+ * index), `s` sent or told already, `u` unknown (nothing of it left to tell: sent or lost).
  */
-export type Verdict = 'w' | 'l' | 's' | 'u';
+export type Verdict = 'w' | 'l' | 'c' | 's' | 'u';
 
 /**
  * What {@link Epochs.settle} answers for a loss already reported: the call is to run again.
@@ -129,6 +129,13 @@ export class Epochs {
     this.#stored.get(bucket.tag)?.conversations.delete(conversationId);
   }
 
+  /** What this instance stored of `conversationId` in `bucket` (if it kept count), forgotten: it was told lost. */
+  take(bucket: Bucket, conversationId: string): Readonly<Stored> | undefined {
+    const stored = this.#stored.get(bucket.tag)?.conversations.get(conversationId);
+    this.forget(bucket, conversationId);
+    return stored;
+  }
+
   /**
    * The result of a script's `{'ok', epoch, result}` reply to a call sent with `sent`
    * (what {@link Epochs.seen} was then), learning the epoch; for a `{'lost', epoch}` reply,
@@ -212,11 +219,13 @@ export class Epochs {
     let since = more.since ?? Number.POSITIVE_INFINITY;
     let whole = 0;
     let done = 0;
+    const claimed: string[] = [];
     for (const [conversationId, stored] of conversations) {
       const verdict = verdicts?.get(conversationId) ?? 'u';
-      if (verdict === 'w') {
-        // Indexed again under the new epoch: still this instance's to tell should it be lost later.
-        whole += 1;
+      if (verdict === 'w' || verdict === 'c') {
+        // Indexed again under the new epoch (or its lease): still this instance's to tell should it be lost later.
+        if (verdict === 'w') whole += 1;
+        else claimed.push(conversationId);
         this.stored(loss.bucket, conversationId, stored.interactions, stored.since);
       } else if (verdict === 's') done += 1;
       else {
@@ -233,7 +242,12 @@ export class Epochs {
         `this instance had stored ${interactions} interaction(s) there since ${new Date(since).toISOString()}, ` +
         `of conversation(s) ${list}; those not yet sent are lost`;
     }
-    const kept = [whole > 0 ? `${whole} still whole (swept as usual)` : '', done > 0 ? `${done} claimed, sent or told already` : ''].filter(Boolean);
+    const held =
+      claimed.length > 0
+        ? `${claimed.length} claimed and not sent yet (${claimed.slice(0, NAMED).join(', ')}${claimed.length > NAMED ? ' and more' : ''}: ` +
+          'sent by its holder, or told lost by a sweep once its lease runs out)'
+        : '';
+    const kept = [whole > 0 ? `${whole} still whole (swept as usual)` : '', held, done > 0 ? `${done} claimed, sent or told already` : ''].filter(Boolean);
     if (kept.length > 0) known += ` (of the other conversation(s) it had stored there: ${kept.join(', ')})`;
     return new RedisStoreError(operation, 'store_lost', `Redis lost the store's data in bucket ${loss.bucket.tag} (${loss.why}): ${known}`);
   }

@@ -172,11 +172,107 @@ describe('redisStore when an eviction races sweeps', () => {
     // This instance stored neither: it claims and gives both back.
     for (const id of ['c-gone', 'c-kept']) await store.release((await store.claim(id, 10, 60_000))!);
     await evict(bucket.open('c-gone'));
-    await evict(bucket.leases);
+    await evict(`${bucket.tag}leases`);
     await evict(bucket.idle);
     const lost = await rejection(store.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10));
     expect(named(lost)).toEqual(['c-gone']);
     expect(named(await rejection(other.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10)))).toEqual([]);
     expect((await other.claim('c-kept', 30, 60_000))?.interactions.map((one) => one.id)).toEqual(['k1']);
+  });
+
+  it("a turn appended after its conversation's hash was evicted (its index entry survived): told once, by that append, which stores nothing; the next turn starts the conversation anew", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    await a!.append('c-1', 'u', [stored('t2')], 2);
+    await evict(bucket.open('c-1'));
+    // b's turn finds the conversation indexed but its turns gone: the append tells it (its
+    // turn then goes to onError with its payload), rather than start the hash anew over them.
+    const told = await rejection(b!.append('c-1', 'u', [stored('t3')], 3));
+    expect(told?.code).toBe('store_lost');
+    expect(named(told)).toEqual(['c-1']);
+    expect(told?.message).toMatch(/turns stored of it before are lost; this turn was not stored/);
+    // a stored t1 and t2: its own append that meets the same loss names what it had stored.
+    await a!.append('c-2', 'u', [stored('o1')], 3);
+    await evict(bucket.open('c-2'));
+    expect((await rejection(a!.append('c-2', 'u', [stored('o2')], 4)))?.message).toMatch(/this instance had stored 1 interaction\(s\) of it since/);
+    // Told once: the next turn starts the conversation anew, no sweep and no loss of the index names it again.
+    await b!.append('c-1', 'u', [stored('t4')], 5);
+    expect([...(await drain(a!, 20))]).toEqual([['c-1', ['t4']]]);
+    await evict(bucket.idle);
+    expect(named(await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)))).toEqual([]);
+    expect(named(await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)))).toEqual([]);
+  });
+
+  it("a turn appended after both its conversation's hash and its kept ids were evicted: the index entry alone tells it", async () => {
+    const prefix = freshPrefix();
+    const store = redisStore(connected[0]!.client, { prefix, shards: 1 });
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await store.append('c-1', 'u', [stored('t1')], 1);
+    await evict(bucket.open('c-1'));
+    await evict(bucket.kept('c-1'));
+    expect(named(await rejection(store.append('c-1', 'u', [stored('t2')], 2)))).toEqual(['c-1']);
+    await store.append('c-1', 'u', [stored('t3')], 3);
+    expect([...(await drain(store, 20))]).toEqual([['c-1', ['t3']]]);
+  });
+
+  it("a claim whose holder dies after Redis evicted its hash and the bucket's leases: told by a sweep once its lease ran out", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    await a!.append('c-2', 'u', [stored('u1')], 2);
+    // b claims c-1, and dies before it completes.
+    const held = (await b!.claim('c-1', 10, 60_000))!;
+    await evict(bucket.claim(held.token.split(' ')[0]!));
+    // Where the leases are kept (a key of their own in earlier layouts; now the index, which survives here).
+    await evict(`${bucket.tag}leases`);
+    expect([...(await drain(a!, 20))]).toEqual([['c-2', ['u1']]]);
+    const told = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10 + 60_001, 60_000, 10));
+    expect(told?.code).toBe('store_lost');
+    expect(named(told)).toEqual(['c-1']);
+    expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+  });
+
+  it("a claim whose holder dies after Redis evicted its hash and the index (with the leases): the bucket's loss names it, and a sweep tells it lost once its lease ran out", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    const held = (await b!.claim('c-1', 10, 60_000))!;
+    await evict(bucket.claim(held.token.split(' ')[0]!));
+    await evict(`${bucket.tag}leases`);
+    await evict(bucket.idle);
+    // a stored c-1: told its bucket was lost, and that c-1 was claimed and not sent yet.
+    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10));
+    expect(loss?.message).toMatch(/1 claimed and not sent yet \(c-1: sent by its holder, or told lost by a sweep once its lease runs out\)/);
+    // b, the holder, stored nothing there: told of the bucket's loss, naming nothing.
+    expect(named(await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)))).toEqual([]);
+    // Its holder died: the sweep that meets its expired lease tells it, once.
+    const told = await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 60_001, 60_000, 10));
+    expect(told?.code).toBe('store_lost');
+    expect(named(told)).toEqual(['c-1']);
+    expect(await a!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+  });
+
+  it('a claim whose index (with the leases) was evicted while its hash stayed: sent by a sweep if its holder dies, never told lost if it completes', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-dead', 'u', [stored('d1')], 1);
+    await a!.append('c-live', 'u', [stored('l1')], 2);
+    const dead = (await b!.claim('c-dead', 10, 60_000))!;
+    const live = (await b!.claim('c-live', 10, 60_000))!;
+    expect(dead.interactions).toHaveLength(1);
+    await evict(`${bucket.tag}leases`);
+    await evict(bucket.idle);
+    expect((await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10)))?.code).toBe('store_lost');
+    // c-live's holder sends it; c-dead's holder died: a sweep takes it once its lease ran out, and sends it whole.
+    await b!.complete(live, 30);
+    expect([...(await drain(a!, 10 + 60_001))]).toEqual([['c-dead', ['d1']]]);
+    // b, the holder, is told of the bucket's loss, naming nothing; then nothing is left.
+    expect(named(await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 200_000, 60_000, 10)))).toEqual([]);
+    expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 200_000, 60_000, 10)).toEqual([]);
   });
 });
