@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Buckets } from '../../src/redis/buckets.js';
 import { RedisStoreError, redisStore } from '../../src/redis/index.js';
+import type { DeliveryError, RecordingError } from '../../src/recorder/errors.js';
 import type { ConversationStore } from '../../src/types/store.js';
+import { kinds, setup } from '../recorder/setup.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 import { CLIENTS, freshPrefix, type TestClient } from './redis-clients.js';
 import { stored } from './store-contract.js';
@@ -21,6 +23,9 @@ afterAll(async () => {
   for (const client of connected) await client.close();
   await server?.stop();
 });
+
+/** The keys that match `pattern` (a test's own prefix: few keys). */
+const keys = (pattern: string) => (connected[0]!.client as unknown as { keys(pattern: string): Promise<string[]> }).keys(pattern);
 
 /** Deletes `key` as an eviction would. */
 const evict = (key: string) => (connected[0]!.client as unknown as { del(key: string): Promise<unknown> }).del(key);
@@ -274,5 +279,25 @@ describe('redisStore when an eviction races sweeps', () => {
     // b, the holder, is told of the bucket's loss, naming nothing; then nothing is left.
     expect(named(await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 200_000, 60_000, 10)))).toEqual([]);
     expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 200_000, 60_000, 10)).toEqual([]);
+  });
+
+  it("through the recorder, a turn recorded after its conversation's hash was evicted reaches onError as a store_lost RecordingError naming the conversation, beside the turn's payload", async () => {
+    const prefix = freshPrefix();
+    const { errors, recorder } = setup({ store: redisStore(connected[0]!.client, { prefix, shards: 1 }), settleMs: 0, sweepIntervalMs: 0 });
+    const conversation = recorder.startConversation({ end_user: 'u', conversation_id: 'chat-1' });
+    conversation.interaction({ input: 'q1' }).end({ output: 'a1' });
+    await recorder.flush();
+    const open = await keys(`{${prefix}0}o:*`);
+    expect(open).toHaveLength(1);
+    await evict(open[0]!);
+    conversation.interaction({ input: 'q2' }).end({ output: 'a2' });
+    await recorder.flush();
+
+    expect(kinds(errors)).toEqual(['store_lost', 'DeliveryError']);
+    const [lost, undelivered] = errors as [RecordingError, DeliveryError];
+    expect(lost.conversationId).toBe('chat-1');
+    expect(lost.message).toMatch(/the turns stored of it before are lost/);
+    expect(JSON.parse(undelivered.payload)).toMatchObject({ conversation: { end_user: 'u', interactions: [{ input: 'q2', output: 'a2' }] } });
+    await recorder.shutdown();
   });
 });
