@@ -117,7 +117,7 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
 /** A conversation a sweep may claim, as a bucket's sorted sets name it. */
 interface Candidate {
   readonly bucket: Bucket;
-  /** `l`: an expired lease (by claim id), `i`: an idle open conversation (by conversation id). */
+  /** `l`: an expired lease (`<claim id> <conversation id>`), `i`: an idle open conversation (by conversation id). */
   readonly kind: 'l' | 'i';
   readonly member: string;
   /** Its score as read, which the claim checks is unchanged. */
@@ -265,7 +265,6 @@ class RedisStore implements ConversationStore {
     /** Each claim's place in `chosen`, by claim id: the buckets answer in any order. */
     const rank = new Map<string, number>();
     for (const [index, candidate] of chosen.entries()) {
-      // A lease is `<claim id> <conversation id>`.
       const claimId = candidate.kind === 'l' ? claimIdOf(candidate.member) : newId();
       rank.set(claimId, index);
       byBucket.set(candidate.bucket, [...(byBucket.get(candidate.bucket) ?? []), { ...candidate, claimId }]);
@@ -278,8 +277,8 @@ class RedisStore implements ConversationStore {
         const keys = [bucket.idle];
         const args = [String(now), String(now + leaseMs)];
         for (const { claimId, ...candidate } of candidates) {
-          const conversationId = candidate.member.slice(claimId.length + 1);
-          if (candidate.kind === 'l') keys.push(bucket.claim(claimId), bucket.claim(claimId), bucket.kept(conversationId));
+          // A lease's member is `<claim id> <conversation id>`: its claim mark is in that conversation's kept hash.
+          if (candidate.kind === 'l') keys.push(bucket.claim(claimId), bucket.claim(claimId), bucket.kept(candidate.member.slice(claimId.length + 1)));
           else keys.push(bucket.open(candidate.member), bucket.claim(claimId), bucket.kept(candidate.member));
           args.push(candidate.kind, candidate.member, candidate.score, claimId, `${claimId} ${newId()}`);
         }
@@ -338,7 +337,7 @@ class RedisStore implements ConversationStore {
     const released = Number(await this.#commands.run('release', 'release', keys, [claimId, claim.token, claim.conversationId, fresh ? '1' : '']));
     // Unsent again, this instance's to tell should Redis lose it.
     if (released === 1) this.#epochs.stored(bucket, claim.conversationId, claim.interactions.length, claim.lastActivityAt);
-    // Given back after Redis evicted it: lost, and told here alone (its lease is gone).
+    // Given back after Redis evicted it: lost, and told here alone (its lease and mark are gone).
     if (released === -1) throw this.#missing('release', new Map([[bucket, [claim.conversationId]]]));
   }
 
