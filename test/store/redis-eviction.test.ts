@@ -261,6 +261,22 @@ describe('redisStore when an eviction races sweeps', () => {
     expect(await a!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
   });
 
+  it('a claim given back after Redis evicted its hash and the index (with its lease): told once, by the one that gives it back, by its mark', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    const held = (await b!.claim('c-1', 10, 60_000))!;
+    await evict(bucket.claim(held.token.split(' ')[0]!));
+    await evict(`${bucket.tag}leases`);
+    await evict(bucket.idle);
+    // Its lease went with the index; the claim mark in its kept hash says it was neither sent nor told.
+    expect(named(await rejection(b!.release(held)))).toEqual(['c-1']);
+    // a, which stored it, is told its bucket was lost, naming nothing; no sweep tells c-1 again.
+    expect(named(await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10)))).toEqual([]);
+    expect(await a!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+  });
+
   it('a claim whose index (with the leases) was evicted while its hash stayed: sent by a sweep if its holder dies, never told lost if it completes', async () => {
     const prefix = freshPrefix();
     const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
