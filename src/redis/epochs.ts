@@ -5,6 +5,8 @@ import type { Bucket } from './buckets.js';
 interface Stored {
   interactions: number;
   since: number;
+  /** The generation it last stored into (scripts.ts): what the `lost` script checks is still the open one. */
+  generation: string;
 }
 
 /**
@@ -41,7 +43,8 @@ export class Loss {
 /**
  * What the `lost` script (scripts.ts) says of a conversation: `w` whole, `l` lost (and now
  * told by this caller alone), `c` claimed and not sent yet (its lease put back in the
- * index), `s` sent or told already, `u` unknown (nothing of it left to tell: sent or lost).
+ * index), `s` sent or told already, `u` unknown (nothing of it left to tell, or only another
+ * generation: sent or lost).
  */
 export type Verdict = 'w' | 'l' | 'c' | 's' | 'u';
 
@@ -100,8 +103,8 @@ export class Epochs {
     return String(-1 - Math.floor(Math.random() * 2 ** 52));
   }
 
-  /** Notes that this instance stored `count` interactions of `conversationId` in `bucket` at `now`. */
-  stored(bucket: Bucket, conversationId: string, count: number, now: number): void {
+  /** Notes that this instance stored `count` interactions of `conversationId` in `bucket` at `now`, into `generation`. */
+  stored(bucket: Bucket, conversationId: string, count: number, now: number, generation: string): void {
     if (count <= 0) return;
     let ledger = this.#stored.get(bucket.tag);
     if (ledger === undefined) {
@@ -112,8 +115,9 @@ export class Epochs {
     if (stored !== undefined) {
       stored.interactions += count;
       stored.since = Math.min(stored.since, now);
+      stored.generation = generation;
     }
-    else if (ledger.conversations.size < REMEMBERED) ledger.conversations.set(conversationId, { interactions: count, since: now });
+    else if (ledger.conversations.size < REMEMBERED) ledger.conversations.set(conversationId, { interactions: count, since: now, generation });
     else {
       ledger.more.interactions += count;
       ledger.more.since ??= now;
@@ -226,7 +230,7 @@ export class Epochs {
         // Indexed again under the new epoch (or its lease): still this instance's to tell should it be lost later.
         if (verdict === 'w') whole += 1;
         else claimed.push(conversationId);
-        this.stored(loss.bucket, conversationId, stored.interactions, stored.since);
+        this.stored(loss.bucket, conversationId, stored.interactions, stored.since, stored.generation);
       } else if (verdict === 's') done += 1;
       else {
         named.push(conversationId);

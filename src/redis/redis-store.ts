@@ -184,9 +184,13 @@ class RedisStore implements ConversationStore {
     if (ids.length === 0) return this.#epochs.told(operation, loss);
     const { bucket } = loss;
     const keys = [bucket.idle];
-    for (const id of ids) keys.push(bucket.open(id), bucket.kept(id));
+    const args = [this.#epochs.fresh()];
+    for (const id of ids) {
+      keys.push(bucket.open(id), bucket.kept(id));
+      args.push(id, loss.ledger.conversations.get(id)!.generation);
+    }
     try {
-      const [epoch, verdicts] = (await this.#commands.run(operation, 'lost', keys, [this.#epochs.fresh(), ...ids])) as [unknown, unknown[]];
+      const [epoch, verdicts] = (await this.#commands.run(operation, 'lost', keys, args)) as [unknown, unknown[]];
       this.#epochs.learned(bucket, String(epoch));
       return this.#epochs.told(operation, loss, new Map(ids.map((id, index) => [id, String(verdicts[index]) as Verdict])));
     } catch {
@@ -199,9 +203,9 @@ class RedisStore implements ConversationStore {
     const args = [conversationId, endUser, String(now), newId()];
     for (const stored of interactions) args.push(stored.id, JSON.stringify(stored));
     const keys = [bucket.idle, bucket.open(conversationId), bucket.kept(conversationId)];
-    const added = Number(await this.#run('append', bucket, 'append', keys, args));
-    if (added === -1) throw this.#replaced(bucket, conversationId);
-    this.#epochs.stored(bucket, conversationId, added, now);
+    const [added, generation] = (await this.#run('append', bucket, 'append', keys, args)) as [unknown, unknown];
+    if (Number(added) === -1) throw this.#replaced(bucket, conversationId);
+    this.#epochs.stored(bucket, conversationId, Number(added), now, String(generation ?? ''));
   }
 
   async attach(conversationId: string, interactionId: string, attachment: Attachment, now: number): Promise<boolean> {
@@ -336,7 +340,7 @@ class RedisStore implements ConversationStore {
     const keys = [bucket.claim(claimId), bucket.idle, bucket.open(claim.conversationId), bucket.kept(claim.conversationId)];
     const released = Number(await this.#commands.run('release', 'release', keys, [claimId, claim.token, claim.conversationId, fresh ? '1' : '']));
     // Unsent again, this instance's to tell should Redis lose it.
-    if (released === 1) this.#epochs.stored(bucket, claim.conversationId, claim.interactions.length, claim.lastActivityAt);
+    if (released === 1) this.#epochs.stored(bucket, claim.conversationId, claim.interactions.length, claim.lastActivityAt, claim.generation);
     // Given back after Redis evicted it: lost, and told here alone (its lease and mark are gone).
     if (released === -1) throw this.#missing('release', new Map([[bucket, [claim.conversationId]]]));
   }

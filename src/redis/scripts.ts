@@ -31,9 +31,12 @@
  *   claims the conversation or reports it lost removes the field in the same step, so that
  *   each loss is told once, by one caller, and never of a conversation that is sent.
  *   And per claim of it not yet completed nor told lost, field `\0<claim id>` → its lease
- *   end: what puts the lease back when Redis lost the index that held it (the `lost`
- *   script), so that a claim whose holder dies is still swept (sent, or told lost). Whoever
- *   removes a claim's lease or this field first sends it or tells it lost.
+ *   end and generation: what puts the lease back when Redis lost the index that held it
+ *   (the `lost` script), so that a claim whose holder dies is still swept (sent, or told
+ *   lost). Whoever removes a claim's lease or this field first sends it or tells it lost.
+ *   And per generation sent or told lost, field `\1<generation>` → `''`: what tells an
+ *   instance that stored turns of that generation, once another generation is open (or
+ *   the kept hash was made anew), that they were not lost unseen.
  *
  * Every key a script touches is in KEYS, named by the client: none is built from ARGV
  * or from what the script reads, so that Redis Cluster checks them all before it runs
@@ -78,15 +81,38 @@ local function lease(leaseUntil) return string.format('%.17g', LEASES + tonumber
 `;
 
 /**
+ * `done(kept, gen)` notes in a kept hash that generation `gen` (if known) was sent or told
+ * lost; `unmark(kept)` removes the unsent mark and answers the generation it named (nil
+ * when none), `unclaim(kept, claimId)` a claim mark and the generation it named (false
+ * when there was no mark, `''` when it named none).
+ */
+const DONE = `
+local function done(kept, gen)
+  if gen and gen ~= '' then redis.call('HSET', kept, '\\1' .. gen, '') end
+end
+local function unmark(kept)
+  local gen = redis.call('HGET', kept, '')
+  if gen then redis.call('HDEL', kept, '') end
+  return gen
+end
+local function unclaim(kept, claimId)
+  local mark = redis.call('HGET', kept, '\\0' .. claimId)
+  if not mark then return false end
+  redis.call('HDEL', kept, '\\0' .. claimId)
+  return string.match(mark, ' (.*)$') or ''
+end
+`;
+
+/**
  * Takes the conversation `cid` whose data is at `to` (already there: renamed from its open
  * hash, or an expired lease's) for a lease, noted in the index and in its kept hash:
  * `{'c', claim id, fields of the claim hash}`.
  */
-const TAKE = `${LEASES}
+const TAKE = `${LEASES}${DONE}
 local function take(to, claimId, token, now, leaseUntil, idle, kept, cid)
   redis.call('HSET', to, 'token', token, 'claimedAt', now)
   redis.call('ZADD', idle, lease(leaseUntil), claimId .. ' ' .. cid)
-  redis.call('HSET', kept, '\\0' .. claimId, leaseUntil)
+  redis.call('HSET', kept, '\\0' .. claimId, leaseUntil .. ' ' .. (redis.call('HGET', to, 'gen') or ''))
   return { 'c', claimId, redis.call('HGETALL', to) }
 end
 `;
@@ -96,19 +122,24 @@ end
  * generation, then (id, JSON) per interaction. Creates the open conversation when none
  * is and an interaction is new; an interaction whose id was appended before (the open
  * conversation has it, or one sent within the kept hash's TTL had) is not added again.
- * Answers how many were added; or -1, having added nothing, when the conversation was
- * open (the index names it, or its kept hash says it is unsent) but its hash is gone
- * (evicted): starting it anew would replace its turns without a word. Its entry and mark
- * are removed, so that this caller alone tells it, and the next append starts it anew.
+ * Answers `{how many were added, the generation they joined}`; or `{-1}`, having added
+ * nothing, when the conversation was open (the index names it, or its kept hash says it
+ * is unsent) but its hash is gone (evicted): starting it anew would replace its turns
+ * without a word. Its entry and mark are removed (its generation noted told), so that
+ * this caller alone tells it, and the next append starts it anew.
  */
-const APPEND = `${EPOCH}
+const APPEND = `${EPOCH}${DONE}
 local function main()
   local e, lost = epoch()
   if not e then return { 'lost', lost } end
   local open, kept, cid = KEYS[2], KEYS[3], ARGV[3]
   if redis.call('EXISTS', open) == 0 then
     local indexed = redis.call('ZREM', KEYS[1], cid)
-    if redis.call('HDEL', kept, '') == 1 or indexed == 1 then return { 'ok', e, -1 } end
+    local gen = unmark(kept)
+    if gen or indexed == 1 then
+      done(kept, gen)
+      return { 'ok', e, { -1 } }
+    end
   end
   local added = 0
   for i = 7, #ARGV - 1, 2 do
@@ -122,12 +153,13 @@ local function main()
     end
   end
   -- Marked unsent whenever a turn is added: also when the kept hash was evicted and made anew.
-  if added > 0 then redis.call('HSET', kept, '', redis.call('HGET', open, 'gen')) end
+  local gen = added > 0 and redis.call('HGET', open, 'gen') or ''
+  if added > 0 then redis.call('HSET', kept, '', gen) end
   if added > 0 or redis.call('EXISTS', open) == 1 then
     redis.call('HSET', open, 'last', ARGV[5])
     redis.call('ZADD', KEYS[1], ARGV[5], cid)
   end
-  return { 'ok', e, added }
+  return { 'ok', e, { added, gen } }
 end
 `;
 
@@ -161,9 +193,12 @@ local function main()
   local e, lost = epoch()
   if not e then return { 'lost', lost } end
   local removed = redis.call('ZREM', KEYS[1], ARGV[3])
-  local unsent = redis.call('HDEL', KEYS[4], '')
+  local unsent = unmark(KEYS[4])
   if redis.call('EXISTS', KEYS[2]) == 0 then
-    if removed == 1 or unsent == 1 then return { 'ok', e, { 'm', ARGV[3] } } end
+    if removed == 1 or unsent then
+      done(KEYS[4], unsent)
+      return { 'ok', e, { 'm', ARGV[3] } }
+    end
     return { 'ok', e, { 'n' } }
   end
   redis.call('RENAME', KEYS[2], KEYS[3])
@@ -225,17 +260,18 @@ local function main()
         if redis.call('EXISTS', to) == 1 then
           out[#out + 1] = take(to, claimId, token, now, leaseUntil, idle, kept, cid)
         else
-          redis.call('HDEL', kept, '\\0' .. claimId)
+          done(kept, unclaim(kept, claimId))
           out[#out + 1] = { 'm', cid }
         end
       end
     elseif redis.call('ZSCORE', idle, member) == score then
       redis.call('ZREM', idle, member)
-      redis.call('HDEL', kept, '')
+      local unsent = unmark(kept)
       if redis.call('EXISTS', from) == 1 then
         redis.call('RENAME', from, to)
         out[#out + 1] = take(to, claimId, token, now, leaseUntil, idle, kept, member)
       else
+        done(kept, unsent)
         out[#out + 1] = { 'm', member }
       end
     end
@@ -245,35 +281,38 @@ end
 `;
 
 /**
- * KEYS: idle, then (open, kept) per conversation. ARGV: a new epoch, then the conversation
- * ids. Run by an instance that met a loss of this bucket (its epoch changed), for the
- * conversations it had stored there: which of them Redis lost, decided and marked in one
- * step, so that a loss is told once whoever asks, and nothing told lost is sent.
- * Answers `{epoch, verdicts}` (the bucket gets a new epoch if it has none), a verdict per
- * conversation:
+ * KEYS: idle, then (open, kept) per conversation. ARGV: a new epoch, then (conversation
+ * id, the generation this instance last stored into) per conversation. Run by an instance
+ * that met a loss of this bucket (its epoch changed), for the conversations it had stored
+ * there: which of them Redis lost, decided and marked in one step, so that a loss is told
+ * once whoever asks, and nothing told lost is sent. The leases of the claims the kept
+ * hashes mark are put back (the lost index held them), so that a sweep sends each, or
+ * tells it lost, if its holder dies; an open hash the index no longer names is named
+ * again, so that a sweep sends it. Answers `{epoch, verdicts}` (the bucket gets a new
+ * epoch if it has none), a verdict per conversation:
  *
- * - `w`: whole, its open hash is there (the lost index no longer named it: it does again,
- *   so that a sweep sends it);
+ * - `w`: whole, its open hash is there, of that generation;
  * - `l`: lost, unsent and its hash gone: its unsent mark is removed, so that this caller
  *   alone tells it;
- * - `c`: claimed and not sent yet: its kept hash's claim marks put the leases back that
- *   the lost index held, so that a sweep sends it, or tells it lost, if its holder dies;
- * - `s`: sent or told lost already (its kept hash has no unsent or claim mark);
- * - `u`: unknown, its kept hash is gone too (flushed, restarted, evicted): sent or lost.
+ * - `c`: that generation is claimed and not sent yet (its lease is back);
+ * - `s`: that generation was sent or told lost already;
+ * - `u`: unknown (sent or lost): its kept hash is gone (flushed, restarted, evicted), or
+ *   was made anew by another generation.
  */
-const LOST = `${LEASES}
--- Puts back the lease of each claim of \`cid\` its kept hash marks; how many it marks.
+const LOST = `${LEASES}${DONE}
+-- Puts back the lease of each claim of \`cid\` its kept hash marks: the generations claimed.
 local function leases(idle, kept, cid)
-  local cursor, count = '0', 0
+  local cursor, claimed = '0', {}
   repeat
     local page = redis.call('HSCAN', kept, cursor, 'MATCH', '\\0*', 'COUNT', 100)
     cursor = page[1]
     for j = 1, #page[2] - 1, 2 do
-      redis.call('ZADD', idle, 'NX', lease(page[2][j + 1]), string.sub(page[2][j], 2) .. ' ' .. cid)
-      count = count + 1
+      local leaseUntil, gen = string.match(page[2][j + 1], '^(%S+) ?(.*)$')
+      redis.call('ZADD', idle, 'NX', lease(leaseUntil), string.sub(page[2][j], 2) .. ' ' .. cid)
+      claimed[gen] = true
     end
   until cursor == '0'
-  return count
+  return claimed
 end
 
 local function main()
@@ -284,19 +323,22 @@ local function main()
     e = redis.call('ZSCORE', idle, '')
   end
   local out = {}
-  for i = 2, #ARGV do
-    local open, kept, cid = KEYS[2 * i - 2], KEYS[2 * i - 1], ARGV[i]
+  for i = 1, (#ARGV - 1) / 2 do
+    local open, kept, cid, gen = KEYS[2 * i], KEYS[2 * i + 1], ARGV[2 * i], ARGV[2 * i + 1]
     local claimed = leases(idle, kept, cid)
-    if redis.call('EXISTS', open) == 1 then
-      if not redis.call('ZSCORE', idle, cid) then
-        redis.call('ZADD', idle, redis.call('HGET', open, 'last') or '0', cid)
-      end
+    local now = redis.call('HGET', open, 'gen')
+    if now and not redis.call('ZSCORE', idle, cid) then
+      redis.call('ZADD', idle, redis.call('HGET', open, 'last') or '0', cid)
+    end
+    local unsent = not now and unmark(kept)
+    if now and (now == gen or gen == '') then
       out[#out + 1] = 'w'
-    elseif redis.call('HDEL', kept, '') == 1 then
+    elseif unsent then
+      done(kept, unsent)
       out[#out + 1] = 'l'
-    elseif claimed > 0 then
+    elseif claimed[gen] or (gen == '' and next(claimed)) then
       out[#out + 1] = 'c'
-    elseif redis.call('EXISTS', kept) == 1 then
+    elseif redis.call('HEXISTS', kept, '\\1' .. gen) == 1 or (gen == '' and redis.call('EXISTS', kept) == 1) then
       out[#out + 1] = 's'
     else
       out[#out + 1] = 'u'
@@ -330,20 +372,21 @@ end
  * recorder's clock, not Redis's: a relative TTL from the claim, and `sent()` checks the
  * exact end), and the kept hash at least the replay window.
  */
-const COMPLETE = `${KEEP_SENT}
+const COMPLETE = `${KEEP_SENT}${DONE}
 local function main()
-  local claim, leaseOf, mark = KEYS[1], ARGV[1] .. ' ' .. ARGV[5], '\\0' .. ARGV[1]
-  local m = redis.call('HMGET', claim, 'token', 'claimedAt')
+  local claim, leaseOf = KEYS[1], ARGV[1] .. ' ' .. ARGV[5]
+  local m = redis.call('HMGET', claim, 'token', 'claimedAt', 'gen')
   -- Its hash evicted while held: the holder sent what it claimed; its lease must not be told lost.
   if not m[1] then
     redis.call('ZREM', KEYS[2], leaseOf)
-    redis.call('HDEL', KEYS[3], mark)
+    done(KEYS[3], unclaim(KEYS[3], ARGV[1]))
     return 0
   end
   if m[1] ~= ARGV[2] then return 0 end
   redis.call('ZREM', KEYS[2], leaseOf)
   redis.call('DEL', claim)
-  redis.call('HDEL', KEYS[3], mark)
+  unclaim(KEYS[3], ARGV[1])
+  done(KEYS[3], m[3])
   keepSent(KEYS[3], math.floor(tonumber(ARGV[3]) - tonumber(m[2])), tonumber(ARGV[4]), 6)
   return 1
 end
@@ -371,27 +414,31 @@ end
  * lease; -1 when Redis evicted the claim's hash: its lease and mark are removed, and the
  * caller, which held what is now lost, tells it.
  */
-const RELEASE = `${LEASES}
+const RELEASE = `${LEASES}${DONE}
 local function main()
   local claim, idle, open, kept = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-  local leaseOf, mark = ARGV[1] .. ' ' .. ARGV[3], '\\0' .. ARGV[1]
+  local leaseOf = ARGV[1] .. ' ' .. ARGV[3]
   local gen = redis.call('HMGET', claim, 'token', 'gen')
   if not gen[1] then
     -- Told by this caller if its lease or mark was there to remove, or its lease could not
     -- have run out (ARGV[4] = '1': no sweep took it); else by the sweep that took its lease.
     local leased = redis.call('ZREM', idle, leaseOf)
-    if redis.call('HDEL', kept, mark) == 1 or leased == 1 or ARGV[4] == '1' then return -1 end
+    local marked = unclaim(kept, ARGV[1])
+    if marked or leased == 1 or ARGV[4] == '1' then
+      done(kept, marked)
+      return -1
+    end
     return 0
   end
   if gen[1] ~= ARGV[2] then return 0 end
   redis.call('ZREM', idle, leaseOf)
   if redis.call('EXISTS', open) == 1 then
     redis.call('ZADD', idle, lease(0), leaseOf)
-    redis.call('HSET', kept, mark, '0')
+    redis.call('HSET', kept, '\\0' .. ARGV[1], '0 ' .. (gen[2] or ''))
     return 1
   end
   redis.call('HDEL', claim, 'token', 'claimedAt')
-  redis.call('HDEL', kept, mark)
+  unclaim(kept, ARGV[1])
   redis.call('RENAME', claim, open)
   redis.call('ZADD', idle, '-inf', ARGV[3])
   redis.call('HSET', kept, '', gen[2])

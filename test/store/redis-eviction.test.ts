@@ -297,6 +297,44 @@ describe('redisStore when an eviction races sweeps', () => {
     expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 200_000, 60_000, 10)).toEqual([]);
   });
 
+  it("a turn appended after Redis evicted its conversation's hash, kept ids and index starts another generation: the instance that stored the earlier turns names them when told of the bucket's loss", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    await evict(bucket.open('c-1'));
+    await evict(bucket.kept('c-1'));
+    await evict(bucket.idle);
+    // b never used the bucket and finds nothing of c-1: nothing to tell, it starts c-1 anew.
+    await b!.append('c-1', 'u', [stored('t2')], 2);
+    // a stored t1, which Redis lost: c-1 is open, but not the generation a stored into.
+    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    expect(named(loss)).toEqual(['c-1']);
+    expect(loss?.message).toMatch(/of conversation\(s\) c-1; those not yet sent are lost/);
+    expect([...(await drain(b!, 20))]).toEqual([['c-1', ['t2']]]);
+  });
+
+  it('a conversation sent, or told lost, whose next generation is open when the index is evicted: not named again by the instances that stored the one before', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-sent', 'u', [stored('s1')], 1);
+    await a!.append('c-told', 'u', [stored('t1')], 1);
+    await b!.complete((await b!.claim('c-sent', 2, 60_000))!, 2);
+    await evict(bucket.open('c-told'));
+    expect(named(await rejection(b!.claim('c-told', 3, 60_000)))).toEqual(['c-told']);
+    // Both go on in b: their next generations are open when the index is evicted.
+    await b!.append('c-sent', 'u', [stored('s2')], 4);
+    await b!.append('c-told', 'u', [stored('t2')], 4);
+    await evict(bucket.idle);
+    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    expect(loss?.message).toMatch(/this instance lost nothing there \(of the other conversation\(s\) it had stored there: 2 claimed, sent or told already\)/);
+    expect(named(loss)).toEqual([]);
+    // b is told too: what it stored there is whole.
+    expect((await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10)))?.message).toMatch(/2 still whole/);
+    expect(new Map([...(await drain(b!, 20))].sort())).toEqual(new Map([['c-sent', ['s2']], ['c-told', ['t2']]]));
+  });
+
   it("through the recorder, a turn recorded after its conversation's hash was evicted reaches onError as a store_lost RecordingError naming the conversation, beside the turn's payload", async () => {
     const prefix = freshPrefix();
     const { errors, recorder } = setup({ store: redisStore(connected[0]!.client, { prefix, shards: 1 }), settleMs: 0, sweepIntervalMs: 0 });
