@@ -5,8 +5,11 @@ import type { Bucket } from './buckets.js';
 interface Stored {
   interactions: number;
   since: number;
-  /** The generation it last stored into (scripts.ts): what the `lost` script checks is still the open one. */
-  generation: string;
+  /**
+   * The generations it stored into (scripts.ts), the last {@link GENERATIONS}: what the
+   * `lost` script checks were sent, are claimed or still open.
+   */
+  generations: string[];
 }
 
 /**
@@ -41,12 +44,13 @@ export class Loss {
 }
 
 /**
- * What the `lost` script (scripts.ts) says of a conversation: `w` whole, `l` lost (and now
- * told by this caller alone), `c` claimed and not sent yet (its lease put back in the
- * index), `s` sent or told already, `u` unknown (nothing of it left to tell, or only another
- * generation: sent or lost).
+ * What the `lost` script (scripts.ts) says of a conversation, a letter per generation this
+ * instance stored into (and `l` after them for another generation lost): `w` whole, `l`
+ * lost (and now told by this caller alone), `c` claimed and not sent yet (its lease put
+ * back in the index), `s` sent or told already, `u` unknown (nothing of it left to tell,
+ * or only another generation: sent or lost).
  */
-export type Verdict = 'w' | 'l' | 'c' | 's' | 'u';
+export type Verdict = string;
 
 /**
  * What {@link Epochs.settle} answers for a loss already reported: the call is to run again.
@@ -65,6 +69,12 @@ const NAMED = 10;
 
 /** The conversation ids remembered per bucket for a loss report: bounded memory. */
 const REMEMBERED = 100;
+
+/**
+ * The generations remembered per conversation: a conversation sent goes on in another
+ * generation, and one whose turns are replaced unseen (evicted) too.
+ */
+const GENERATIONS = 4;
 
 /** The lost epochs remembered per bucket as told: more than calls in flight can still meet. */
 const TOLD = 4;
@@ -103,8 +113,8 @@ export class Epochs {
     return String(-1 - Math.floor(Math.random() * 2 ** 52));
   }
 
-  /** Notes that this instance stored `count` interactions of `conversationId` in `bucket` at `now`, into `generation`. */
-  stored(bucket: Bucket, conversationId: string, count: number, now: number, generation: string): void {
+  /** Notes that this instance stored `count` interactions of `conversationId` in `bucket` at `now`, into `generations`. */
+  stored(bucket: Bucket, conversationId: string, count: number, now: number, ...generations: string[]): void {
     if (count <= 0) return;
     let ledger = this.#stored.get(bucket.tag);
     if (ledger === undefined) {
@@ -115,9 +125,14 @@ export class Epochs {
     if (stored !== undefined) {
       stored.interactions += count;
       stored.since = Math.min(stored.since, now);
-      stored.generation = generation;
+      for (const generation of generations) {
+        if (generation !== '' && !stored.generations.includes(generation)) stored.generations.push(generation);
+      }
+      stored.generations.splice(0, stored.generations.length - GENERATIONS);
     }
-    else if (ledger.conversations.size < REMEMBERED) ledger.conversations.set(conversationId, { interactions: count, since: now, generation });
+    else if (ledger.conversations.size < REMEMBERED) {
+      ledger.conversations.set(conversationId, { interactions: count, since: now, generations: generations.filter((generation) => generation !== '').slice(-GENERATIONS) });
+    }
     else {
       ledger.more.interactions += count;
       ledger.more.since ??= now;
@@ -226,12 +241,14 @@ export class Epochs {
     const claimed: string[] = [];
     for (const [conversationId, stored] of conversations) {
       const verdict = verdicts?.get(conversationId) ?? 'u';
-      if (verdict === 'w' || verdict === 'c') {
-        // Indexed again under the new epoch (or its lease): still this instance's to tell should it be lost later.
-        if (verdict === 'w') whole += 1;
-        else claimed.push(conversationId);
-        this.stored(loss.bucket, conversationId, stored.interactions, stored.since, stored.generation);
-      } else if (verdict === 's') done += 1;
+      // What is open or claimed is indexed again under the new epoch (or its lease): still
+      // this instance's to tell should it be lost later.
+      const kept = stored.generations.filter((_, index) => verdict[index] === 'w' || verdict[index] === 'c');
+      if (kept.length > 0) this.stored(loss.bucket, conversationId, stored.interactions, stored.since, ...kept);
+      const lost = /[lu]/.test(verdict) || verdict === '';
+      if (!lost && verdict.includes('w')) whole += 1;
+      else if (!lost && verdict.includes('c')) claimed.push(conversationId);
+      else if (!lost) done += 1;
       else {
         named.push(conversationId);
         interactions += stored.interactions;

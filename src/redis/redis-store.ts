@@ -187,7 +187,7 @@ class RedisStore implements ConversationStore {
     const args = [this.#epochs.fresh()];
     for (const id of ids) {
       keys.push(bucket.open(id), bucket.kept(id));
-      args.push(id, loss.ledger.conversations.get(id)!.generation);
+      args.push(id, loss.ledger.conversations.get(id)!.generations.join(' '));
     }
     try {
       const [epoch, verdicts] = (await this.#commands.run(operation, 'lost', keys, args)) as [unknown, unknown[]];

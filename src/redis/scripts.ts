@@ -282,20 +282,21 @@ end
 
 /**
  * KEYS: idle, then (open, kept) per conversation. ARGV: a new epoch, then (conversation
- * id, the generation this instance last stored into) per conversation. Run by an instance
+ * id, the generations this instance stored into, joined by spaces) per conversation. Run by an instance
  * that met a loss of this bucket (its epoch changed), for the conversations it had stored
  * there: which of them Redis lost, decided and marked in one step, so that a loss is told
  * once whoever asks, and nothing told lost is sent. The leases of the claims the kept
  * hashes mark are put back (the lost index held them), so that a sweep sends each, or
  * tells it lost, if its holder dies; an open hash the index no longer names is named
  * again, so that a sweep sends it. Answers `{epoch, verdicts}` (the bucket gets a new
- * epoch if it has none), a verdict per conversation:
+ * epoch if it has none), per conversation a letter per generation, and `l` after them
+ * when the conversation lost a generation this instance did not name:
  *
  * - `w`: whole, its open hash is there, of that generation;
  * - `l`: lost, unsent and its hash gone: its unsent mark is removed, so that this caller
  *   alone tells it;
- * - `c`: that generation is claimed and not sent yet (its lease is back);
- * - `s`: that generation was sent or told lost already;
+ * - `c`: claimed and not sent yet (its lease is back);
+ * - `s`: sent or told lost already;
  * - `u`: unknown (sent or lost): its kept hash is gone (flushed, restarted, evicted), or
  *   was made anew by another generation.
  */
@@ -324,25 +325,32 @@ local function main()
   end
   local out = {}
   for i = 1, (#ARGV - 1) / 2 do
-    local open, kept, cid, gen = KEYS[2 * i], KEYS[2 * i + 1], ARGV[2 * i], ARGV[2 * i + 1]
+    local open, kept, cid = KEYS[2 * i], KEYS[2 * i + 1], ARGV[2 * i]
     local claimed = leases(idle, kept, cid)
     local now = redis.call('HGET', open, 'gen')
     if now and not redis.call('ZSCORE', idle, cid) then
       redis.call('ZADD', idle, redis.call('HGET', open, 'last') or '0', cid)
     end
     local unsent = not now and unmark(kept)
-    if now and (now == gen or gen == '') then
-      out[#out + 1] = 'w'
-    elseif unsent then
-      done(kept, unsent)
-      out[#out + 1] = 'l'
-    elseif claimed[gen] or (gen == '' and next(claimed)) then
-      out[#out + 1] = 'c'
-    elseif redis.call('HEXISTS', kept, '\\1' .. gen) == 1 or (gen == '' and redis.call('EXISTS', kept) == 1) then
-      out[#out + 1] = 's'
-    else
-      out[#out + 1] = 'u'
+    local told = false
+    local verdict = ''
+    for gen in string.gmatch(ARGV[2 * i + 1], '%S+') do
+      if gen == now then
+        verdict = verdict .. 'w'
+      elseif gen == unsent then
+        verdict, told = verdict .. 'l', true
+      elseif claimed[gen] then
+        verdict = verdict .. 'c'
+      elseif redis.call('HEXISTS', kept, '\\1' .. gen) == 1 then
+        verdict = verdict .. 's'
+      else
+        verdict = verdict .. 'u'
+      end
     end
+    -- Another generation lost, unsent: told here, so that no other caller tells it again.
+    if unsent and not told then verdict = verdict .. 'l' end
+    done(kept, unsent)
+    out[#out + 1] = verdict
   end
   return { e, out }
 end

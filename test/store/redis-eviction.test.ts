@@ -314,6 +314,24 @@ describe('redisStore when an eviction races sweeps', () => {
     expect([...(await drain(b!, 20))]).toEqual([['c-1', ['t2']]]);
   });
 
+  it("a claim whose holder dies after Redis evicted its hash, its kept hash and the index, while the next generation is open: named by the instance that stored turns of both", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    // b claims it, and dies before it completes; a's next turn starts the next generation.
+    const held = (await b!.claim('c-1', 2, 60_000))!;
+    await a!.append('c-1', 'u', [stored('t2')], 3);
+    await evict(bucket.claim(held.token.split(' ')[0]!));
+    await evict(bucket.kept('c-1'));
+    await evict(bucket.idle);
+    // Nothing in Redis says what became of t1's generation: a, which stored it, names c-1.
+    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    expect(named(loss)).toEqual(['c-1']);
+    // The open generation is indexed again and sent.
+    expect([...(await drain(a!, 20))]).toEqual([['c-1', ['t2']]]);
+  });
+
   it('a conversation sent, or told lost, whose next generation is open when the index is evicted: not named again by the instances that stored the one before', async () => {
     const prefix = freshPrefix();
     const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
