@@ -140,19 +140,25 @@ export class Epochs {
   }
 
   /**
-   * Forgets what this instance stored of `conversationId`: it claimed the conversation
-   * (what it stored is in the claim), or was told it is lost. A later loss of the bucket
-   * does not name it again.
+   * Forgets what this instance stored of generation `generation` of `conversationId` (all
+   * of it when the generation is `''`, unknown): it claimed it (what it stored is in the
+   * claim), or was told it is lost. A later loss of the bucket does not name it again;
+   * another generation it stored into (one claimed by a holder that may die) it still does.
    */
-  forget(bucket: Bucket, conversationId: string): void {
-    this.#stored.get(bucket.tag)?.conversations.delete(conversationId);
+  forget(bucket: Bucket, conversationId: string, generation = ''): void {
+    const conversations = this.#stored.get(bucket.tag)?.conversations;
+    const stored = conversations?.get(conversationId);
+    if (stored === undefined) return;
+    stored.generations = stored.generations.filter((one) => one !== generation);
+    if (generation === '' || stored.generations.length === 0) conversations!.delete(conversationId);
   }
 
-  /** What this instance stored of `conversationId` in `bucket` (if it kept count), forgotten: it was told lost. */
-  take(bucket: Bucket, conversationId: string): Readonly<Stored> | undefined {
+  /** What this instance stored of `conversationId` in `bucket` (if it kept count), that generation forgotten: it was told lost. */
+  take(bucket: Bucket, conversationId: string, generation: string): Readonly<Stored> | undefined {
     const stored = this.#stored.get(bucket.tag)?.conversations.get(conversationId);
-    this.forget(bucket, conversationId);
-    return stored;
+    const copy = stored === undefined ? undefined : { ...stored };
+    this.forget(bucket, conversationId, generation);
+    return copy;
   }
 
   /**

@@ -204,7 +204,7 @@ class RedisStore implements ConversationStore {
     for (const stored of interactions) args.push(stored.id, JSON.stringify(stored));
     const keys = [bucket.idle, bucket.open(conversationId), bucket.kept(conversationId)];
     const [added, generation] = (await this.#run('append', bucket, 'append', keys, args)) as [unknown, unknown];
-    if (Number(added) === -1) throw this.#replaced(bucket, conversationId);
+    if (Number(added) === -1) throw this.#replaced(bucket, conversationId, String(generation ?? ''));
     this.#epochs.stored(bucket, conversationId, Number(added), now, String(generation ?? ''));
   }
 
@@ -221,11 +221,17 @@ class RedisStore implements ConversationStore {
     const keys = [bucket.idle, bucket.open(conversationId), bucket.claim(claimId), bucket.kept(conversationId)];
     const args = [conversationId, String(now), String(now + leaseMs), claimId, `${claimId} ${newId()}`];
     const reply = await this.#run('claim', bucket, 'claim', keys, args);
-    const [kind] = Array.isArray(reply) ? (reply as unknown[]) : [];
-    // Claimed, or told lost here: no loss of the bucket names it again.
-    if (kind === 'c' || kind === 'm') this.#epochs.forget(bucket, conversationId);
-    if (kind === 'm') throw this.#missing('claim', new Map([[bucket, [conversationId]]]));
-    return kind === 'c' ? decodeClaim('claim', reply) : undefined;
+    const [kind, , generation] = Array.isArray(reply) ? (reply as unknown[]) : [];
+    // Told lost here: no loss of the bucket names that generation again.
+    if (kind === 'm') {
+      this.#epochs.forget(bucket, conversationId, String(generation ?? ''));
+      throw this.#missing('claim', new Map([[bucket, [conversationId]]]));
+    }
+    if (kind !== 'c') return undefined;
+    const claim = decodeClaim('claim', reply);
+    // Claimed: what it stored of that generation is in the claim.
+    this.#epochs.forget(bucket, conversationId, claim.generation);
+    return claim;
   }
 
   /**
@@ -290,11 +296,11 @@ class RedisStore implements ConversationStore {
         for (const one of Array.isArray(reply) ? (reply as unknown[][]) : []) {
           if (one[0] === 'c') {
             const claim = decodeClaim('claimIdle', one);
-            this.#epochs.forget(bucket, claim.conversationId);
+            this.#epochs.forget(bucket, claim.conversationId, claim.generation);
             claims.push(claim);
           } else {
             // A conversation (open or claimed) told lost here: no loss of the bucket names it again.
-            this.#epochs.forget(bucket, String(one[1]));
+            this.#epochs.forget(bucket, String(one[1]), String(one[2] ?? ''));
             missing.set(bucket, [...(missing.get(bucket) ?? []), String(one[1])]);
           }
         }
@@ -370,8 +376,8 @@ class RedisStore implements ConversationStore {
    * evicted: told here alone (the script removed its entry and mark), with what this
    * instance had stored of it; the append stored nothing (its turn is reported on its own).
    */
-  #replaced(bucket: Bucket, conversationId: string): RedisStoreError {
-    const stored = this.#epochs.take(bucket, conversationId);
+  #replaced(bucket: Bucket, conversationId: string, generation: string): RedisStoreError {
+    const stored = this.#epochs.take(bucket, conversationId, generation);
     const known = stored === undefined ? '' : `; this instance had stored ${stored.interactions} interaction(s) of it since ${new Date(stored.since).toISOString()}`;
     return new RedisStoreError(
       'append',

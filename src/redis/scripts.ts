@@ -122,7 +122,7 @@ end
  * generation, then (id, JSON) per interaction. Creates the open conversation when none
  * is and an interaction is new; an interaction whose id was appended before (the open
  * conversation has it, or one sent within the kept hash's TTL had) is not added again.
- * Answers `{how many were added, the generation they joined}`; or `{-1}`, having added
+ * Answers `{how many were added, the generation they joined}`; or `{-1, generation}`, having added
  * nothing, when the conversation was open (the index names it, or its kept hash says it
  * is unsent) but its hash is gone (evicted): starting it anew would replace its turns
  * without a word. Its entry and mark are removed (its generation noted told), so that
@@ -138,7 +138,7 @@ local function main()
     local gen = unmark(kept)
     if gen or indexed == 1 then
       done(kept, gen)
-      return { 'ok', e, { -1 } }
+      return { 'ok', e, { -1, gen or '' } }
     end
   end
   local added = 0
@@ -183,7 +183,7 @@ end
 
 /**
  * KEYS: idle, open, claim, kept. ARGV: epochs, conversation id, now, lease end,
- * claim id, token. The claim; `{'m', conversation id}` when the conversation was open
+ * claim id, token. The claim; `{'m', conversation id, generation}` when the conversation was open
  * (the idle set names it, or its kept hash says it is unsent) but its hash is gone
  * (evicted: the entry and the mark are removed, so that this caller alone tells it);
  * `{'n'}` when none is open.
@@ -197,7 +197,7 @@ local function main()
   if redis.call('EXISTS', KEYS[2]) == 0 then
     if removed == 1 or unsent then
       done(KEYS[4], unsent)
-      return { 'ok', e, { 'm', ARGV[3] } }
+      return { 'ok', e, { 'm', ARGV[3], unsent or '' } }
     end
     return { 'ok', e, { 'n' } }
   end
@@ -238,7 +238,7 @@ end
  * conversation's kept hash. ARGV: epochs, now, lease end, then (kind `i` or `l`, member,
  * score as read, claim id, token) per candidate. Claims each candidate whose score is
  * still the one read (no other sweeper took it, no turn made it active again meanwhile):
- * a claim, or `{'m', conversation id}` when its data is gone (evicted: its entry, and its
+ * a claim, or `{'m', conversation id, generation}` when its data is gone (evicted: its entry, and its
  * unsent or claim mark, are removed in the same step, so that no later sweep or loss
  * report tells it again).
  */
@@ -260,8 +260,9 @@ local function main()
         if redis.call('EXISTS', to) == 1 then
           out[#out + 1] = take(to, claimId, token, now, leaseUntil, idle, kept, cid)
         else
-          done(kept, unclaim(kept, claimId))
-          out[#out + 1] = { 'm', cid }
+          local gen = unclaim(kept, claimId)
+          done(kept, gen)
+          out[#out + 1] = { 'm', cid, gen or '' }
         end
       end
     elseif redis.call('ZSCORE', idle, member) == score then
@@ -272,7 +273,7 @@ local function main()
         out[#out + 1] = take(to, claimId, token, now, leaseUntil, idle, kept, member)
       else
         done(kept, unsent)
-        out[#out + 1] = { 'm', member }
+        out[#out + 1] = { 'm', member, unsent or '' }
       end
     end
   end

@@ -332,6 +332,21 @@ describe('redisStore when an eviction races sweeps', () => {
     expect([...(await drain(a!, 20))]).toEqual([['c-1', ['t2']]]);
   });
 
+  it('a claim whose holder dies after Redis evicted its hash, its kept hash and the index: still named by an instance that stored it, though it sent the next generation since', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    const held = (await b!.claim('c-1', 2, 60_000))!;
+    // a records the next turn, and sends that generation itself.
+    await a!.append('c-1', 'u', [stored('t2')], 3);
+    await a!.complete((await a!.claim('c-1', 4, 60_000))!, 4);
+    await evict(bucket.claim(held.token.split(' ')[0]!));
+    await evict(bucket.kept('c-1'));
+    await evict(bucket.idle);
+    expect(named(await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10)))).toEqual(['c-1']);
+  });
+
   it('a conversation sent, or told lost, whose next generation is open when the index is evicted: not named again by the instances that stored the one before', async () => {
     const prefix = freshPrefix();
     const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
