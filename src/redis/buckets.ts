@@ -38,14 +38,12 @@ function fnv1a(text: string): number {
 export class Bucket {
   /** Its hash tag, `{prefix<n>}`: what a loss report names. */
   readonly tag: string;
-  /** Open conversations by last activity, and the bucket's epoch. */
+  /** The index: open conversations by last activity, claims by lease end, and the bucket's epoch. */
   readonly idle: string;
-  readonly leases: string;
 
   constructor(prefix: string, index: number) {
     this.tag = `{${prefix}${index}}`;
     this.idle = `${this.tag}idle`;
-    this.leases = `${this.tag}leases`;
   }
 
   /** The open conversation `conversationId`. */

@@ -5,6 +5,11 @@ import type { Bucket } from './buckets.js';
 interface Stored {
   interactions: number;
   since: number;
+  /**
+   * The generations it stored into (scripts.ts), the last {@link GENERATIONS}: what the
+   * `lost` script checks were sent, are claimed or still open.
+   */
+  generations: string[];
 }
 
 /**
@@ -39,11 +44,13 @@ export class Loss {
 }
 
 /**
- * What the `lost` script (scripts.ts) says of a conversation: `w` whole, `l` lost (and now
- * told by this caller alone), `s` claimed, sent or told already, `u` unknown (nothing of it
- * left to tell: sent or lost).
+ * What the `lost` script (scripts.ts) says of a conversation, a letter per generation this
+ * instance stored into (and `l` after them for another generation lost): `w` whole, `l`
+ * lost (and now told by this caller alone), `c` claimed and not sent yet (its lease put
+ * back in the index), `s` sent or told already, `u` unknown (nothing of it left to tell,
+ * or only another generation: sent or lost).
  */
-export type Verdict = 'w' | 'l' | 's' | 'u';
+export type Verdict = string;
 
 /**
  * What {@link Epochs.settle} answers for a loss already reported: the call is to run again.
@@ -62,6 +69,12 @@ const NAMED = 10;
 
 /** The conversation ids remembered per bucket for a loss report: bounded memory. */
 const REMEMBERED = 100;
+
+/**
+ * The generations remembered per conversation: a conversation sent goes on in another
+ * generation, and one whose turns are replaced unseen (evicted) too.
+ */
+const GENERATIONS = 4;
 
 /** The lost epochs remembered per bucket as told: more than calls in flight can still meet. */
 const TOLD = 4;
@@ -100,8 +113,8 @@ export class Epochs {
     return String(-1 - Math.floor(Math.random() * 2 ** 52));
   }
 
-  /** Notes that this instance stored `count` interactions of `conversationId` in `bucket` at `now`. */
-  stored(bucket: Bucket, conversationId: string, count: number, now: number): void {
+  /** Notes that this instance stored `count` interactions of `conversationId` in `bucket` at `now`, into `generations`. */
+  stored(bucket: Bucket, conversationId: string, count: number, now: number, ...generations: string[]): void {
     if (count <= 0) return;
     let ledger = this.#stored.get(bucket.tag);
     if (ledger === undefined) {
@@ -112,8 +125,14 @@ export class Epochs {
     if (stored !== undefined) {
       stored.interactions += count;
       stored.since = Math.min(stored.since, now);
+      for (const generation of generations) {
+        if (generation !== '' && !stored.generations.includes(generation)) stored.generations.push(generation);
+      }
+      stored.generations.splice(0, stored.generations.length - GENERATIONS);
     }
-    else if (ledger.conversations.size < REMEMBERED) ledger.conversations.set(conversationId, { interactions: count, since: now });
+    else if (ledger.conversations.size < REMEMBERED) {
+      ledger.conversations.set(conversationId, { interactions: count, since: now, generations: generations.filter((generation) => generation !== '').slice(-GENERATIONS) });
+    }
     else {
       ledger.more.interactions += count;
       ledger.more.since ??= now;
@@ -121,12 +140,25 @@ export class Epochs {
   }
 
   /**
-   * Forgets what this instance stored of `conversationId`: it claimed the conversation
-   * (what it stored is in the claim), or was told it is lost. A later loss of the bucket
-   * does not name it again.
+   * Forgets what this instance stored of generation `generation` of `conversationId` (all
+   * of it when the generation is `''`, unknown): it claimed it (what it stored is in the
+   * claim), or was told it is lost. A later loss of the bucket does not name it again;
+   * another generation it stored into (one claimed by a holder that may die) it still does.
    */
-  forget(bucket: Bucket, conversationId: string): void {
-    this.#stored.get(bucket.tag)?.conversations.delete(conversationId);
+  forget(bucket: Bucket, conversationId: string, generation = ''): void {
+    const conversations = this.#stored.get(bucket.tag)?.conversations;
+    const stored = conversations?.get(conversationId);
+    if (stored === undefined) return;
+    stored.generations = stored.generations.filter((one) => one !== generation);
+    if (generation === '' || stored.generations.length === 0) conversations!.delete(conversationId);
+  }
+
+  /** What this instance stored of `conversationId` in `bucket` (if it kept count), that generation forgotten: it was told lost. */
+  take(bucket: Bucket, conversationId: string, generation: string): Readonly<Stored> | undefined {
+    const stored = this.#stored.get(bucket.tag)?.conversations.get(conversationId);
+    const copy = stored === undefined ? undefined : { ...stored };
+    this.forget(bucket, conversationId, generation);
+    return copy;
   }
 
   /**
@@ -212,13 +244,17 @@ export class Epochs {
     let since = more.since ?? Number.POSITIVE_INFINITY;
     let whole = 0;
     let done = 0;
+    const claimed: string[] = [];
     for (const [conversationId, stored] of conversations) {
       const verdict = verdicts?.get(conversationId) ?? 'u';
-      if (verdict === 'w') {
-        // Indexed again under the new epoch: still this instance's to tell should it be lost later.
-        whole += 1;
-        this.stored(loss.bucket, conversationId, stored.interactions, stored.since);
-      } else if (verdict === 's') done += 1;
+      // What is open or claimed is indexed again under the new epoch (or its lease): still
+      // this instance's to tell should it be lost later.
+      const kept = stored.generations.filter((_, index) => verdict[index] === 'w' || verdict[index] === 'c');
+      if (kept.length > 0) this.stored(loss.bucket, conversationId, stored.interactions, stored.since, ...kept);
+      const lost = /[lu]/.test(verdict) || verdict === '';
+      if (!lost && verdict.includes('w')) whole += 1;
+      else if (!lost && verdict.includes('c')) claimed.push(conversationId);
+      else if (!lost) done += 1;
       else {
         named.push(conversationId);
         interactions += stored.interactions;
@@ -233,7 +269,12 @@ export class Epochs {
         `this instance had stored ${interactions} interaction(s) there since ${new Date(since).toISOString()}, ` +
         `of conversation(s) ${list}; those not yet sent are lost`;
     }
-    const kept = [whole > 0 ? `${whole} still whole (swept as usual)` : '', done > 0 ? `${done} claimed, sent or told already` : ''].filter(Boolean);
+    const held =
+      claimed.length > 0
+        ? `${claimed.length} claimed and not sent yet (${claimed.slice(0, NAMED).join(', ')}${claimed.length > NAMED ? ' and more' : ''}: ` +
+          'sent by its holder, or told lost by a sweep once its lease runs out)'
+        : '';
+    const kept = [whole > 0 ? `${whole} still whole (swept as usual)` : '', held, done > 0 ? `${done} claimed, sent or told already` : ''].filter(Boolean);
     if (kept.length > 0) known += ` (of the other conversation(s) it had stored there: ${kept.join(', ')})`;
     return new RedisStoreError(operation, 'store_lost', `Redis lost the store's data in bucket ${loss.bucket.tag} (${loss.why}): ${known}`);
   }

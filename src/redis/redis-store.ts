@@ -117,7 +117,7 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
 /** A conversation a sweep may claim, as a bucket's sorted sets name it. */
 interface Candidate {
   readonly bucket: Bucket;
-  /** `l`: an expired lease (by claim id), `i`: an idle open conversation (by conversation id). */
+  /** `l`: an expired lease (`<claim id> <conversation id>`), `i`: an idle open conversation (by conversation id). */
   readonly kind: 'l' | 'i';
   readonly member: string;
   /** Its score as read, which the claim checks is unchanged. */
@@ -184,9 +184,13 @@ class RedisStore implements ConversationStore {
     if (ids.length === 0) return this.#epochs.told(operation, loss);
     const { bucket } = loss;
     const keys = [bucket.idle];
-    for (const id of ids) keys.push(bucket.open(id), bucket.kept(id));
+    const args = [this.#epochs.fresh()];
+    for (const id of ids) {
+      keys.push(bucket.open(id), bucket.kept(id));
+      args.push(id, loss.ledger.conversations.get(id)!.generations.join(' '));
+    }
     try {
-      const [epoch, verdicts] = (await this.#commands.run(operation, 'lost', keys, [this.#epochs.fresh(), ...ids])) as [unknown, unknown[]];
+      const [epoch, verdicts] = (await this.#commands.run(operation, 'lost', keys, args)) as [unknown, unknown[]];
       this.#epochs.learned(bucket, String(epoch));
       return this.#epochs.told(operation, loss, new Map(ids.map((id, index) => [id, String(verdicts[index]) as Verdict])));
     } catch {
@@ -199,8 +203,9 @@ class RedisStore implements ConversationStore {
     const args = [conversationId, endUser, String(now), newId()];
     for (const stored of interactions) args.push(stored.id, JSON.stringify(stored));
     const keys = [bucket.idle, bucket.open(conversationId), bucket.kept(conversationId)];
-    const added = Number(await this.#run('append', bucket, 'append', keys, args));
-    this.#epochs.stored(bucket, conversationId, added, now);
+    const [added, generation] = (await this.#run('append', bucket, 'append', keys, args)) as [unknown, unknown];
+    if (Number(added) === -1) throw this.#replaced(bucket, conversationId, String(generation ?? ''));
+    this.#epochs.stored(bucket, conversationId, Number(added), now, String(generation ?? ''));
   }
 
   async attach(conversationId: string, interactionId: string, attachment: Attachment, now: number): Promise<boolean> {
@@ -213,14 +218,20 @@ class RedisStore implements ConversationStore {
   async claim(conversationId: string, now: number, leaseMs: number): Promise<ConversationClaim | undefined> {
     const bucket = this.#buckets.of(conversationId);
     const claimId = newId();
-    const keys = [bucket.idle, bucket.leases, bucket.open(conversationId), bucket.claim(claimId), bucket.kept(conversationId)];
+    const keys = [bucket.idle, bucket.open(conversationId), bucket.claim(claimId), bucket.kept(conversationId)];
     const args = [conversationId, String(now), String(now + leaseMs), claimId, `${claimId} ${newId()}`];
     const reply = await this.#run('claim', bucket, 'claim', keys, args);
-    const [kind] = Array.isArray(reply) ? (reply as unknown[]) : [];
-    // Claimed, or told lost here: no loss of the bucket names it again.
-    if (kind === 'c' || kind === 'm') this.#epochs.forget(bucket, conversationId);
-    if (kind === 'm') throw this.#missing('claim', new Map([[bucket, [conversationId]]]));
-    return kind === 'c' ? decodeClaim('claim', reply) : undefined;
+    const [kind, , generation] = Array.isArray(reply) ? (reply as unknown[]) : [];
+    // Told lost here: no loss of the bucket names that generation again.
+    if (kind === 'm') {
+      this.#epochs.forget(bucket, conversationId, String(generation ?? ''));
+      throw this.#missing('claim', new Map([[bucket, [conversationId]]]));
+    }
+    if (kind !== 'c') return undefined;
+    const claim = decodeClaim('claim', reply);
+    // Claimed: what it stored of that generation is in the claim.
+    this.#epochs.forget(bucket, conversationId, claim.generation);
+    return claim;
   }
 
   /**
@@ -237,7 +248,7 @@ class RedisStore implements ConversationStore {
     const reads = await Promise.allSettled(
       this.#buckets.all.map(async (bucket) => {
         const sent = this.#epochs.seen(bucket);
-        const reply = await this.#commands.run('claimIdle', 'candidates', [bucket.idle, bucket.leases], [String(now), score(idleBefore), count]);
+        const reply = await this.#commands.run('claimIdle', 'candidates', [bucket.idle], [String(now), score(idleBefore), count]);
         const [leases, idle, epoch] = reply as [unknown[], unknown[], unknown];
         const loss = this.#epochs.check(bucket, sent, String(epoch));
         if (loss !== undefined) losses.push(this.#told('claimIdle', loss));
@@ -264,7 +275,7 @@ class RedisStore implements ConversationStore {
     /** Each claim's place in `chosen`, by claim id: the buckets answer in any order. */
     const rank = new Map<string, number>();
     for (const [index, candidate] of chosen.entries()) {
-      const claimId = candidate.kind === 'l' ? candidate.member : newId();
+      const claimId = candidate.kind === 'l' ? claimIdOf(candidate.member) : newId();
       rank.set(claimId, index);
       byBucket.set(candidate.bucket, [...(byBucket.get(candidate.bucket) ?? []), { ...candidate, claimId }]);
     }
@@ -273,10 +284,11 @@ class RedisStore implements ConversationStore {
     const missing = new Map<Bucket, string[]>();
     const settled = await Promise.allSettled(
       [...byBucket].map(async ([bucket, candidates]) => {
-        const keys = [bucket.idle, bucket.leases];
+        const keys = [bucket.idle];
         const args = [String(now), String(now + leaseMs)];
         for (const { claimId, ...candidate } of candidates) {
-          if (candidate.kind === 'l') keys.push(bucket.claim(claimId), bucket.claim(claimId), bucket.claim(claimId));
+          // A lease's member is `<claim id> <conversation id>`: its claim mark is in that conversation's kept hash.
+          if (candidate.kind === 'l') keys.push(bucket.claim(claimId), bucket.claim(claimId), bucket.kept(candidate.member.slice(claimId.length + 1)));
           else keys.push(bucket.open(candidate.member), bucket.claim(claimId), bucket.kept(candidate.member));
           args.push(candidate.kind, candidate.member, candidate.score, claimId, `${claimId} ${newId()}`);
         }
@@ -284,11 +296,11 @@ class RedisStore implements ConversationStore {
         for (const one of Array.isArray(reply) ? (reply as unknown[][]) : []) {
           if (one[0] === 'c') {
             const claim = decodeClaim('claimIdle', one);
-            this.#epochs.forget(bucket, claim.conversationId);
+            this.#epochs.forget(bucket, claim.conversationId, claim.generation);
             claims.push(claim);
           } else {
-            // A conversation told lost here (or a claim, by its id): no loss of the bucket names it again.
-            this.#epochs.forget(bucket, String(one[1]));
+            // A conversation (open or claimed) told lost here: no loss of the bucket names it again.
+            this.#epochs.forget(bucket, String(one[1]), String(one[2] ?? ''));
             missing.set(bucket, [...(missing.get(bucket) ?? []), String(one[1])]);
           }
         }
@@ -314,8 +326,8 @@ class RedisStore implements ConversationStore {
   async complete(claim: ConversationClaim, retainUntil: number): Promise<void> {
     const bucket = this.#buckets.of(claim.conversationId);
     const claimId = claimIdOf(claim.token);
-    const args = [claimId, claim.token, String(finite(retainUntil)), String(REPLAY_WINDOW_MS), ...keptPairs(claim.endUser, claim.interactions, retainUntil)];
-    await this.#commands.run('complete', 'complete', [bucket.claim(claimId), bucket.leases, bucket.kept(claim.conversationId)], args);
+    const args = [claimId, claim.token, String(finite(retainUntil)), String(REPLAY_WINDOW_MS), claim.conversationId, ...keptPairs(claim.endUser, claim.interactions, retainUntil)];
+    await this.#commands.run('complete', 'complete', [bucket.claim(claimId), bucket.idle, bucket.kept(claim.conversationId)], args);
   }
 
   async keep(conversationId: string, endUser: string, interactions: readonly StoredInteraction[], now: number, retainUntil: number): Promise<void> {
@@ -331,11 +343,11 @@ class RedisStore implements ConversationStore {
   async #release(claim: ConversationClaim, fresh: boolean): Promise<void> {
     const bucket = this.#buckets.of(claim.conversationId);
     const claimId = claimIdOf(claim.token);
-    const keys = [bucket.claim(claimId), bucket.leases, bucket.idle, bucket.open(claim.conversationId), bucket.kept(claim.conversationId)];
+    const keys = [bucket.claim(claimId), bucket.idle, bucket.open(claim.conversationId), bucket.kept(claim.conversationId)];
     const released = Number(await this.#commands.run('release', 'release', keys, [claimId, claim.token, claim.conversationId, fresh ? '1' : '']));
     // Unsent again, this instance's to tell should Redis lose it.
-    if (released === 1) this.#epochs.stored(bucket, claim.conversationId, claim.interactions.length, claim.lastActivityAt);
-    // Given back after Redis evicted it: lost, and told here alone (its lease is gone).
+    if (released === 1) this.#epochs.stored(bucket, claim.conversationId, claim.interactions.length, claim.lastActivityAt, claim.generation);
+    // Given back after Redis evicted it: lost, and told here alone (its lease and mark are gone).
     if (released === -1) throw this.#missing('release', new Map([[bucket, [claim.conversationId]]]));
   }
 
@@ -355,7 +367,23 @@ class RedisStore implements ConversationStore {
       operation,
       'store_lost',
       `Redis lost the data of ${total} conversation(s) (evicted: see maxmemory-policy in docs/deployments.md): ` +
-        `${named} (open conversations by id, claimed ones by claim id); their entries are removed`,
+        `${named}; their entries are removed`,
+    );
+  }
+
+  /**
+   * The `store_lost` error of an append that met `conversationId` open but its hash
+   * evicted: told here alone (the script removed its entry and mark), with what this
+   * instance had stored of it; the append stored nothing (its turn is reported on its own).
+   */
+  #replaced(bucket: Bucket, conversationId: string, generation: string): RedisStoreError {
+    const stored = this.#epochs.take(bucket, conversationId, generation);
+    const known = stored === undefined ? '' : `; this instance had stored ${stored.interactions} interaction(s) of it since ${new Date(stored.since).toISOString()}`;
+    return new RedisStoreError(
+      'append',
+      'store_lost',
+      `Redis lost the data of conversation ${conversationId} in bucket ${bucket.tag} (evicted: see maxmemory-policy in docs/deployments.md): ` +
+        `the turns stored of it before are lost; this turn was not stored (the next one starts the conversation anew)${known}`,
     );
   }
 }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Buckets } from '../../src/redis/buckets.js';
 import { RedisStoreError, redisStore } from '../../src/redis/index.js';
+import type { DeliveryError, RecordingError } from '../../src/recorder/errors.js';
 import type { ConversationStore } from '../../src/types/store.js';
+import { kinds, setup } from '../recorder/setup.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 import { CLIENTS, freshPrefix, type TestClient } from './redis-clients.js';
 import { stored } from './store-contract.js';
@@ -21,6 +23,9 @@ afterAll(async () => {
   for (const client of connected) await client.close();
   await server?.stop();
 });
+
+/** The keys that match `pattern` (a test's own prefix: few keys). */
+const keys = (pattern: string) => (connected[0]!.client as unknown as { keys(pattern: string): Promise<string[]> }).keys(pattern);
 
 /** Deletes `key` as an eviction would. */
 const evict = (key: string) => (connected[0]!.client as unknown as { del(key: string): Promise<unknown> }).del(key);
@@ -172,11 +177,214 @@ describe('redisStore when an eviction races sweeps', () => {
     // This instance stored neither: it claims and gives both back.
     for (const id of ['c-gone', 'c-kept']) await store.release((await store.claim(id, 10, 60_000))!);
     await evict(bucket.open('c-gone'));
-    await evict(bucket.leases);
+    await evict(`${bucket.tag}leases`);
     await evict(bucket.idle);
     const lost = await rejection(store.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10));
     expect(named(lost)).toEqual(['c-gone']);
     expect(named(await rejection(other.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10)))).toEqual([]);
     expect((await other.claim('c-kept', 30, 60_000))?.interactions.map((one) => one.id)).toEqual(['k1']);
+  });
+
+  it("a turn appended after its conversation's hash was evicted (its index entry survived): told once, by that append, which stores nothing; the next turn starts the conversation anew", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    await a!.append('c-1', 'u', [stored('t2')], 2);
+    await evict(bucket.open('c-1'));
+    // b's turn finds the conversation indexed but its turns gone: the append tells it (its
+    // turn then goes to onError with its payload), rather than start the hash anew over them.
+    const told = await rejection(b!.append('c-1', 'u', [stored('t3')], 3));
+    expect(told?.code).toBe('store_lost');
+    expect(named(told)).toEqual(['c-1']);
+    expect(told?.message).toMatch(/turns stored of it before are lost; this turn was not stored/);
+    // a stored t1 and t2: its own append that meets the same loss names what it had stored.
+    await a!.append('c-2', 'u', [stored('o1')], 3);
+    await evict(bucket.open('c-2'));
+    expect((await rejection(a!.append('c-2', 'u', [stored('o2')], 4)))?.message).toMatch(/this instance had stored 1 interaction\(s\) of it since/);
+    // Told once: the next turn starts the conversation anew, no sweep and no loss of the index names it again.
+    await b!.append('c-1', 'u', [stored('t4')], 5);
+    expect([...(await drain(a!, 20))]).toEqual([['c-1', ['t4']]]);
+    await evict(bucket.idle);
+    expect(named(await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)))).toEqual([]);
+    expect(named(await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)))).toEqual([]);
+  });
+
+  it("a turn appended after both its conversation's hash and its kept ids were evicted: the index entry alone tells it", async () => {
+    const prefix = freshPrefix();
+    const store = redisStore(connected[0]!.client, { prefix, shards: 1 });
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await store.append('c-1', 'u', [stored('t1')], 1);
+    await evict(bucket.open('c-1'));
+    await evict(bucket.kept('c-1'));
+    expect(named(await rejection(store.append('c-1', 'u', [stored('t2')], 2)))).toEqual(['c-1']);
+    await store.append('c-1', 'u', [stored('t3')], 3);
+    expect([...(await drain(store, 20))]).toEqual([['c-1', ['t3']]]);
+  });
+
+  it("a claim whose holder dies after Redis evicted its hash and the bucket's leases: told by a sweep once its lease ran out", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    await a!.append('c-2', 'u', [stored('u1')], 2);
+    // b claims c-1, and dies before it completes.
+    const held = (await b!.claim('c-1', 10, 60_000))!;
+    await evict(bucket.claim(held.token.split(' ')[0]!));
+    // Where the leases are kept (a key of their own in earlier layouts; now the index, which survives here).
+    await evict(`${bucket.tag}leases`);
+    expect([...(await drain(a!, 20))]).toEqual([['c-2', ['u1']]]);
+    const told = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10 + 60_001, 60_000, 10));
+    expect(told?.code).toBe('store_lost');
+    expect(named(told)).toEqual(['c-1']);
+    expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+  });
+
+  it("a claim whose holder dies after Redis evicted its hash and the index (with the leases): the bucket's loss names it, and a sweep tells it lost once its lease ran out", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    const held = (await b!.claim('c-1', 10, 60_000))!;
+    await evict(bucket.claim(held.token.split(' ')[0]!));
+    await evict(`${bucket.tag}leases`);
+    await evict(bucket.idle);
+    // a stored c-1: told its bucket was lost, and that c-1 was claimed and not sent yet.
+    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10));
+    expect(loss?.message).toMatch(/1 claimed and not sent yet \(c-1: sent by its holder, or told lost by a sweep once its lease runs out\)/);
+    // b, the holder, stored nothing there: told of the bucket's loss, naming nothing.
+    expect(named(await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)))).toEqual([]);
+    // Its holder died: the sweep that meets its expired lease tells it, once.
+    const told = await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 60_001, 60_000, 10));
+    expect(told?.code).toBe('store_lost');
+    expect(named(told)).toEqual(['c-1']);
+    expect(await a!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+  });
+
+  it('a claim given back after Redis evicted its hash and the index (with its lease): told once, by the one that gives it back, by its mark', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    const held = (await b!.claim('c-1', 10, 60_000))!;
+    await evict(bucket.claim(held.token.split(' ')[0]!));
+    await evict(`${bucket.tag}leases`);
+    await evict(bucket.idle);
+    // Its lease went with the index; the claim mark in its kept hash says it was neither sent nor told.
+    expect(named(await rejection(b!.release(held)))).toEqual(['c-1']);
+    // a, which stored it, is told its bucket was lost, naming nothing; no sweep tells c-1 again.
+    expect(named(await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10)))).toEqual([]);
+    expect(await a!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+  });
+
+  it('a claim whose index (with the leases) was evicted while its hash stayed: sent by a sweep if its holder dies, never told lost if it completes', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-dead', 'u', [stored('d1')], 1);
+    await a!.append('c-live', 'u', [stored('l1')], 2);
+    const dead = (await b!.claim('c-dead', 10, 60_000))!;
+    const live = (await b!.claim('c-live', 10, 60_000))!;
+    expect(dead.interactions).toHaveLength(1);
+    await evict(`${bucket.tag}leases`);
+    await evict(bucket.idle);
+    expect((await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10)))?.code).toBe('store_lost');
+    // c-live's holder sends it; c-dead's holder died: a sweep takes it once its lease ran out, and sends it whole.
+    await b!.complete(live, 30);
+    expect([...(await drain(a!, 10 + 60_001))]).toEqual([['c-dead', ['d1']]]);
+    // b, the holder, is told of the bucket's loss, naming nothing; then nothing is left.
+    expect(named(await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 200_000, 60_000, 10)))).toEqual([]);
+    expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 200_000, 60_000, 10)).toEqual([]);
+  });
+
+  it("a turn appended after Redis evicted its conversation's hash, kept ids and index starts another generation: the instance that stored the earlier turns names them when told of the bucket's loss", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    await evict(bucket.open('c-1'));
+    await evict(bucket.kept('c-1'));
+    await evict(bucket.idle);
+    // b never used the bucket and finds nothing of c-1: nothing to tell, it starts c-1 anew.
+    await b!.append('c-1', 'u', [stored('t2')], 2);
+    // a stored t1, which Redis lost: c-1 is open, but not the generation a stored into.
+    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    expect(named(loss)).toEqual(['c-1']);
+    expect(loss?.message).toMatch(/of conversation\(s\) c-1; those not yet sent are lost/);
+    expect([...(await drain(b!, 20))]).toEqual([['c-1', ['t2']]]);
+  });
+
+  it("a claim whose holder dies after Redis evicted its hash, its kept hash and the index, while the next generation is open: named by the instance that stored turns of both", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    // b claims it, and dies before it completes; a's next turn starts the next generation.
+    const held = (await b!.claim('c-1', 2, 60_000))!;
+    await a!.append('c-1', 'u', [stored('t2')], 3);
+    await evict(bucket.claim(held.token.split(' ')[0]!));
+    await evict(bucket.kept('c-1'));
+    await evict(bucket.idle);
+    // Nothing in Redis says what became of t1's generation: a, which stored it, names c-1.
+    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    expect(named(loss)).toEqual(['c-1']);
+    // The open generation is indexed again and sent.
+    expect([...(await drain(a!, 20))]).toEqual([['c-1', ['t2']]]);
+  });
+
+  it('a claim whose holder dies after Redis evicted its hash, its kept hash and the index: still named by an instance that stored it, though it sent the next generation since', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-1', 'u', [stored('t1')], 1);
+    const held = (await b!.claim('c-1', 2, 60_000))!;
+    // a records the next turn, and sends that generation itself.
+    await a!.append('c-1', 'u', [stored('t2')], 3);
+    await a!.complete((await a!.claim('c-1', 4, 60_000))!, 4);
+    await evict(bucket.claim(held.token.split(' ')[0]!));
+    await evict(bucket.kept('c-1'));
+    await evict(bucket.idle);
+    expect(named(await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10)))).toEqual(['c-1']);
+  });
+
+  it('a conversation sent, or told lost, whose next generation is open when the index is evicted: not named again by the instances that stored the one before', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await a!.append('c-sent', 'u', [stored('s1')], 1);
+    await a!.append('c-told', 'u', [stored('t1')], 1);
+    await b!.complete((await b!.claim('c-sent', 2, 60_000))!, 2);
+    await evict(bucket.open('c-told'));
+    expect(named(await rejection(b!.claim('c-told', 3, 60_000)))).toEqual(['c-told']);
+    // Both go on in b: their next generations are open when the index is evicted.
+    await b!.append('c-sent', 'u', [stored('s2')], 4);
+    await b!.append('c-told', 'u', [stored('t2')], 4);
+    await evict(bucket.idle);
+    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    expect(loss?.message).toMatch(/this instance lost nothing there \(of the other conversation\(s\) it had stored there: 2 claimed, sent or told already\)/);
+    expect(named(loss)).toEqual([]);
+    // b is told too: what it stored there is whole.
+    expect((await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10)))?.message).toMatch(/2 still whole/);
+    expect(new Map([...(await drain(b!, 20))].sort())).toEqual(new Map([['c-sent', ['s2']], ['c-told', ['t2']]]));
+  });
+
+  it("through the recorder, a turn recorded after its conversation's hash was evicted reaches onError as a store_lost RecordingError naming the conversation, beside the turn's payload", async () => {
+    const prefix = freshPrefix();
+    const { errors, recorder } = setup({ store: redisStore(connected[0]!.client, { prefix, shards: 1 }), settleMs: 0, sweepIntervalMs: 0 });
+    const conversation = recorder.startConversation({ end_user: 'u', conversation_id: 'chat-1' });
+    conversation.interaction({ input: 'q1' }).end({ output: 'a1' });
+    await recorder.flush();
+    const open = await keys(`{${prefix}0}o:*`);
+    expect(open).toHaveLength(1);
+    await evict(open[0]!);
+    conversation.interaction({ input: 'q2' }).end({ output: 'a2' });
+    await recorder.flush();
+
+    expect(kinds(errors)).toEqual(['store_lost', 'DeliveryError']);
+    const [lost, undelivered] = errors as [RecordingError, DeliveryError];
+    expect(lost.conversationId).toBe('chat-1');
+    expect(lost.message).toMatch(/the turns stored of it before are lost/);
+    expect(JSON.parse(undelivered.payload)).toMatchObject({ conversation: { end_user: 'u', interactions: [{ input: 'q2', output: 'a2' }] } });
+    await recorder.shutdown();
   });
 });
