@@ -310,11 +310,6 @@ export class Outbox {
     return done;
   }
 
-  /** Whether `bytes` more fit `maxQueuedBytes` now (nothing is counted). */
-  fits(bytes: number): boolean {
-    return this.#bytes + bytes <= this.#options.maxQueuedBytes;
-  }
-
   /** The bound that `bytes` more would pass, if any. */
   #refusedBy(bytes: number): QueueFullError['limit'] | undefined {
     if (this.#queue.length >= this.#options.maxQueuedConversations) return 'maxQueuedConversations';

@@ -53,7 +53,7 @@ const MAX_BUILDING = 16;
  * besides what its interactions hold: its job, its promises, its outcome's. Counted
  * against `maxQueuedBytes` with them (`Storing.count`, see {@link Sender.end}).
  */
-export const ENDED_OVERHEAD_BYTES = 512;
+const ENDED_OVERHEAD_BYTES = 512;
 
 /** What a store's claim gives: the claim, nothing held (`undefined`), or the outcome of a store that could not be read. */
 type Claimed = ConversationClaim | ConversationOutcome | undefined;

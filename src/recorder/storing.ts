@@ -113,13 +113,13 @@ const encoder = /* @__PURE__ */ new TextEncoder();
  * that it keeps alive. Measured with bench/burst-heap.ts: a conversation of one tiny turn
  * holds about 1.6 kB from its end until it is sent.
  */
-export const TAKEN_OVERHEAD_BYTES = 1024;
+const TAKEN_OVERHEAD_BYTES = 1024;
 
 /** `applyMask`, once loaded (with the first masked interaction, or when the stages load with a mask). */
 let maskModule: typeof import('../privacy/apply-mask.js') | undefined;
 
 /** Loads `applyMask` (it needs zod): once, for every recorder. */
-export async function loadMask(): Promise<void> {
+async function loadMask(): Promise<void> {
   maskModule ??= await import('../privacy/apply-mask.js');
 }
 
