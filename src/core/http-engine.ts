@@ -51,6 +51,8 @@ export class HttpEngine {
   readonly #log: Log;
   /** The client's headers, the SDK's set over them: the same plain object for every request. */
   readonly baseHeaders: Readonly<Record<string, string>>;
+  /** The headers of every delivery but its key: spread into one object a delivery, the key added. */
+  readonly #deliverHeaders: Readonly<Record<string, string>>;
   /** A `fetch` of the user's always wins; else `node:http` on Node, `fetch` elsewhere. */
   readonly transport: Transport;
 
@@ -64,6 +66,7 @@ export class HttpEngine {
       accept: 'application/json',
       authorization: `Bearer ${options.apiKey}`,
     };
+    this.#deliverHeaders = { ...this.baseHeaders, 'content-type': 'application/json' };
     this.transport = chooseTransport(options.fetch, choice);
   }
 
@@ -80,7 +83,7 @@ export class HttpEngine {
   async deliver(request: DeliverRequest & Pick<CallOverrides, 'timeoutMs' | 'maxRetries'>): Promise<AcceptedResponse> {
     const { path, body, idempotencyKey, signal } = request;
     const url = this.options.baseUrl + path;
-    const headers = { ...this.baseHeaders, 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: idempotencyKey };
+    const headers = { ...this.#deliverHeaders, [IDEMPOTENCY_HEADER]: idempotencyKey };
     const transport = this.transport;
     const exchange: Exchange = { method: 'POST', path, signal, timeoutMs: request.timeoutMs, maxRetries: request.maxRetries };
     const response = await this.exchange(exchange, (timeoutMs) => transport.send({ url, method: 'POST', headers, body, timeoutMs, signal }));
@@ -121,9 +124,9 @@ export class HttpEngine {
       const aborted = isAborted(signal);
       if (this.#log.enabled('debug')) logAttempt(this.#log, request, attempt, Date.now() - started, response, failure, aborted);
       if (aborted) throw new AbortError(`${method} ${path} was aborted during attempt ${attempt}`, { attempts: attempt });
+      if (response !== undefined && response.status >= 200 && response.status < 300 && !response.redirected) return { ...response, attempt };
       const url = this.options.baseUrl + path;
       if (response !== undefined && isRedirect(response)) throw errorOf(response, { method, path, url }, attempt);
-      if (response !== undefined && response.status >= 200 && response.status < 300) return { ...response, attempt };
       const decision = nextAttempt(
         response === undefined
           ? failure === ATTEMPT_TIMED_OUT ? { kind: 'timeout' } : { kind: 'network', error: failure }
