@@ -1,6 +1,7 @@
 import type { ConversationFeedbackAction } from '../../schemas/index.js';
 import { newId } from '../ids.js';
 import { Fifo } from '../../utils/fifo.js';
+import { SteadyMap } from '../../utils/steady-map.js';
 import { LinkedList } from '../linked-list.js';
 import type { Attachment, ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../../types/store.js';
 
@@ -65,15 +66,15 @@ export class MemoryStore implements ConversationStore {
   readonly #maxSentBytes: number;
   /** What the kept sent interactions take, as `maxSentBytes` counts it. */
   #sentBytes = 0;
-  readonly #open = new Map<string, Open>();
+  readonly #open = new SteadyMap<string, Open>();
   /** Least recently active first. */
   readonly #order = new LinkedList<Open>();
   /** By generation, in order of claim. */
-  readonly #claimed = new Map<string, Claimed>();
+  readonly #claimed = new SteadyMap<string, Claimed>();
   /** How many sent interactions are kept, as `maxSent` counts them. */
   #sentCount = 0;
   /** By conversation, its newest batch of sent interactions (the older ones linked from it). */
-  readonly #sent = new Map<string, Kept>();
+  readonly #sent = new SteadyMap<string, Kept>();
   /**
    * The batches in the order they were kept, oldest first, to forget the oldest
    * interactions past the bounds without iterating the map (whose deleted entries an
