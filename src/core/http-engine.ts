@@ -27,6 +27,14 @@ export interface Exchange extends Pick<CallOverrides, 'signal' | 'timeoutMs' | '
   path: string;
 }
 
+/** How many paths' URLs an engine keeps joined: the recorder delivers to two or three. */
+const MAX_KNOWN_URLS = 16;
+
+/** What a delivery resolves with: the status, and the body as the service sent it. */
+function accepted(response: WireResponse): AcceptedResponse {
+  return { status: response.status, body: parseBody(response.text) };
+}
+
 /** Read through a call, so that TypeScript does not take it for unchanged since the last check. */
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
@@ -53,6 +61,8 @@ export class HttpEngine {
   readonly baseHeaders: Readonly<Record<string, string>>;
   /** The headers of every delivery but its key: spread into one object a delivery, the key added. */
   readonly #deliverHeaders: Readonly<Record<string, string>>;
+  /** The URL of each path delivered to (see `#urlOf`). */
+  readonly #urls = new Map<string, string>();
   /** A `fetch` of the user's always wins; else `node:http` on Node, `fetch` elsewhere. */
   readonly transport: Transport;
 
@@ -80,14 +90,28 @@ export class HttpEngine {
    * const { status } = await engine.deliver({ path, body, idempotencyKey: key });
    * ```
    */
-  async deliver(request: DeliverRequest & Pick<CallOverrides, 'timeoutMs' | 'maxRetries'>): Promise<AcceptedResponse> {
+  deliver(request: DeliverRequest & Pick<CallOverrides, 'timeoutMs' | 'maxRetries'>): Promise<AcceptedResponse> {
     const { path, body, idempotencyKey, signal } = request;
-    const url = this.options.baseUrl + path;
+    const url = this.#urlOf(path);
     const headers = { ...this.#deliverHeaders, [IDEMPOTENCY_HEADER]: idempotencyKey };
     const transport = this.transport;
     const exchange: Exchange = { method: 'POST', path, signal, timeoutMs: request.timeoutMs, maxRetries: request.maxRetries };
-    const response = await this.exchange(exchange, (timeoutMs) => transport.send({ url, method: 'POST', headers, body, timeoutMs, signal }));
-    return { status: response.status, body: parseBody(response.text) };
+    // Chained, not awaited: the attempt loop's promise is the delivery's only frame.
+    return this.exchange(exchange, (timeoutMs) => transport.send({ url, method: 'POST', headers, body, timeoutMs, signal })).then(accepted);
+  }
+
+  /**
+   * The URL of `path`, one string for every delivery to it: joined once, and so hashed
+   * once where the transport looks its target up, not joined and flattened a request.
+   */
+  #urlOf(path: string): string {
+    let url = this.#urls.get(path);
+    if (url === undefined) {
+      url = this.options.baseUrl + path;
+      if (this.#urls.size >= MAX_KNOWN_URLS) this.#urls.clear();
+      this.#urls.set(path, url);
+    }
+    return url;
   }
 
   /**
