@@ -30,9 +30,32 @@ export interface Exchange extends Pick<CallOverrides, 'signal' | 'timeoutMs' | '
 /** How many paths' URLs an engine keeps joined: the recorder delivers to two or three. */
 const MAX_KNOWN_URLS = 16;
 
-/** What a delivery resolves with: the status, and the body as the service sent it. */
+/**
+ * What a delivery resolves with: the status, and the body as the service sent it, parsed
+ * at its first read. The recorder, the one caller, never reads it: a JSON parse a delivery
+ * (~3 µs of its CPU on Node 20) for nothing.
+ */
+class Accepted implements AcceptedResponse {
+  readonly status: number;
+  #text: string | undefined;
+  #body: unknown;
+
+  constructor(status: number, text: string) {
+    this.status = status;
+    this.#text = text;
+  }
+
+  get body(): unknown {
+    if (this.#text !== undefined) {
+      this.#body = parseBody(this.#text);
+      this.#text = undefined;
+    }
+    return this.#body;
+  }
+}
+
 function accepted(response: WireResponse): AcceptedResponse {
-  return { status: response.status, body: parseBody(response.text) };
+  return new Accepted(response.status, response.text);
 }
 
 /** Read through a call, so that TypeScript does not take it for unchanged since the last check. */
@@ -93,7 +116,9 @@ export class HttpEngine {
   deliver(request: DeliverRequest & Pick<CallOverrides, 'timeoutMs' | 'maxRetries'>): Promise<AcceptedResponse> {
     const { path, body, idempotencyKey, signal } = request;
     const url = this.#urlOf(path);
-    const headers = { ...this.#deliverHeaders, [IDEMPOTENCY_HEADER]: idempotencyKey };
+    // Copied, then the key set: a spread with a computed key took ~3 µs a delivery.
+    const headers: Record<string, string> = { ...this.#deliverHeaders };
+    headers[IDEMPOTENCY_HEADER] = idempotencyKey;
     const transport = this.transport;
     const exchange: Exchange = { method: 'POST', path, signal, timeoutMs: request.timeoutMs, maxRetries: request.maxRetries };
     // Chained, not awaited: the attempt loop's promise is the delivery's only frame.
@@ -148,7 +173,10 @@ export class HttpEngine {
       const aborted = isAborted(signal);
       if (this.#log.enabled('debug')) logAttempt(this.#log, request, attempt, Date.now() - started, response, failure, aborted);
       if (aborted) throw new AbortError(`${method} ${path} was aborted during attempt ${attempt}`, { attempts: attempt });
-      if (response !== undefined && response.status >= 200 && response.status < 300 && !response.redirected) return { ...response, attempt };
+      if (response !== undefined && response.status >= 200 && response.status < 300 && !response.redirected) {
+        // Field by field: spreading responses of several shapes (the transports', redacted copies) was slow.
+        return { status: response.status, headers: response.headers, text: response.text, redirected: false, attempt };
+      }
       const url = this.options.baseUrl + path;
       if (response !== undefined && isRedirect(response)) throw errorOf(response, { method, path, url }, attempt);
       const decision = nextAttempt(
