@@ -82,7 +82,11 @@ export class HttpEngine {
   readonly #log: Log;
   /** The client's headers, the SDK's set over them: the same plain object for every request. */
   readonly baseHeaders: Readonly<Record<string, string>>;
-  /** The headers of every delivery but its key: spread into one object a delivery, the key added. */
+  /**
+   * The headers of every delivery, its key's value left empty: copied a delivery and the
+   * key set in place. Adding the key to a copy (or spreading it in) took V8 ~0.6 µs,
+   * setting a field it has ~30 ns.
+   */
   readonly #deliverHeaders: Readonly<Record<string, string>>;
   /** The URL of each path delivered to (see `#urlOf`). */
   readonly #urls = new Map<string, string>();
@@ -99,7 +103,7 @@ export class HttpEngine {
       accept: 'application/json',
       authorization: `Bearer ${options.apiKey}`,
     };
-    this.#deliverHeaders = { ...this.baseHeaders, 'content-type': 'application/json' };
+    this.#deliverHeaders = { ...this.baseHeaders, 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: '' };
     this.transport = chooseTransport(options.fetch, choice);
   }
 
@@ -116,7 +120,6 @@ export class HttpEngine {
   deliver(request: DeliverRequest & Pick<CallOverrides, 'timeoutMs' | 'maxRetries'>): Promise<AcceptedResponse> {
     const { path, body, idempotencyKey, signal } = request;
     const url = this.#urlOf(path);
-    // Copied, then the key set: a spread with a computed key took ~3 µs a delivery.
     const headers: Record<string, string> = { ...this.#deliverHeaders };
     headers[IDEMPOTENCY_HEADER] = idempotencyKey;
     const transport = this.transport;

@@ -92,17 +92,6 @@ function flatten(headers: Http.IncomingHttpHeaders): Record<string, string> {
   return flat;
 }
 
-/**
- * The request's headers, the route's (a proxy's) and the body's length added: one copy,
- * the others set on it (spreading two objects and a literal into one was ~2 µs a request).
- */
-function headersOf(headers: Readonly<Record<string, string>>, route: Route, body: string | Uint8Array | undefined): Record<string, string> {
-  const all: Record<string, string> = { ...headers };
-  for (const name in route.headers) all[name] = route.headers[name] as string;
-  if (body !== undefined) all['content-length'] = lengthOf(body);
-  return all;
-}
-
 /** An IPv6 address as a URL writes it, `[::1]`, as a socket takes it, `::1`. */
 function bare(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
@@ -180,7 +169,9 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
           port: route.port,
           path,
           method,
-          headers: headersOf(headers, route, body),
+          // As given, not copied to add the route's and the length: set on the request below
+          // (adding a field to a copy of an object took V8 ~0.6 µs, a setHeader ~0.1).
+          headers,
           agent: route.agent,
         },
         (response) => {
@@ -205,6 +196,8 @@ export function nodeTransport(modules: NodeModules, env: EnvReader = readEnv): T
         fail(reason);
         request.destroy();
       });
+      for (const name in route.headers) request.setHeader(name, route.headers[name] as string);
+      if (body !== undefined) request.setHeader('content-length', lengthOf(body));
       request.on('error', fail);
       request.end(body);
     });
