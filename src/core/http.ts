@@ -30,6 +30,8 @@ export class HttpCore {
   /** The client's mask for the bodies of typed calls, loaded with their first one; none without one. */
   readonly #loadFilter: (() => Promise<BodyFilter>) | undefined;
   #engine: Promise<HttpEngine> | undefined;
+  /** The engine once made: a delivery then goes to it without an async frame and a promise of its own. */
+  #ready: HttpEngine | undefined;
   #filter: Promise<BodyFilter> | undefined;
 
   /**
@@ -51,7 +53,7 @@ export class HttpCore {
 
   /** The engine, loaded and made at the first request. */
   #engineOf(): Promise<HttpEngine> {
-    this.#engine ??= import('./http-engine.js').then(({ HttpEngine }) => new HttpEngine(this.#options, this.#choice));
+    this.#engine ??= import('./http-engine.js').then(({ HttpEngine }) => (this.#ready = new HttpEngine(this.#options, this.#choice)));
     return this.#engine;
   }
 
@@ -92,7 +94,10 @@ export class HttpCore {
    * const { status } = await http.deliver({ path: ENDPOINT_PATHS.sendConversation.path, body, idempotencyKey: key });
    * ```
    */
-  async deliver(request: DeliverRequest & Pick<CallOverrides, 'timeoutMs' | 'maxRetries'>): Promise<AcceptedResponse> {
-    return (await this.#engineOf()).deliver(request);
+  deliver(request: DeliverRequest & Pick<CallOverrides, 'timeoutMs' | 'maxRetries'>): Promise<AcceptedResponse> {
+    // Every delivery but the first few finds the engine made: its call is the delivery's
+    // only frame (an `await` here held a suspended frame and a promise per request).
+    const engine = this.#ready;
+    return engine === undefined ? this.#engineOf().then((made) => made.deliver(request)) : engine.deliver(request);
   }
 }

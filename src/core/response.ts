@@ -1,5 +1,5 @@
 import { APIError, RedirectError } from './errors.js';
-import { redactText, type Secrets } from './redact.js';
+import { redactText, secretForms, type Secrets } from './redact.js';
 import type { WireResponse } from './transport/types.js';
 
 /**
@@ -14,9 +14,43 @@ import type { WireResponse } from './transport/types.js';
  * ```
  */
 export function redactResponse(response: WireResponse, secret: Secrets): WireResponse {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) headers[redactText(name, secret)] = redactText(value, secret);
-  return { ...response, headers, text: redactText(response.text, secret) };
+  const shortest = shortestForm(secret);
+  // Nearly every response holds no form of the key: it is then returned as it came,
+  // nothing copied. A text shorter than the shortest form cannot hold one.
+  const clean = (text: string) => (text.length < shortest ? text : redactText(text, secret));
+  let headers: Record<string, string> | undefined;
+  for (const name in response.headers) {
+    const value = response.headers[name] as string;
+    const cleanName = clean(name);
+    const cleanValue = clean(value);
+    if (headers === undefined && (cleanName !== name || cleanValue !== value)) {
+      headers = {};
+      // The headers before this one held nothing: copied as they are.
+      for (const before in response.headers) {
+        if (before === name) break;
+        headers[before] = response.headers[before] as string;
+      }
+    }
+    if (headers !== undefined) headers[cleanName] = cleanValue;
+  }
+  const text = clean(response.text);
+  return headers === undefined && text === response.text ? response : { ...response, headers: headers ?? response.headers, text };
+}
+
+/** The last secrets' shortest forms: a client redacts the same one or two on every response. */
+let shortestOf: { secret: Secrets; length: number } | undefined;
+
+/**
+ * The length of the shortest text that can hold a form of `secret`: its shortest form
+ * (the secret itself is one; its JSON-escaped spellings are no shorter). `Infinity` when
+ * it has none (a secret too short to redact).
+ */
+function shortestForm(secret: Secrets): number {
+  if (shortestOf?.secret === secret) return shortestOf.length;
+  let length = Number.POSITIVE_INFINITY;
+  for (const one of typeof secret === 'string' ? [secret] : secret) for (const form of secretForms(one)) length = Math.min(length, form.length);
+  shortestOf = { secret, length };
+  return length;
 }
 
 /**

@@ -230,15 +230,23 @@ function bodyOf(head: string, entries: readonly Measured[], tail: string): { bod
  * ```
  */
 export function charsOver(value: unknown, limit: number): boolean {
-  let chars = 0;
-  const count = (item: unknown): boolean => {
-    if (typeof item === 'string') return (chars += item.length) > limit;
-    if (typeof item !== 'object' || item === null) return false;
-    if (Array.isArray(item)) return item.some(count);
-    for (const key in item) if (count((item as Record<string, unknown>)[key])) return true;
-    return false;
-  };
-  return count(value);
+  return charsLeft(value, limit) < 0;
+}
+
+/** `budget` less the characters of `value`'s strings, negative once over it (counting stops there); no closure made a call. */
+function charsLeft(value: unknown, budget: number): number {
+  if (typeof value === 'string') return budget - value.length;
+  if (typeof value !== 'object' || value === null) return budget;
+  let left = budget;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length && left >= 0; index += 1) left = charsLeft(value[index], left);
+    return left;
+  }
+  for (const key in value) {
+    left = charsLeft((value as Record<string, unknown>)[key], left);
+    if (left < 0) return left;
+  }
+  return left;
 }
 
 /**

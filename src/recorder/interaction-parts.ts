@@ -37,15 +37,26 @@ export interface CheckedPart {
  */
 function merge(base: Readonly<Record<string, string>>, over: Readonly<Record<string, string>>): Record<string, string> {
   const merged: Record<string, string> = {};
-  for (const source of [base, over]) {
-    for (const key of Object.keys(source)) {
-      const value = source[key] as string;
-      // An own `__proto__` tag stays a tag, as spreading keeps it.
-      if (key === '__proto__') Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
-      else merged[key] = value;
-    }
-  }
+  assign(merged, base);
+  assign(merged, over);
   return merged;
+}
+
+/** Copies `source`'s own enumerable string keys into `target` (no list of them made). */
+function assign(target: Record<string, string>, source: Readonly<Record<string, string>>): void {
+  for (const key in source) {
+    if (!Object.prototype.hasOwnProperty.call(source, key)) continue;
+    const value = source[key] as string;
+    // An own `__proto__` tag stays a tag, as spreading keeps it.
+    if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    else target[key] = value;
+  }
+}
+
+/** Whether `tags` has no own enumerable key. */
+function isEmpty(tags: Readonly<Record<string, string>>): boolean {
+  for (const key in tags) if (Object.prototype.hasOwnProperty.call(tags, key)) return false;
+  return true;
 }
 
 /** The conversation's tags under the interaction's own; `undefined` when there are none. */
@@ -61,7 +72,7 @@ function mergedTags(
     tags = kept;
   }
   // "Tags when there are any": an empty object says nothing, so it is left out.
-  return tags === undefined || Object.keys(tags).length === 0 ? undefined : tags;
+  return tags === undefined || isEmpty(tags) ? undefined : tags;
 }
 
 /**

@@ -86,6 +86,10 @@ describe('proxies on Node', () => {
     ]);
     expect(target.requests.map((request) => request.headers['x-via-proxy'])).toEqual(['1', '1']);
     expect(target.requests[1]?.headers['idempotency-key']).toBeDefined();
+    // The target's authority as Host, not the proxy's, and the body's length.
+    const host = new URL(target.baseUrl).host;
+    expect(proxy.seen.map(({ headers }) => headers.host)).toEqual([host, host]);
+    expect(Number(proxy.seen[1]?.headers['content-length'])).toBe(Buffer.byteLength(target.requests[1]?.body ?? ''));
   });
 
   it('sends the proxy URL credentials as Proxy-Authorization', async () => {

@@ -72,4 +72,32 @@ describe('memoryStore', () => {
     expect(store.sent('s0', 's0', 0)).toBeDefined();
     expect(store.sent('s99', 's99', 0)).toBeDefined();
   });
+
+  it("keeps interactions kept one at a time (delivery: 'interaction'), each until its own time", () => {
+    const store = memoryStore();
+    store.keep('a', 'u', [stored('1')], 0, 100);
+    store.keep('a', 'u', [stored('2')], 0, 200);
+    store.keep('b', 'u', [stored('3')], 0, 200);
+    expect(store.sent('a', '1', 50)).toBeDefined();
+    expect(store.sent('a', '2', 50)).toBeDefined();
+    expect(store.sent('a', '1', 150)).toBeUndefined();
+    expect(store.sent('a', '2', 150)).toBeDefined();
+    expect(store.sent('b', '3', 150)).toBeDefined();
+    // Forgotten once expired, whatever time asks next.
+    expect(store.sent('a', '1', 50)).toBeUndefined();
+    expect(store.sent('a', '3', 50)).toBeUndefined();
+  });
+
+  it('counts an interaction kept twice once against maxSentInteractions', () => {
+    const store = memoryStore({ maxSentInteractions: 2 });
+    store.keep('b', 'u', [stored('y')], 0, 1e12);
+    store.keep('a', 'u', [stored('x', 'first')], 0, 1e12);
+    store.keep('a', 'u', [stored('x', 'again')], 0, 1e12);
+    expect((store.sent('a', 'x', 0) as SentInteraction | undefined)?.input).toBe('again');
+    expect(store.sent('b', 'y', 0)).toBeDefined();
+    store.keep('c', 'u', [stored('z')], 0, 1e12);
+    expect(store.sent('b', 'y', 0)).toBeUndefined();
+    expect(store.sent('a', 'x', 0)).toBeDefined();
+    expect(store.sent('c', 'z', 0)).toBeDefined();
+  });
 });

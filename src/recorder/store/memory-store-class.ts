@@ -1,6 +1,7 @@
 import type { ConversationFeedbackAction } from '../../schemas/index.js';
 import { newId } from '../ids.js';
 import { Fifo } from '../../utils/fifo.js';
+import { SteadyMap } from '../../utils/steady-map.js';
 import { LinkedList } from '../linked-list.js';
 import type { Attachment, ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../../types/store.js';
 
@@ -22,19 +23,33 @@ interface Claimed extends ConversationClaim {
   leaseUntil: number;
 }
 
-/**
- * A sent interaction kept for late feedback and tags: what `sent()` answers, and its bookkeeping,
- * in one object, which is also its place in the order kept (see `#sentOrder`): three
- * objects an interaction were a twentieth of a delivery's CPU, churned at the bound.
- */
-interface Kept extends SentInteraction {
-  readonly id: string;
-  readonly conversationId: string;
-  readonly until: number;
-  /** What it counts against `maxSentBytes`. */
-  readonly bytes: number;
-}
+/** The slots an interaction takes in a {@link Kept} batch's `items`: its id, input, output, time start, time end, and bytes. */
+const SLOTS = 6;
 
+/**
+ * The interactions one `keep` (or `complete`) kept for late feedback and tags, in one
+ * object and one array: a sent conversation's interactions share their conversation, end
+ * user and time, and are forgotten oldest first. One entry a batch in the store's map and
+ * order, not one an interaction: keeping an interaction was two objects and four lookups
+ * of a map of 10,000 ids (a twentieth of a delivery's CPU), and ~70 heap bytes more.
+ */
+interface Kept {
+  readonly conversationId: string;
+  readonly endUser: string;
+  readonly until: number;
+  /**
+   * {@link SLOTS} an interaction, in the order kept; those of an interaction forgotten
+   * (kept again since, or past the bounds) are `undefined`, its strings let go.
+   */
+  readonly items: (string | number | undefined)[];
+  /** Where the interactions not yet forgotten oldest first begin. */
+  first: number;
+  /** The same conversation's batches kept before and after this one: `sent()` looks from the newest. */
+  older: Kept | undefined;
+  newer: Kept | undefined;
+  /** Forgotten whole (expired): its place in the order is skipped. */
+  gone: boolean;
+}
 
 /**
  * The store of one process (see `memoryStore`), made by the recorder when no `store` is
@@ -51,24 +66,24 @@ export class MemoryStore implements ConversationStore {
   readonly #maxSentBytes: number;
   /** What the kept sent interactions take, as `maxSentBytes` counts it. */
   #sentBytes = 0;
-  readonly #open = new Map<string, Open>();
+  readonly #open = new SteadyMap<string, Open>();
   /** Least recently active first. */
   readonly #order = new LinkedList<Open>();
   /** By generation, in order of claim. */
-  readonly #claimed = new Map<string, Claimed>();
+  readonly #claimed = new SteadyMap<string, Claimed>();
+  /** How many sent interactions are kept, as `maxSent` counts them. */
+  #sentCount = 0;
+  /** By conversation, its newest batch of sent interactions (the older ones linked from it). */
+  readonly #sent = new SteadyMap<string, Kept>();
   /**
-   * By interaction id alone, its conversation checked at lookup: ids are random UUIDs,
-   * and a key joined from both ids cost a string built, flattened and hashed twice an
-   * interaction. An id sent again in another conversation replaces the entry.
-   */
-  readonly #sent = new Map<string, Kept>();
-  /**
-   * The sent interactions in the order they were kept, oldest first, to
-   * forget the oldest past `maxSent` without iterating the map (whose deleted entries an
-   * iteration skips one by one: thousands, once it is full). An id kept again is queued
-   * again; its older place, no longer the map's entry, is skipped.
+   * The batches in the order they were kept, oldest first, to forget the oldest
+   * interactions past the bounds without iterating the map (whose deleted entries an
+   * iteration skips one by one: thousands, once it is full). A batch forgotten whole is
+   * skipped when it comes first.
    */
   readonly #sentOrder = new Fifo<Kept>();
+  /** How many batches are kept and not forgotten whole: the order is compacted when it holds twice as many. */
+  #batches = 0;
 
   constructor(maxSent = 10_000, maxSentBytes = 32 * 1024 * 1024) {
     this.#maxSent = maxSent;
@@ -141,24 +156,45 @@ export class MemoryStore implements ConversationStore {
   }
 
   keep(conversationId: string, endUser: string, interactions: readonly StoredInteraction[], _now: number, retainUntil: number): void {
+    if (interactions.length === 0) return;
+    const newest = this.#sent.get(conversationId);
+    const items = new Array<string | number | undefined>(interactions.length * SLOTS);
+    let at = 0;
     for (const { id, interaction } of interactions) {
+      // An interaction kept again is the newest: its older place is forgotten.
+      if (newest !== undefined) this.#forgetId(newest, id);
       const { input, output, time_start: timeStart, time_end: timeEnd } = interaction;
       const bytes = 2 * (input.length + output.length + endUser.length) + SENT_ENTRY_OVERHEAD_BYTES;
-      const kept: Kept = { id, conversationId, endUser, input, output, timeStart, timeEnd, until: retainUntil, bytes };
-      this.#forget(id);
-      this.#sent.set(id, kept);
+      items[at] = id;
+      items[at + 1] = input;
+      items[at + 2] = output;
+      items[at + 3] = timeStart;
+      items[at + 4] = timeEnd;
+      items[at + 5] = bytes;
+      at += SLOTS;
       this.#sentBytes += bytes;
-      this.#sentOrder.push(kept);
     }
-    while ((this.#sent.size > this.#maxSent || this.#sentBytes > this.#maxSentBytes) && this.#sentOrder.length > 0) {
-      const oldest = this.#sentOrder.shift() as Kept;
-      if (this.#sent.get(oldest.id) === oldest) this.#forget(oldest.id);
+    this.#sentCount += interactions.length;
+    const batch: Kept = { conversationId, endUser, until: retainUntil, items, first: 0, older: newest, newer: undefined, gone: false };
+    if (newest !== undefined) newest.newer = batch;
+    this.#sent.set(conversationId, batch);
+    this.#sentOrder.push(batch);
+    this.#batches += 1;
+    while ((this.#sentCount > this.#maxSent || this.#sentBytes > this.#maxSentBytes) && this.#sentOrder.length > 0) {
+      const oldest = this.#sentOrder.first as Kept;
+      if (!oldest.gone && oldest.first < oldest.items.length) {
+        this.#forgetAt(oldest, oldest.first);
+        oldest.first += SLOTS;
+      }
+      if (oldest.gone || oldest.first >= oldest.items.length) {
+        this.#sentOrder.shift();
+        if (!oldest.gone) this.#drop(oldest);
+      }
     }
-    // Places of ids forgotten or kept again go once they are half the queue (lookups
-    // forget expired ones too): O(1) an id, amortized, and the queue stays within twice
-    // what the map holds.
+    // Places of batches forgotten whole go once they are half the queue (lookups forget
+    // expired ones): O(1) a batch, amortized, and the queue stays within twice what is kept.
     const queued = this.#sentOrder.length;
-    if (queued > 1_024 && queued > 2 * this.#sent.size) this.#sentOrder.retain((kept) => this.#sent.get(kept.id) === kept);
+    if (queued > 1_024 && queued > 2 * this.#batches) this.#sentOrder.retain((kept) => !kept.gone);
   }
 
   release(claim: ConversationClaim): void {
@@ -167,19 +203,57 @@ export class MemoryStore implements ConversationStore {
   }
 
   sent(conversationId: string, interactionId: string, now: number): SentInteraction | undefined {
-    const kept = this.#sent.get(interactionId);
-    if (kept === undefined || kept.conversationId !== conversationId) return undefined;
-    if (kept.until > now) return { endUser: kept.endUser, input: kept.input, output: kept.output, timeStart: kept.timeStart, timeEnd: kept.timeEnd };
-    this.#forget(interactionId);
+    for (let batch = this.#sent.get(conversationId); batch !== undefined; batch = batch.older) {
+      const { items } = batch;
+      for (let at = batch.first; at < items.length; at += SLOTS) {
+        if (items[at] !== interactionId) continue;
+        if (batch.until > now) {
+          const text = (offset: number) => items[at + offset] as string;
+          return { endUser: batch.endUser, input: text(1), output: text(2), timeStart: text(3), timeEnd: text(4) };
+        }
+        // Its batch's interactions were all kept until the same time: all are forgotten.
+        this.#drop(batch);
+        return undefined;
+      }
+    }
     return undefined;
   }
 
-  /** Forgets the sent interaction `key`, if kept. */
-  #forget(key: string): void {
-    const kept = this.#sent.get(key);
-    if (kept === undefined) return;
-    this.#sent.delete(key);
-    this.#sentBytes -= kept.bytes;
+  /** Forgets the interaction `id` in `newest` or an older batch of its conversation, if kept. */
+  #forgetId(newest: Kept, id: string): void {
+    for (let batch: Kept | undefined = newest; batch !== undefined; batch = batch.older) {
+      const { items } = batch;
+      for (let at = batch.first; at < items.length; at += SLOTS) {
+        if (items[at] === id) {
+          this.#forgetAt(batch, at);
+          return;
+        }
+      }
+    }
+  }
+
+  /** Forgets the interaction at `at` in `batch`, if not forgotten yet: its count and bytes, and its strings. */
+  #forgetAt(batch: Kept, at: number): void {
+    const { items } = batch;
+    if (items[at] === undefined) return;
+    this.#sentCount -= 1;
+    this.#sentBytes -= items[at + 5] as number;
+    items.fill(undefined, at, at + SLOTS);
+  }
+
+  /** Forgets `batch` whole: what it still holds, and its place in its conversation's batches and in the map. */
+  #drop(batch: Kept): void {
+    if (batch.gone) return;
+    for (let at = batch.first; at < batch.items.length; at += SLOTS) this.#forgetAt(batch, at);
+    batch.gone = true;
+    this.#batches -= 1;
+    const { older, newer } = batch;
+    if (older !== undefined) older.newer = newer;
+    if (newer !== undefined) newer.older = older;
+    else if (older !== undefined) this.#sent.set(batch.conversationId, older);
+    else this.#sent.delete(batch.conversationId);
+    batch.older = undefined;
+    batch.newer = undefined;
   }
 
   #claimOpen(open: Open, now: number, leaseMs: number): ConversationClaim {
