@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Ledger } from './outbox.js';
+import { CUT, Cutoff, Ledger } from './outbox.js';
 
 const isSettled = async (promise: Promise<void>) => {
   let settled = false;
@@ -48,5 +48,21 @@ describe('Ledger', () => {
     expect(await isSettled(second)).toBe(true);
     expect(await isSettled(third)).toBe(true);
     expect(ledger.count).toBe(0);
+  });
+});
+
+describe('Cutoff', () => {
+  it('answers the work\'s value, or CUT once it passes first; a race that settled keeps nothing waiting', async () => {
+    const cutoff = new Cutoff();
+    const values = await Promise.all(Array.from({ length: 1_000 }, (_, i) => cutoff.race(Promise.resolve(i))));
+    expect(values[999]).toBe(999);
+    await expect(cutoff.race(Promise.reject(new Error('no')))).rejects.toThrow('no');
+    expect(cutoff.racing).toBe(0);
+    const hung = cutoff.race(new Promise<never>(() => undefined));
+    expect(cutoff.racing).toBe(1);
+    cutoff.pass(new Error('deadline'));
+    await expect(hung).resolves.toBe(CUT);
+    expect(cutoff.racing).toBe(0);
+    await expect(cutoff.race(Promise.resolve(1))).resolves.toBe(CUT);
   });
 });
