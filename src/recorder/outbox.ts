@@ -283,6 +283,11 @@ export class Outbox {
     return true;
   }
 
+  /** Whether `bytes` more would fit `maxQueuedBytes` now (nothing is counted). */
+  hasRoom(bytes: number): boolean {
+    return this.#bytes + bytes <= this.#options.maxQueuedBytes;
+  }
+
   /** Counts `bytes` against `maxQueuedBytes` even past it: work already in memory that cannot be refused now. {@link Outbox.release} them once done. */
   hold(bytes: number): void {
     this.#bytes += bytes;

@@ -82,9 +82,14 @@ interface Taken {
   record: InteractionRecord;
   /** What it counts against `maxQueuedBytes` until stored (see `whenFull`). */
   bytes: number;
+  /** Whether `bytes` is {@link recordBytes}, or a guess to be made exact before it is stored. */
+  exact: boolean;
   /** Its number in the outbox's ledger. */
   number: number;
 }
+
+/** What a job done at once answers (`BoundedJobs` runs take a promise). */
+const DONE: Promise<void> = /* @__PURE__ */ Promise.resolve();
 
 /**
  * How many interactions are checked and stored at a time: enough for a remote store's
@@ -138,22 +143,57 @@ const MAX_VISITED = 10_000;
  * ```
  */
 export function heldBytes(values: unknown[]): number {
+  // The stack is reused (this runs on the caller's path, for each ended turn): nothing
+  // allocated but what a getter does. A getter that measures again gets its own.
+  const stack = walking ? [] : shared;
+  walking = stack === shared;
+  for (const value of values) stack.push(value);
   let bytes = 256;
   let visited = 0;
-  const stack = values.slice();
   try {
     while (stack.length > 0 && visited < MAX_VISITED) {
       const value = stack.pop();
       visited += 1;
-      if (typeof value === 'string') bytes += 2 * value.length;
-      else bytes += 64;
-      if (typeof value === 'object' && value !== null) for (const item of Array.isArray(value) ? value : Object.values(value)) stack.push(item);
+      if (typeof value === 'string') {
+        bytes += 2 * value.length;
+        continue;
+      }
+      bytes += 64;
+      if (typeof value !== 'object' || value === null) continue;
+      if (Array.isArray(value)) for (let index = 0; index < value.length; index += 1) stack.push(value[index]);
+      else for (const key in value) stack.push((value as Record<string, unknown>)[key]);
     }
   } catch {
     // A getter that throws: the checks will say so; this is only an estimate.
   }
+  stack.length = 0;
+  if (stack === shared) walking = false;
   return bytes;
 }
+
+/** What a record holds, for `maxQueuedBytes`: {@link heldBytes} of its values and {@link TAKEN_OVERHEAD_BYTES}. */
+function recordBytes(record: InteractionRecord): number {
+  return heldBytes([record.input, record.output, record.trace, record.tags, record.feedback, record.featureFlag]) + TAKEN_OVERHEAD_BYTES;
+}
+
+/** What a step is guessed to hold before {@link recordBytes} measures it. */
+const STEP_GUESS_BYTES = 1024;
+
+/** How many times its guess the room must be for a turn to be taken on a guess (see `Storing.take`). */
+const QUICK_MARGIN = 64;
+
+function textLength(value: unknown): number {
+  return typeof value === 'string' ? value.length : 0;
+}
+
+/** {@link recordBytes} guessed without walking the record: its input and output, and {@link STEP_GUESS_BYTES} a step. */
+function quickBytes(record: InteractionRecord): number {
+  return 256 + 2 * (textLength(record.input) + textLength(record.output)) + STEP_GUESS_BYTES * record.trace.length + TAKEN_OVERHEAD_BYTES;
+}
+
+/** {@link heldBytes}' stack, reused, and whether a walk uses it. */
+const shared: unknown[] = [];
+let walking = false;
 
 function hasUnfinishedStep(record: InteractionRecord): boolean {
   return record.trace.some((step) => UNFINISHED_STEP in step);
@@ -204,22 +244,26 @@ export class Storing {
     if (this.#parked.size > 0) this.#parked.delete(record);
     record.taken = true;
     const { outbox, whenFull } = this.#options;
-    const bytes = heldBytes([record.input, record.output, record.trace, record.tags, record.feedback, record.featureFlag]) + TAKEN_OVERHEAD_BYTES;
+    // Far from the bound, a guess that costs nothing, made exact in the background
+    // (`#storeTaken`); near it, exact now (walking a trace costs ~200 ns a turn).
+    let bytes = quickBytes(record);
+    const exact = !outbox.hasRoom(QUICK_MARGIN * bytes);
+    if (exact) bytes = recordBytes(record);
     if (whenFull === 'defer') {
       const account = this.#accountOf(conversation.key);
       if (outbox.admit(bytes)) {
         account.counted += bytes;
-        this.#queue(conversation, record, bytes);
+        this.#queue(conversation, record, bytes, exact);
       } else {
         // Nothing done on the caller's path but a push: its conversation's end decides.
-        (account.deferred ??= []).push({ conversation, record, bytes, number: -1 });
+        (account.deferred ??= []).push({ conversation, record, bytes, exact, number: -1 });
         account.uncounted += bytes;
         this.#deferredCount += 1;
       }
       return;
     }
     if (outbox.admit(bytes)) {
-      this.#queue(conversation, record, bytes);
+      this.#queue(conversation, record, bytes, exact);
       return;
     }
     // Refused at once, not behind the store writes that do not end.
@@ -232,9 +276,9 @@ export class Storing {
     });
   }
 
-  #queue(conversation: ConversationRef, record: InteractionRecord, bytes: number): void {
+  #queue(conversation: ConversationRef, record: InteractionRecord, bytes: number, exact: boolean): void {
     this.#begin(conversation.key);
-    this.#jobs.add({ conversation, record, bytes, number: this.#options.outbox.accept() });
+    this.#jobs.add({ conversation, record, bytes, exact, number: this.#options.outbox.accept() });
   }
 
   #accountOf(key: string): Account {
@@ -273,7 +317,7 @@ export class Storing {
     if (deferred === undefined) return;
     account.deferred = undefined;
     this.#deferredCount -= deferred.length;
-    for (const { conversation, record, bytes } of deferred) this.#queue(conversation, record, bytes);
+    for (const { conversation, record, bytes, exact } of deferred) this.#queue(conversation, record, bytes, exact);
   }
 
   /**
@@ -310,8 +354,11 @@ export class Storing {
     if (account.counted > 0) this.#options.outbox.release(account.counted);
   }
 
-  #storeTaken({ conversation, record, bytes, number }: Taken, handOver: () => void): Promise<void> {
+  #storeTaken(taken: Taken, handOver: () => void): Promise<void> {
+    const { conversation, record, number } = taken;
     const { outbox, whenFull } = this.#options;
+    if (!taken.exact) this.#makeExact(taken);
+    const { bytes } = taken;
     // Its bytes are held until it is written (or, sent at once, until the outbox holds
     // its body); kept whole, until its conversation is with the outbox once it ended.
     let released = false;
@@ -327,10 +374,34 @@ export class Storing {
       }
       outbox.release(bytes);
     };
-    return this.#settle(conversation, record, () => this.#store(conversation, record, release)).then(() => {
+    const done = (): void => {
+      this.#end(conversation.key);
       release();
       outbox.finish(number);
-    });
+    };
+    // Not on the caller's path: `turn.end()` has returned before this runs. Checked and
+    // stored without a promise when nothing is waited for (a valid interaction, a store
+    // in memory, the slice not over): nearly always, and a chain of async functions here
+    // cost some 12 kB of garbage a conversation.
+    const wait = pace(LANE.store);
+    const storing = wait === undefined ? this.#store(conversation, record, release) : wait.then(() => this.#store(conversation, record, release));
+    if (storing === undefined) {
+      done();
+      return DONE;
+    }
+    return storing.then(done);
+  }
+
+  /** Counts what `taken` really holds in place of the guess it was taken with. */
+  #makeExact(taken: Taken): void {
+    const exact = recordBytes(taken.record);
+    const more = exact - taken.bytes;
+    taken.bytes = exact;
+    taken.exact = true;
+    if (more > 0) this.#options.outbox.hold(more);
+    else this.#options.outbox.release(-more);
+    const account = this.#options.whenFull === 'defer' ? this.#accounts.get(taken.conversation.key) : undefined;
+    if (account !== undefined) account.counted += more;
   }
 
   /** Runs `work` on an interaction taken; its conversation's end waits for it. */
@@ -421,12 +492,21 @@ export class Storing {
     }
   }
 
-  async #store(conversation: ConversationRef, record: InteractionRecord, handOver: () => void): Promise<void> {
-    // Not on the caller's path: `turn.end()` has returned before this runs.
-    const wait = pace(LANE.store);
-    if (wait !== undefined) await wait;
-    const stored = await this.#checked(conversation, record);
-    if (stored !== undefined) await this.#write(conversation, record, stored, handOver);
+  /** Checks and stores (or sends) an interaction taken: `undefined` when that was done at once, else a promise that never rejects. */
+  #store(conversation: ConversationRef, record: InteractionRecord, handOver: () => void): Promise<void> | undefined {
+    const failed = (cause: unknown): void => {
+      // A bug: reported, never thrown, and the stage goes on.
+      this.#options.report(new NebulyError(`Interaction ${record.id} could not be stored: ${messageOf(cause)}`, { cause }));
+    };
+    try {
+      const checked = this.#checked(conversation, record);
+      if (isThenable(checked)) return checked.then((stored) => (stored === undefined ? undefined : this.#write(conversation, record, stored, handOver))).catch(failed);
+      if (checked === undefined) return undefined;
+      return this.#write(conversation, record, checked, handOver)?.catch(failed);
+    } catch (cause) {
+      failed(cause);
+      return undefined;
+    }
   }
 
   /**
@@ -477,25 +557,20 @@ export class Storing {
     return { id: record.id, interaction, order: record.order, origin: origin() };
   }
 
-  /** After {@link Storing.#checked}: appends the interaction to the store, or sends it (`delivery: 'interaction'`). */
-  async #write(conversation: ConversationRef, record: InteractionRecord, stored: StoredInteraction, handOver: () => void): Promise<void> {
+  /**
+   * After {@link Storing.#checked}: appends the interaction to the store, or sends it
+   * (`delivery: 'interaction'`); `undefined` when done at once (a store that answers at once).
+   */
+  #write(conversation: ConversationRef, record: InteractionRecord, stored: StoredInteraction, handOver: () => void): Promise<void> | undefined {
     const { report, store, now, deliver } = this.#options;
     if (deliver !== undefined) {
       // Its place is free once the outbox holds its body; its number, once it is sent.
       const sent = deliver(conversation, stored);
       handOver();
-      await sent;
-      return;
+      return sent.then(() => undefined);
     }
     const { cutoff } = this.#options.outbox;
-    try {
-      // After shutdown's deadline nothing is written to a shared store (another instance
-      // would send what this one reports): the interaction is reported instead.
-      if (cutoff.passed && store.shared) throw cutoff.reason;
-      // A store in memory answers at once; a thenable of any kind is awaited, until the deadline.
-      const appended = store.append(conversation.key, conversation.endUser, [stored], now());
-      if (isThenable(appended) && (await cutoff.race(appended)) === CUT) throw cutoff.reason;
-    } catch (cause) {
+    const notTaken = (cause: unknown): void => {
       // Nothing dropped without a report: the interaction goes to onError as a body that
       // can be sent on its own (`nebuly replay`, `conversations.send`).
       const payload = JSON.stringify({ conversation: { end_user: conversation.endUser, interactions: [stored.interaction] } });
@@ -506,6 +581,20 @@ export class Storing {
       const lost = storeLost(cause, conversation.id);
       if (lost !== undefined) report(lost);
       report(undelivered);
+    };
+    try {
+      // After shutdown's deadline nothing is written to a shared store (another instance
+      // would send what this one reports): the interaction is reported instead.
+      if (cutoff.passed && store.shared) throw cutoff.reason;
+      // A store in memory answers at once; a thenable of any kind is awaited, until the deadline.
+      const appended = store.append(conversation.key, conversation.endUser, [stored], now());
+      if (!isThenable(appended)) return undefined;
+      return cutoff.race(appended).then((result) => {
+        if (result === CUT) notTaken(cutoff.reason);
+      }, notTaken);
+    } catch (cause) {
+      notTaken(cause);
+      return undefined;
     }
   }
 
