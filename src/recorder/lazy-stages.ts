@@ -40,8 +40,10 @@ export class LazyStages {
   #waiting: Waiter[] | undefined;
   /** Loaded, what waits being handed over: uses of conversations with nothing waiting go on at once. */
   #loaded: Stages | undefined;
-  /** How many uses wait, by conversation. */
-  readonly #waitingKeys = new Map<string, number>();
+  /** How many of what waits were handed over. */
+  #handedOver = 0;
+  /** Where in what waits each conversation's last use is. */
+  readonly #lastOf = new Map<string, number>();
   #sendsWaiting = 0;
   #storesWaiting = 0;
 
@@ -104,21 +106,12 @@ export class LazyStages {
   /** The stages, if a use for the conversation `key` (none: a flush, a sweep, shutdown) may run now. */
   #readyFor(key: string | undefined): Stages | undefined {
     if (this.#ready !== undefined) return this.#ready;
-    if (this.#loaded === undefined || key === undefined || this.#waitingKeys.has(key)) return undefined;
+    if (key === undefined || (this.#lastOf.get(key) ?? -1) >= this.#handedOver) return undefined;
     return this.#loaded;
   }
 
-  #wait(waiter: Waiter, key: string | undefined): void {
-    let then = waiter;
-    if (key !== undefined) {
-      this.#waitingKeys.set(key, (this.#waitingKeys.get(key) ?? 0) + 1);
-      then = (stages, error) => {
-        const left = (this.#waitingKeys.get(key) as number) - 1;
-        if (left === 0) this.#waitingKeys.delete(key);
-        else this.#waitingKeys.set(key, left);
-        waiter(stages, error);
-      };
-    }
+  #wait(then: Waiter, key: string | undefined): void {
+    if (key !== undefined) this.#lastOf.set(key, this.#waiting?.length ?? 0);
     if (this.#waiting !== undefined) {
       this.#waiting.push(then);
       return;
@@ -153,10 +146,12 @@ export class LazyStages {
         // A bug: reported, and what waits after it still runs.
         this.#init.report(new NebulyError(`The recorder's background work failed: ${messageOf(cause)}`, { cause }));
       }
+      this.#handedOver = index + 1;
       const wait = stages?.pace();
       if (wait !== undefined) await wait;
     }
     this.#waiting = undefined;
+    this.#lastOf.clear();
     this.#ready = stages;
     this.#failure = failure;
     this.#init.changed();
