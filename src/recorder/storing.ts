@@ -359,13 +359,12 @@ export class Storing {
     const { outbox, whenFull } = this.#options;
     if (!taken.exact) this.#makeExact(taken);
     const { bytes } = taken;
-    // Its bytes are held until it is written (or, sent at once, until the outbox holds
+    // Its bytes are held until it is written (or, sent at once, until the outbox counts
     // its body); kept whole, until its conversation is with the outbox once it ended.
-    let released = false;
-    const release = (): void => {
-      if (released) return;
-      released = true;
-      handOver();
+    let counted = true;
+    const uncount = (): void => {
+      if (!counted) return;
+      counted = false;
       if (whenFull === 'defer') {
         const account = this.#accounts.get(conversation.key);
         if (conversation.ended || account === undefined) return;
@@ -373,6 +372,13 @@ export class Storing {
         account.uncounted += bytes;
       }
       outbox.release(bytes);
+    };
+    let handed = false;
+    const release = (): void => {
+      uncount();
+      if (handed) return;
+      handed = true;
+      handOver();
     };
     const done = (): void => {
       this.#end(conversation.key);
@@ -384,7 +390,7 @@ export class Storing {
     // in memory, the slice not over): nearly always, and a chain of async functions here
     // cost some 12 kB of garbage a conversation.
     const wait = pace(LANE.store);
-    const storing = wait === undefined ? this.#store(conversation, record, release) : wait.then(() => this.#store(conversation, record, release));
+    const storing = wait === undefined ? this.#store(conversation, record, release, uncount) : wait.then(() => this.#store(conversation, record, release, uncount));
     if (storing === undefined) {
       done();
       return DONE;
@@ -493,16 +499,16 @@ export class Storing {
   }
 
   /** Checks and stores (or sends) an interaction taken: `undefined` when that was done at once, else a promise that never rejects. */
-  #store(conversation: ConversationRef, record: InteractionRecord, handOver: () => void): Promise<void> | undefined {
+  #store(conversation: ConversationRef, record: InteractionRecord, handOver: () => void, uncount: () => void): Promise<void> | undefined {
     const failed = (cause: unknown): void => {
       // A bug: reported, never thrown, and the stage goes on.
       this.#options.report(new NebulyError(`Interaction ${record.id} could not be stored: ${messageOf(cause)}`, { cause }));
     };
     try {
       const checked = this.#checked(conversation, record);
-      if (isThenable(checked)) return checked.then((stored) => (stored === undefined ? undefined : this.#write(conversation, record, stored, handOver))).catch(failed);
+      if (isThenable(checked)) return checked.then((stored) => (stored === undefined ? undefined : this.#write(conversation, record, stored, handOver, uncount))).catch(failed);
       if (checked === undefined) return undefined;
-      return this.#write(conversation, record, checked, handOver)?.catch(failed);
+      return this.#write(conversation, record, checked, handOver, uncount)?.catch(failed);
     } catch (cause) {
       failed(cause);
       return undefined;
@@ -561,10 +567,18 @@ export class Storing {
    * After {@link Storing.#checked}: appends the interaction to the store, or sends it
    * (`delivery: 'interaction'`); `undefined` when done at once (a store that answers at once).
    */
-  #write(conversation: ConversationRef, record: InteractionRecord, stored: StoredInteraction, handOver: () => void): Promise<void> | undefined {
+  #write(
+    conversation: ConversationRef,
+    record: InteractionRecord,
+    stored: StoredInteraction,
+    handOver: () => void,
+    uncount: () => void,
+  ): Promise<void> | undefined {
     const { report, store, now, deliver } = this.#options;
     if (deliver !== undefined) {
-      // Its place is free once the outbox holds its body; its number, once it is sent.
+      // Not counted twice: the outbox counts its body from here. Its place is free once
+      // the outbox holds the body; its number, once it is sent.
+      uncount();
       const sent = deliver(conversation, stored);
       handOver();
       return sent.then(() => undefined);

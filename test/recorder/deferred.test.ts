@@ -79,4 +79,23 @@ describe('turns past maxQueuedBytes wait with their conversation', () => {
     expect(report).toMatchObject({ delivered: 1, dropped: 1, failed: 0 });
     expect(transport.requests).toHaveLength(1);
   });
+
+  it("with delivery: 'interaction', are refused on their own, under their own id as key, at once", async () => {
+    const { transport, errors, recorder } = setup({ ...options, delivery: 'interaction' });
+    transport.fallback = 'hold';
+    const chat = recorder.conversation({ conversation_id: 'chat', end_user: 'u' });
+    chat.interaction({ input: 'f'.repeat(3_000) }).end({ output: 'f' });
+    await settle();
+    const late = chat.interaction({ input: 'b'.repeat(3_000) });
+    late.end({ output: 'two' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(kinds(errors)).toEqual(['QueueFullError']);
+    const [refused] = (errors[0] as QueueFullError).conversations;
+    expect(refused?.idempotencyKey).toBe(late.id);
+    expect((JSON.parse(refused?.payload ?? '{}') as { conversation: { interactions: { output: string }[] } }).conversation.interactions.map(({ output }) => output)).toEqual(['two']);
+    transport.fallback = 'accept';
+    transport.releaseAll();
+    await recorder.flush();
+    expect(transport.requests).toHaveLength(1);
+  });
 });
