@@ -7,6 +7,7 @@ import { storeLost } from './store-lost.js';
 import { type CheckedInteraction, checkInteraction, type ConversationTags } from './payload.js';
 import { attachToRecord, type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { isThenable } from '../utils/thenable.js';
+import { SteadyMap } from '../utils/steady-map.js';
 import { BoundedJobs, LANE, pace } from './worker.js';
 import { newId } from './ids.js';
 import { startTimer } from './timers.js';
@@ -213,7 +214,7 @@ function hasUnfinishedStep(record: InteractionRecord): boolean {
  */
 export class Storing {
   readonly #options: StoringOptions;
-  readonly #pending = new Map<string, Pending>();
+  readonly #pending = new SteadyMap<string, Pending>();
   /** Ended interactions waiting for a step an integration kept a place for. */
   readonly #parked = new Map<InteractionRecord, ConversationRef>();
   /**
@@ -226,7 +227,7 @@ export class Storing {
   /** Interactions refused for `maxQueuedBytes`, until reported. */
   #refusing = 0;
   /** With `whenFull: 'defer'`: each conversation's account, from its first interaction taken until its end hands it over. */
-  readonly #accounts = new Map<string, Account>();
+  readonly #accounts = new SteadyMap<string, Account>();
   /** Interactions deferred in every account. */
   #deferredCount = 0;
 
@@ -465,7 +466,7 @@ export class Storing {
 
   /** Whether interactions of `key` taken so far are still being stored (see {@link Storing.pending}). */
   isPending(key: string): boolean {
-    return this.#pending.has(key);
+    return this.#pending.get(key) !== undefined;
   }
 
   /**
