@@ -1,5 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { Mask } from '../../src/core/privacy-options.js';
+import type { NebulyError } from '../../src/core/errors.js';
 import { QueueFullError } from '../../src/recorder/errors.js';
+import { Recorder } from '../../src/recorder/recorder.js';
+import { FakeTransport } from './fake-transport.js';
 import { kinds, settle, setup, useFakeClock } from './setup.js';
 
 useFakeClock();
@@ -97,5 +101,39 @@ describe('turns past maxQueuedBytes wait with their conversation', () => {
     transport.releaseAll();
     await recorder.flush();
     expect(transport.requests).toHaveLength(1);
+  });
+
+  it("go through the client's mask before anything carries them: a refusal's payload is masked, the waiting turn too", async () => {
+    // Loaded ahead (it brings zod): the recorder loads it with the first masked interaction.
+    await import('../../src/privacy/apply-mask.js');
+    const transport = new FakeTransport();
+    const errors: NebulyError[] = [];
+    // Replaces every input, as a mask of personal data would.
+    const mask: Mask = (payload) => {
+      const body = structuredClone(payload) as { conversation?: { interactions: { input: string }[] } };
+      for (const interaction of body.conversation?.interactions ?? []) interaction.input = 'MASKED';
+      return body as ReturnType<Mask>;
+    };
+    const recorder = new Recorder({ http: transport, onError: (error) => errors.push(error), options, mask });
+    transport.fallback = 'hold';
+    const chat = recorder.conversation({ conversation_id: 'chat', end_user: 'u' });
+    chat.interaction({ input: 'secret one '.repeat(50) }).end({ output: 'one' });
+    await settle();
+    // The filler's output fills the bound (the mask shortens inputs only).
+    const filler = recorder.conversation({ conversation_id: 'filler', end_user: 'u' });
+    filler.interaction({ input: 'f' }).end({ output: 'f'.repeat(3_000) });
+    const filled = filler.end();
+    for (let i = 0; i < 50 && transport.requests.length === 0; i += 1) await settle();
+    chat.interaction({ input: 'secret two '.repeat(50) }).end({ output: 'two' });
+    void chat.end();
+    await settle();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(kinds(errors)).toEqual(['QueueFullError']);
+    const payload = (errors[0] as QueueFullError).conversations[0]?.payload ?? '';
+    expect(payload).not.toContain('secret');
+    expect((JSON.parse(payload) as { conversation: { interactions: { input: string }[] } }).conversation.interactions.map(({ input }) => input)).toEqual(['MASKED', 'MASKED']);
+    transport.fallback = 'accept';
+    transport.releaseAll();
+    await filled;
   });
 });
