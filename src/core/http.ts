@@ -85,6 +85,22 @@ export class HttpCore {
   }
 
   /**
+   * `undefined` once the engine is made; until then the promise of its load (which this
+   * starts), never rejecting: the recorder's outbox sends nothing before, so that the
+   * deliveries waiting for it do not all go out in the turn Node's HTTP client loaded in.
+   *
+   * @example
+   * ```ts
+   * await http.ready();
+   * ```
+   */
+  ready(): Promise<unknown> | undefined {
+    if (this.#ready !== undefined) return undefined;
+    // Its failure is each delivery's, reported there.
+    return this.#engineOf().catch(() => undefined);
+  }
+
+  /**
    * Posts a JSON body to an ingesting endpoint for the recorder, with its idempotency
    * key, through the transport (no `Request` built on Node): retried with the client's
    * policy, any 2xx is success. Rejects with the SDK error of the last attempt.

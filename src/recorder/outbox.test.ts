@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { CUT, Cutoff, Ledger } from './outbox.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AcceptedResponse } from '../core/http.js';
+import { CUT, Cutoff, Ledger, Outbox, type DeliveryRequest, type Transport } from './outbox.js';
+import { resetSlices } from './worker.js';
 
 const isSettled = async (promise: Promise<void>) => {
   let settled = false;
@@ -64,5 +66,70 @@ describe('Cutoff', () => {
     await expect(hung).resolves.toBe(CUT);
     expect(cutoff.racing).toBe(0);
     await expect(cutoff.race(Promise.resolve(1))).resolves.toBe(CUT);
+  });
+});
+
+describe('Outbox pacing', () => {
+  afterEach(() => resetSlices());
+
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  const outboxOf = (transport: Transport) =>
+    new Outbox({ transport, report: () => undefined, maxConcurrentSends: 32, maxQueuedConversations: 1_000, maxQueuedBytes: 1e9 });
+  const publish = (outbox: Outbox, i: number) =>
+    outbox.publish({ conversationId: `c-${i}`, path: '/p', body: new Uint8Array(8), idempotencyKey: `k-${i}` });
+
+  it('sends nothing before its transport has loaded, nor in the turn it loaded in', async () => {
+    let loaded!: () => void;
+    const loading = new Promise<void>((resolve) => (loaded = resolve));
+    let ready = false;
+    const sent: DeliveryRequest[] = [];
+    const outbox = outboxOf({
+      ready: () => (ready ? undefined : loading),
+      deliver: (request) => {
+        sent.push(request);
+        return Promise.resolve({ status: 202 } as AcceptedResponse);
+      },
+    });
+    const outcomes = Array.from({ length: 32 }, (_, i) => publish(outbox, i));
+    await turn();
+    expect(sent).toHaveLength(0);
+    ready = true;
+    loaded();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(sent).toHaveLength(0);
+    const delivered = await Promise.all(outcomes);
+    expect(sent).toHaveLength(32);
+    expect(delivered.every((outcome) => outcome.status === 'delivered')).toBe(true);
+  });
+
+  it('settles responses that arrive together in slices, not all in the turn they arrive in', async () => {
+    const answers: (() => void)[] = [];
+    const outbox = outboxOf({
+      deliver: () => new Promise<AcceptedResponse>((resolve) => answers.push(() => resolve({ status: 202 } as AcceptedResponse))),
+    });
+    let settled = 0;
+    const outcomes = Array.from({ length: 32 }, (_, i) =>
+      publish(outbox, i).then((outcome) => {
+        // What a conversation's outcome runs (the sender telling the store, the next job): 0.5 ms.
+        const until = performance.now() + 0.5;
+        while (performance.now() < until);
+        settled += 1;
+        return outcome;
+      }),
+    );
+    while (answers.length < 32) await turn();
+    await turn();
+    // The 32 responses arrive in one turn, as in one poll of the loop: each in a callback
+    // of its own, its microtasks (and ticks) run before the next, no turn of the loop between.
+    for (const answer of answers.splice(0)) {
+      answer();
+      await new Promise((resolve) => process.nextTick(resolve));
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(settled).toBeGreaterThan(0);
+    expect(settled).toBeLessThan(16);
+    await Promise.all(outcomes);
+    expect(settled).toBe(32);
   });
 });

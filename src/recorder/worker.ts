@@ -169,6 +169,24 @@ export function paced(lane: Lane): Promise<void> {
 
 const RESOLVED = Promise.resolve();
 
+/**
+ * Resolves in a later slice, after the host's turn, whatever the current slice has left:
+ * for work that must not share a turn with what ran just before it (code that was just
+ * loaded and compiled in one piece).
+ *
+ * @example
+ * ```ts
+ * await loadEngine();
+ * await later(LANE.send); // the first requests go out in a turn of their own
+ * ```
+ */
+export function later(lane: Lane): Promise<void> {
+  return new Promise((resolve) => {
+    (waiting[lane] as Fifo<() => void>).push(resolve);
+    scheduleResume();
+  });
+}
+
 /** @internal For tests: forgets waiting work and the current slice. */
 export function resetSlices(): void {
   slice = undefined;
