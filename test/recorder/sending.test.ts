@@ -27,10 +27,13 @@ describe('sending', () => {
 
   it('lowers its limit on sends in flight while the service fails, and raises it back to maxConcurrentSends as sends are delivered', async () => {
     const { transport, errors, recorder } = setup({ maxConcurrentSends: 8 });
-    const inFlight = async (count: number): Promise<number> => {
+    // How many of `count` are sent while none is answered: once `limit` are (sends are
+    // paced, a few a slice on a loaded machine), and the work has had more turns.
+    const inFlight = async (count: number, limit: number): Promise<number> => {
       const before = transport.requests.length;
       transport.fallback = 'hold';
       const held = Array.from({ length: count }, (_, i) => oneTurn(recorder, `held${before}-${i}`));
+      await until(() => transport.held >= limit);
       await settle();
       const sent = transport.requests.length - before;
       transport.fallback = 'accept';
@@ -38,16 +41,16 @@ describe('sending', () => {
       await Promise.all(held);
       return sent;
     };
-    expect(await inFlight(20)).toBe(8);
+    expect(await inFlight(20, 8)).toBe(8);
     // The service fails every send (after the client's retries): the limit falls by a quarter each time, to a quarter of the maximum.
     transport.fallback = new InternalServerError(503, null, new Headers(), 'POST', '/x');
     await Promise.all(Array.from({ length: 8 }, (_, i) => oneTurn(recorder, `down${i}`)));
     expect(errors).toHaveLength(8);
-    expect(await inFlight(20)).toBe(2);
+    expect(await inFlight(20, 2)).toBe(2);
     // Delivered while others wait for a place: one more place per round of deliveries.
     transport.fallback = 'accept';
     await Promise.all(Array.from({ length: 200 }, (_, i) => oneTurn(recorder, `up${i}`)));
-    expect(await inFlight(20)).toBe(8);
+    expect(await inFlight(20, 8)).toBe(8);
     expect(errors).toHaveLength(8);
   });
 
