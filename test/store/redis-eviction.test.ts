@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Buckets } from '../../src/redis/buckets.js';
+import { type Bucket, Buckets } from '../../src/redis/buckets.js';
 import { RedisStoreError, redisStore } from '../../src/redis/index.js';
 import type { DeliveryError, RecordingError } from '../../src/recorder/errors.js';
 import type { ConversationStore } from '../../src/types/store.js';
@@ -35,11 +35,21 @@ const rejection = (work: unknown) => Promise.resolve(work).then(() => undefined,
 /** The conversation ids (`c-…`) a loss report names. */
 const named = (error: RedisStoreError | undefined) => [...(error?.message ?? '').matchAll(/\bc-\w+/g)].map((match) => match[0]);
 
+/** Two instances of one store (node-redis and ioredis) on a fresh prefix, and its one bucket. */
+function twoInstances(): { a: ConversationStore; b: ConversationStore; bucket: Bucket } {
+  const prefix = freshPrefix();
+  const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 })) as [ConversationStore, ConversationStore];
+  return { a, b, bucket: new Buckets(prefix, 1).all[0]! };
+}
+
+/** A sweep of `store` at `now`: every idle conversation, leases of 60 s, 10 a claim. */
+const sweep = (store: ConversationStore, now: number) => store.claimIdle(Number.POSITIVE_INFINITY, now, 60_000, 10);
+
 /** Claims and completes until a sweep finds nothing: each claim's conversation id and interaction ids. */
 async function drain(store: ConversationStore, now: number) {
   const sent = new Map<string, string[]>();
   for (;;) {
-    const claims = await store.claimIdle(Number.POSITIVE_INFINITY, now, 60_000, 10);
+    const claims = await sweep(store, now);
     if (claims.length === 0) return sent;
     for (const claim of claims) {
       sent.set(claim.conversationId, claim.interactions.map((one) => one.id));
@@ -50,32 +60,30 @@ async function drain(store: ConversationStore, now: number) {
 
 describe('redisStore when an eviction races sweeps', () => {
   it("two instances sweeping at once over an evicted index: each lost conversation told once, none told that is sent or whole, the whole ones sent", async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
+    const { a, b, bucket } = twoInstances();
     // Both instances store turns of c-gone (its hash is evicted) and of c-whole (its hash stays).
-    await a!.append('c-gone', 'u', [stored('g1')], 1);
-    await b!.append('c-gone', 'u', [stored('g2')], 2);
-    await a!.append('c-whole', 'u', [stored('w1')], 3);
-    await b!.append('c-whole', 'u', [stored('w2')], 4);
+    await a.append('c-gone', 'u', [stored('g1')], 1);
+    await b.append('c-gone', 'u', [stored('g2')], 2);
+    await a.append('c-whole', 'u', [stored('w1')], 3);
+    await b.append('c-whole', 'u', [stored('w2')], 4);
     // a stores c-sent, which b sends.
-    await a!.append('c-sent', 'u', [stored('s1')], 5);
-    await b!.complete((await b!.claim('c-sent', 6, 60_000))!, 6);
+    await a.append('c-sent', 'u', [stored('s1')], 5);
+    await b.complete((await b.claim('c-sent', 6, 60_000))!, 6);
     await evict(bucket.open('c-gone'));
     await evict(bucket.idle);
 
-    const [fromA, fromB] = await Promise.all([rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10)), rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10))]);
+    const [fromA, fromB] = await Promise.all([rejection(sweep(a, 10)), rejection(sweep(b, 10))]);
     // Each instance is told its bucket was lost; between them c-gone is named once.
     expect(fromA?.code).toBe('store_lost');
     expect(fromB?.code).toBe('store_lost');
     expect([...named(fromA), ...named(fromB)]).toEqual(['c-gone']);
     expect(`${fromA?.message} ${fromB?.message}`).toMatch(/of conversation\(s\) c-gone; those not yet sent are lost/);
     // c-whole lost its place in the index, not its data: it is sent, with every turn.
-    const sent = await drain(a!, 20);
+    const sent = await drain(a, 20);
     expect([...sent]).toEqual([['c-whole', ['w1', 'w2']]]);
     // Nothing more is told, by either.
-    expect(await a!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)).toEqual([]);
-    expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)).toEqual([]);
+    expect(await sweep(a, 30)).toEqual([]);
+    expect(await sweep(b, 30)).toEqual([]);
   });
 
   it('a conversation told lost by a sweep, or sent, is not told again when the index is evicted after', async () => {
@@ -98,33 +106,29 @@ describe('redisStore when an eviction races sweeps', () => {
   });
 
   it('a claim by id of a conversation whose hash was evicted after its index: told once, by the claim, not by the loss of the index', async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-gone', 'u', [stored('g1')], 1);
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-gone', 'u', [stored('g1')], 1);
     await evict(bucket.idle);
     await evict(bucket.open('c-gone'));
     // b never used the bucket: its end of c-gone meets the lost hash and tells it.
-    const byClaim = await rejection(b!.claim('c-gone', 10, 60_000));
+    const byClaim = await rejection(b.claim('c-gone', 10, 60_000));
     expect(byClaim?.code).toBe('store_lost');
     expect(named(byClaim)).toEqual(['c-gone']);
     // a, which stored it, is told its bucket was lost, and that it lost nothing more.
-    const bySweep = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10));
+    const bySweep = await rejection(sweep(a, 20));
     expect(bySweep?.message).toMatch(/this instance lost nothing there \(of the other conversation\(s\) it had stored there: 1 claimed, sent or told already\)/);
     expect(named(bySweep)).toEqual([]);
   });
 
   it('a turn stored after the index was evicted joins what was left of its conversation, which is then sent, not told lost', async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-1', 'u', [stored('t1')], 1);
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-1', 'u', [stored('t1')], 1);
     await evict(bucket.idle);
     // b never used the bucket: its append takes the bucket's new epoch and stores.
-    await b!.append('c-1', 'u', [stored('t2')], 2);
-    const lost = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    await b.append('c-1', 'u', [stored('t2')], 2);
+    const lost = await rejection(sweep(a, 10));
     expect(lost?.message).toMatch(/this instance lost nothing there \(of the other conversation\(s\) it had stored there: 1 still whole/);
-    expect([...(await drain(b!, 20))]).toEqual([['c-1', ['t1', 't2']]]);
+    expect([...(await drain(b, 20))]).toEqual([['c-1', ['t1', 't2']]]);
   });
 
   it('a sweep and an append of one instance in flight together meet one evicted index: told once, and the append stores', async () => {
@@ -148,23 +152,21 @@ describe('redisStore when an eviction races sweeps', () => {
     expect(new Set((await drain(store, 20)).keys())).toEqual(new Set(appended === undefined ? ['c-1', 'c-2'] : ['c-1']));
   });
   it('a claim whose hash is evicted while held: completed, it is never told lost; given back, it is told once, by the one that gives it back', async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-sent', 'u', [stored('s1')], 1);
-    await a!.append('c-back', 'u', [stored('b1')], 2);
-    const sent = (await a!.claim('c-sent', 10, 60_000))!;
-    const back = (await a!.claim('c-back', 10, 60_000))!;
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-sent', 'u', [stored('s1')], 1);
+    await a.append('c-back', 'u', [stored('b1')], 2);
+    const sent = (await a.claim('c-sent', 10, 60_000))!;
+    const back = (await a.claim('c-back', 10, 60_000))!;
     await evict(bucket.claim(sent.token.split(' ')[0]!));
     await evict(bucket.claim(back.token.split(' ')[0]!));
     // The holder sent c-sent: its lease goes with the completion, so no sweep tells it lost.
-    await a!.complete(sent, 20);
+    await a.complete(sent, 20);
     // c-back given back after its data was evicted: lost, told by the release.
-    const givenBack = await rejection(a!.release(back));
+    const givenBack = await rejection(a.release(back));
     expect(givenBack?.code).toBe('store_lost');
     expect(named(givenBack)).toEqual(['c-back']);
     // Once its lease has run out, no sweep tells either again.
-    expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+    expect(await sweep(b, 10 + 120_000)).toEqual([]);
   });
 
   it('a conversation given back is open again: a loss of the index tells it if its hash is gone too, a claim by id takes it if not', async () => {
@@ -186,28 +188,26 @@ describe('redisStore when an eviction races sweeps', () => {
   });
 
   it("a turn appended after its conversation's hash was evicted (its index entry survived): told once, by that append, which stores nothing; the next turn starts the conversation anew", async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-1', 'u', [stored('t1')], 1);
-    await a!.append('c-1', 'u', [stored('t2')], 2);
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-1', 'u', [stored('t1')], 1);
+    await a.append('c-1', 'u', [stored('t2')], 2);
     await evict(bucket.open('c-1'));
     // b's turn finds the conversation indexed but its turns gone: the append tells it (its
     // turn then goes to onError with its payload), rather than start the hash anew over them.
-    const told = await rejection(b!.append('c-1', 'u', [stored('t3')], 3));
+    const told = await rejection(b.append('c-1', 'u', [stored('t3')], 3));
     expect(told?.code).toBe('store_lost');
     expect(named(told)).toEqual(['c-1']);
     expect(told?.message).toMatch(/turns stored of it before are lost; this turn was not stored/);
     // a stored t1 and t2: its own append that meets the same loss names what it had stored.
-    await a!.append('c-2', 'u', [stored('o1')], 3);
+    await a.append('c-2', 'u', [stored('o1')], 3);
     await evict(bucket.open('c-2'));
-    expect((await rejection(a!.append('c-2', 'u', [stored('o2')], 4)))?.message).toMatch(/this instance had stored 1 interaction\(s\) of it since/);
+    expect((await rejection(a.append('c-2', 'u', [stored('o2')], 4)))?.message).toMatch(/this instance had stored 1 interaction\(s\) of it since/);
     // Told once: the next turn starts the conversation anew, no sweep and no loss of the index names it again.
-    await b!.append('c-1', 'u', [stored('t4')], 5);
-    expect([...(await drain(a!, 20))]).toEqual([['c-1', ['t4']]]);
+    await b.append('c-1', 'u', [stored('t4')], 5);
+    expect([...(await drain(a, 20))]).toEqual([['c-1', ['t4']]]);
     await evict(bucket.idle);
-    expect(named(await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)))).toEqual([]);
-    expect(named(await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)))).toEqual([]);
+    expect(named(await rejection(sweep(a, 30)))).toEqual([]);
+    expect(named(await rejection(sweep(b, 30)))).toEqual([]);
   });
 
   it("a turn appended after both its conversation's hash and its kept ids were evicted: the index entry alone tells it", async () => {
@@ -223,149 +223,133 @@ describe('redisStore when an eviction races sweeps', () => {
   });
 
   it("a claim whose holder dies after Redis evicted its hash and the bucket's leases: told by a sweep once its lease ran out", async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-1', 'u', [stored('t1')], 1);
-    await a!.append('c-2', 'u', [stored('u1')], 2);
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-1', 'u', [stored('t1')], 1);
+    await a.append('c-2', 'u', [stored('u1')], 2);
     // b claims c-1, and dies before it completes.
-    const held = (await b!.claim('c-1', 10, 60_000))!;
+    const held = (await b.claim('c-1', 10, 60_000))!;
     await evict(bucket.claim(held.token.split(' ')[0]!));
     // Where the leases are kept (a key of their own in earlier layouts; now the index, which survives here).
     await evict(`${bucket.tag}leases`);
-    expect([...(await drain(a!, 20))]).toEqual([['c-2', ['u1']]]);
-    const told = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10 + 60_001, 60_000, 10));
+    expect([...(await drain(a, 20))]).toEqual([['c-2', ['u1']]]);
+    const told = await rejection(sweep(a, 10 + 60_001));
     expect(told?.code).toBe('store_lost');
     expect(named(told)).toEqual(['c-1']);
-    expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+    expect(await sweep(b, 10 + 120_000)).toEqual([]);
   });
 
   it("a claim whose holder dies after Redis evicted its hash and the index (with the leases): the bucket's loss names it, and a sweep tells it lost once its lease ran out", async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-1', 'u', [stored('t1')], 1);
-    const held = (await b!.claim('c-1', 10, 60_000))!;
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-1', 'u', [stored('t1')], 1);
+    const held = (await b.claim('c-1', 10, 60_000))!;
     await evict(bucket.claim(held.token.split(' ')[0]!));
     await evict(`${bucket.tag}leases`);
     await evict(bucket.idle);
     // a stored c-1: told its bucket was lost, and that c-1 was claimed and not sent yet.
-    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10));
+    const loss = await rejection(sweep(a, 20));
     expect(loss?.message).toMatch(/1 claimed and not sent yet \(c-1: sent by its holder, or told lost by a sweep once its lease runs out\)/);
     // b, the holder, stored nothing there: told of the bucket's loss, naming nothing.
-    expect(named(await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 30, 60_000, 10)))).toEqual([]);
+    expect(named(await rejection(sweep(b, 30)))).toEqual([]);
     // Its holder died: the sweep that meets its expired lease tells it, once.
-    const told = await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 60_001, 60_000, 10));
+    const told = await rejection(sweep(b, 10 + 60_001));
     expect(told?.code).toBe('store_lost');
     expect(named(told)).toEqual(['c-1']);
-    expect(await a!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+    expect(await sweep(a, 10 + 120_000)).toEqual([]);
   });
 
   it('a claim given back after Redis evicted its hash and the index (with its lease): told once, by the one that gives it back, by its mark', async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-1', 'u', [stored('t1')], 1);
-    const held = (await b!.claim('c-1', 10, 60_000))!;
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-1', 'u', [stored('t1')], 1);
+    const held = (await b.claim('c-1', 10, 60_000))!;
     await evict(bucket.claim(held.token.split(' ')[0]!));
     await evict(`${bucket.tag}leases`);
     await evict(bucket.idle);
     // Its lease went with the index; the claim mark in its kept hash says it was neither sent nor told.
-    expect(named(await rejection(b!.release(held)))).toEqual(['c-1']);
+    expect(named(await rejection(b.release(held)))).toEqual(['c-1']);
     // a, which stored it, is told its bucket was lost, naming nothing; no sweep tells c-1 again.
-    expect(named(await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10)))).toEqual([]);
-    expect(await a!.claimIdle(Number.POSITIVE_INFINITY, 10 + 120_000, 60_000, 10)).toEqual([]);
+    expect(named(await rejection(sweep(a, 20)))).toEqual([]);
+    expect(await sweep(a, 10 + 120_000)).toEqual([]);
   });
 
   it('a claim whose index (with the leases) was evicted while its hash stayed: sent by a sweep if its holder dies, never told lost if it completes', async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-dead', 'u', [stored('d1')], 1);
-    await a!.append('c-live', 'u', [stored('l1')], 2);
-    const dead = (await b!.claim('c-dead', 10, 60_000))!;
-    const live = (await b!.claim('c-live', 10, 60_000))!;
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-dead', 'u', [stored('d1')], 1);
+    await a.append('c-live', 'u', [stored('l1')], 2);
+    const dead = (await b.claim('c-dead', 10, 60_000))!;
+    const live = (await b.claim('c-live', 10, 60_000))!;
     expect(dead.interactions).toHaveLength(1);
     await evict(`${bucket.tag}leases`);
     await evict(bucket.idle);
-    expect((await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 20, 60_000, 10)))?.code).toBe('store_lost');
+    expect((await rejection(sweep(a, 20)))?.code).toBe('store_lost');
     // c-live's holder sends it; c-dead's holder died: a sweep takes it once its lease ran out, and sends it whole.
-    await b!.complete(live, 30);
-    expect([...(await drain(a!, 10 + 60_001))]).toEqual([['c-dead', ['d1']]]);
+    await b.complete(live, 30);
+    expect([...(await drain(a, 10 + 60_001))]).toEqual([['c-dead', ['d1']]]);
     // b, the holder, is told of the bucket's loss, naming nothing; then nothing is left.
-    expect(named(await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 200_000, 60_000, 10)))).toEqual([]);
-    expect(await b!.claimIdle(Number.POSITIVE_INFINITY, 10 + 200_000, 60_000, 10)).toEqual([]);
+    expect(named(await rejection(sweep(b, 10 + 200_000)))).toEqual([]);
+    expect(await sweep(b, 10 + 200_000)).toEqual([]);
   });
 
   it("a turn appended after Redis evicted its conversation's hash, kept ids and index starts another generation: the instance that stored the earlier turns names them when told of the bucket's loss", async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-1', 'u', [stored('t1')], 1);
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-1', 'u', [stored('t1')], 1);
     await evict(bucket.open('c-1'));
     await evict(bucket.kept('c-1'));
     await evict(bucket.idle);
     // b never used the bucket and finds nothing of c-1: nothing to tell, it starts c-1 anew.
-    await b!.append('c-1', 'u', [stored('t2')], 2);
+    await b.append('c-1', 'u', [stored('t2')], 2);
     // a stored t1, which Redis lost: c-1 is open, but not the generation a stored into.
-    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    const loss = await rejection(sweep(a, 10));
     expect(named(loss)).toEqual(['c-1']);
     expect(loss?.message).toMatch(/of conversation\(s\) c-1; those not yet sent are lost/);
-    expect([...(await drain(b!, 20))]).toEqual([['c-1', ['t2']]]);
+    expect([...(await drain(b, 20))]).toEqual([['c-1', ['t2']]]);
   });
 
   it("a claim whose holder dies after Redis evicted its hash, its kept hash and the index, while the next generation is open: named by the instance that stored turns of both", async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-1', 'u', [stored('t1')], 1);
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-1', 'u', [stored('t1')], 1);
     // b claims it, and dies before it completes; a's next turn starts the next generation.
-    const held = (await b!.claim('c-1', 2, 60_000))!;
-    await a!.append('c-1', 'u', [stored('t2')], 3);
+    const held = (await b.claim('c-1', 2, 60_000))!;
+    await a.append('c-1', 'u', [stored('t2')], 3);
     await evict(bucket.claim(held.token.split(' ')[0]!));
     await evict(bucket.kept('c-1'));
     await evict(bucket.idle);
     // Nothing in Redis says what became of t1's generation: a, which stored it, names c-1.
-    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    const loss = await rejection(sweep(a, 10));
     expect(named(loss)).toEqual(['c-1']);
     // The open generation is indexed again and sent.
-    expect([...(await drain(a!, 20))]).toEqual([['c-1', ['t2']]]);
+    expect([...(await drain(a, 20))]).toEqual([['c-1', ['t2']]]);
   });
 
   it('a claim whose holder dies after Redis evicted its hash, its kept hash and the index: still named by an instance that stored it, though it sent the next generation since', async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-1', 'u', [stored('t1')], 1);
-    const held = (await b!.claim('c-1', 2, 60_000))!;
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-1', 'u', [stored('t1')], 1);
+    const held = (await b.claim('c-1', 2, 60_000))!;
     // a records the next turn, and sends that generation itself.
-    await a!.append('c-1', 'u', [stored('t2')], 3);
-    await a!.complete((await a!.claim('c-1', 4, 60_000))!, 4);
+    await a.append('c-1', 'u', [stored('t2')], 3);
+    await a.complete((await a.claim('c-1', 4, 60_000))!, 4);
     await evict(bucket.claim(held.token.split(' ')[0]!));
     await evict(bucket.kept('c-1'));
     await evict(bucket.idle);
-    expect(named(await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10)))).toEqual(['c-1']);
+    expect(named(await rejection(sweep(a, 10)))).toEqual(['c-1']);
   });
 
   it('a conversation sent, or told lost, whose next generation is open when the index is evicted: not named again by the instances that stored the one before', async () => {
-    const prefix = freshPrefix();
-    const [a, b] = connected.map(({ client }) => redisStore(client, { prefix, shards: 1 }));
-    const bucket = new Buckets(prefix, 1).all[0]!;
-    await a!.append('c-sent', 'u', [stored('s1')], 1);
-    await a!.append('c-told', 'u', [stored('t1')], 1);
-    await b!.complete((await b!.claim('c-sent', 2, 60_000))!, 2);
+    const { a, b, bucket } = twoInstances();
+    await a.append('c-sent', 'u', [stored('s1')], 1);
+    await a.append('c-told', 'u', [stored('t1')], 1);
+    await b.complete((await b.claim('c-sent', 2, 60_000))!, 2);
     await evict(bucket.open('c-told'));
-    expect(named(await rejection(b!.claim('c-told', 3, 60_000)))).toEqual(['c-told']);
+    expect(named(await rejection(b.claim('c-told', 3, 60_000)))).toEqual(['c-told']);
     // Both go on in b: their next generations are open when the index is evicted.
-    await b!.append('c-sent', 'u', [stored('s2')], 4);
-    await b!.append('c-told', 'u', [stored('t2')], 4);
+    await b.append('c-sent', 'u', [stored('s2')], 4);
+    await b.append('c-told', 'u', [stored('t2')], 4);
     await evict(bucket.idle);
-    const loss = await rejection(a!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10));
+    const loss = await rejection(sweep(a, 10));
     expect(loss?.message).toMatch(/this instance lost nothing there \(of the other conversation\(s\) it had stored there: 2 claimed, sent or told already\)/);
     expect(named(loss)).toEqual([]);
     // b is told too: what it stored there is whole.
-    expect((await rejection(b!.claimIdle(Number.POSITIVE_INFINITY, 10, 60_000, 10)))?.message).toMatch(/2 still whole/);
-    expect(new Map([...(await drain(b!, 20))].sort())).toEqual(new Map([['c-sent', ['s2']], ['c-told', ['t2']]]));
+    expect((await rejection(sweep(b, 10)))?.message).toMatch(/2 still whole/);
+    expect(new Map([...(await drain(b, 20))].sort())).toEqual(new Map([['c-sent', ['s2']], ['c-told', ['t2']]]));
   });
 
   it("through the recorder, a turn recorded after its conversation's hash was evicted reaches onError as a store_lost RecordingError naming the conversation, beside the turn's payload", async () => {
