@@ -5,7 +5,7 @@ import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
 import type { ConversationInteraction, SendConversationBody, SendInteractionBody } from '../schemas/index.js';
 import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import { isThenable } from '../utils/thenable.js';
-import { BoundedJobs, LANE, pace, paced } from './worker.js';
+import { BoundedJobs, LANE, pace, paced, RESOLVED } from './worker.js';
 import type { DeliveryReport } from './delivery-report.js';
 import type { EndReason } from './conversation.js';
 import { messageOf, RecordingError } from './errors.js';
@@ -563,9 +563,6 @@ function settleClaim(call: () => unknown, report: (error: NebulyError) => void):
     return RESOLVED;
   }
 }
-
-/** What a store call that answered at once gives. */
-const RESOLVED: Promise<void> = /* @__PURE__ */ Promise.resolve();
 
 /** The most interactions kept for late feedback and tags, and the most memory they may take (the memory store's defaults). */
 const MAX_KEPT = 10_000;

@@ -8,7 +8,7 @@ import { type CheckedInteraction, checkInteraction, type ConversationTags } from
 import { attachToRecord, type InteractionRecord, UNFINISHED_STEP } from './record.js';
 import { isThenable } from '../utils/thenable.js';
 import { SteadyMap } from '../utils/steady-map.js';
-import { BoundedJobs, LANE, pace } from './worker.js';
+import { BoundedJobs, LANE, pace, RESOLVED } from './worker.js';
 import { newId } from './ids.js';
 import { startTimer } from './timers.js';
 import { CUT, type Outbox } from './outbox.js';
@@ -89,9 +89,6 @@ interface Taken {
   number: number;
 }
 
-/** What a job done at once answers (`BoundedJobs` runs take a promise). */
-const DONE: Promise<void> = /* @__PURE__ */ Promise.resolve();
-
 /**
  * How many interactions are checked and stored at a time: enough for a remote store's
  * commands to share its connection (they pipeline), few enough that thousands ended
@@ -121,12 +118,13 @@ const encoder = /* @__PURE__ */ new TextEncoder();
  */
 const TAKEN_OVERHEAD_BYTES = 1024;
 
-/** `applyMask`, once loaded (with the first masked interaction, or when the stages load with a mask). */
+/** `applyMask`'s module, once loaded (with the first masked interaction, attachment or body). */
 let maskModule: typeof import('../privacy/apply-mask.js') | undefined;
 
-/** Loads `applyMask` (it needs zod): once, for every recorder. */
-async function loadMask(): Promise<void> {
+/** Loads `applyMask`'s module (it needs zod): once, for every recorder. */
+async function loadMask(): Promise<typeof import('../privacy/apply-mask.js')> {
   maskModule ??= await import('../privacy/apply-mask.js');
+  return maskModule;
 }
 
 /** The most values {@link heldBytes} visits: an estimate, bounded in time whatever the record holds. */
@@ -394,7 +392,7 @@ export class Storing {
     const storing = wait === undefined ? this.#store(conversation, record, release, uncount) : wait.then(() => this.#store(conversation, record, release, uncount));
     if (storing === undefined) {
       done();
-      return DONE;
+      return RESOLVED;
     }
     return storing.then(done);
   }
@@ -746,7 +744,7 @@ export class LateSender {
   async #maskedToKeep(attachment: Attachment): Promise<Attachment | undefined> {
     const { mask, report, now } = this.#options;
     if (mask === undefined) return attachment;
-    const { applyMask } = await import('../privacy/apply-mask.js');
+    const { applyMask } = await loadMask();
     const time = new Date(now()).toISOString();
     const only = attachment.kind === 'feedback' ? { feedback_actions: [attachment.action] } : { tags: { ...attachment.tags } };
     const { body, error } = applyMask(mask, 'conversation', { conversation: { end_user: '-', interactions: [{ input: '', output: '', time_start: time, time_end: time, ...only }] } });
@@ -820,7 +818,7 @@ export class LateSender {
     const { mask, report } = this.#options;
     if (mask !== undefined) {
       // Loaded with the first masked body: its check of the mask's output needs zod.
-      const { applyMask } = await import('../privacy/apply-mask.js');
+      const { applyMask } = await loadMask();
       const masked = attachment.kind === 'feedback' ? applyMask(mask, 'feedback', body as SendFeedbackBody) : applyMask(mask, 'tags', body as AddTagsBody);
       if (masked.error !== undefined) report(masked.error);
       body = masked.body;

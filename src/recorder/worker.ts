@@ -167,7 +167,8 @@ export function paced(lane: Lane): Promise<void> {
   return pace(lane) ?? RESOLVED;
 }
 
-const RESOLVED = Promise.resolve();
+/** A promise already resolved: what work done at once answers where a promise is asked for. */
+export const RESOLVED: Promise<void> = /* @__PURE__ */ Promise.resolve();
 
 /**
  * Resolves in a later slice, after the host's turn, whatever the current slice has left:
