@@ -113,7 +113,7 @@ export class Sender {
       run: (job, published) => this.#build(job, published),
       settled: () => options.settled?.(),
     });
-    this.#interactionSends = new InteractionSends(options.outbox, options.settled, { now: options.now, ms: options.feedbackRetentionMs });
+    this.#interactionSends = new InteractionSends(options.outbox, options.maxConversationBytes, options.settled, { now: options.now, ms: options.feedbackRetentionMs });
     this.#settleMs = options.store.shared ? (options.settleMs ?? 0) : 0;
     // At shutdown's deadline, no end waits any more.
     if (this.#settleMs > 0) void options.outbox.cutoff.reached.then(() => this.#jobs.dueAll());
@@ -455,16 +455,7 @@ export class Sender {
     for (const [index, one] of stored.entries()) {
       // Reported with its part: what was found before goes with the first.
       const found = index === 0 ? errors : [];
-      // Serialized once, unless its strings alone could not fit (then never whole: it is cropped).
-      let body = charsOver(one.interaction, maxConversationBytes) ? undefined : interactionBody(id, claim.endUser, one.interaction);
-      if (body === undefined || body.byteLength > maxConversationBytes) {
-        // The interaction endpoint's body also names the conversation: room for that.
-        const room = maxConversationBytes - utf8ByteLength(id) - 64;
-        const fitted = await fitConversation(claim.endUser, [one.interaction], room);
-        found.push(croppedError(id, maxConversationBytes, fitted, one.id));
-        const cropped = (JSON.parse(decoder.decode(fitted.body)) as SendConversationBody).conversation.interactions[0] ?? one.interaction;
-        body = interactionBody(id, claim.endUser, cropped);
-      }
+      const body = wholeInteractionBody(id, claim.endUser, one.interaction, maxConversationBytes) ?? (await croppedInteractionBody(id, claim.endUser, one, maxConversationBytes, found));
       const part = outbox.publish(
         {
           conversationId: id,
@@ -486,6 +477,36 @@ export class Sender {
     outbox.count(outcome.status);
     return outcome;
   }
+}
+
+/**
+ * {@link interactionBody} when it fits `maxBytes`, else `undefined`: serialized once,
+ * unless its strings alone could not fit (then never whole: it is cropped).
+ */
+function wholeInteractionBody(conversationId: string, endUser: string, interaction: ConversationInteraction, maxBytes: number): Uint8Array | undefined {
+  if (charsOver(interaction, maxBytes)) return undefined;
+  const body = interactionBody(conversationId, endUser, interaction);
+  return body.byteLength > maxBytes ? undefined : body;
+}
+
+/**
+ * {@link interactionBody} of `one` with its longest strings cropped to fit `maxBytes`;
+ * the error that says so is pushed to `found`. Only one interaction over the limit by
+ * itself is ever cropped: the rest of its conversation goes whole.
+ */
+async function croppedInteractionBody(
+  conversationId: string,
+  endUser: string,
+  one: StoredInteraction,
+  maxBytes: number,
+  found: NebulyError[],
+): Promise<Uint8Array> {
+  // The interaction endpoint's body also names the conversation: room for that.
+  const room = maxBytes - utf8ByteLength(conversationId) - 64;
+  const fitted = await fitConversation(endUser, [one.interaction], room);
+  found.push(croppedError(conversationId, maxBytes, fitted, one.id));
+  const cropped = (JSON.parse(decoder.decode(fitted.body)) as SendConversationBody).conversation.interactions[0] ?? one.interaction;
+  return interactionBody(conversationId, endUser, cropped);
 }
 
 /** What is reported of a conversation ended early to stay within `maxOpenConversations`. */
@@ -595,9 +616,12 @@ export class InteractionSends {
   readonly #kept = new Map<string, { sent: SentInteraction; until: number; bytes: number }>();
   #keptBytes = 0;
   readonly #retention: { now: () => number; ms: number };
+  /** `maxConversationBytes`: an interaction over it is cropped to it. */
+  readonly #maxBytes: number;
 
-  constructor(outbox: Outbox, settled?: () => void, retention = { now: Date.now, ms: 0 }) {
+  constructor(outbox: Outbox, maxBytes: number, settled?: () => void, retention = { now: Date.now, ms: 0 }) {
     this.#outbox = outbox;
+    this.#maxBytes = maxBytes;
     this.#settled = settled;
     this.#retention = retention;
   }
@@ -625,12 +649,16 @@ export class InteractionSends {
 
   /** Sends one interaction; resolves with its outcome. */
   send(conversation: ConversationRef, stored: StoredInteraction): Promise<ConversationOutcome> {
-    const sent = this.#outbox.publish({
-      conversationId: conversation.id,
-      path: ENDPOINT_PATHS.sendInteraction.path,
-      body: interactionBody(conversation.id, conversation.endUser, stored.interaction),
-      idempotencyKey: stored.id,
-    });
+    const { id, endUser } = conversation;
+    const publish = (body: Uint8Array, found?: NebulyError[]) =>
+      this.#outbox.publish({ conversationId: id, path: ENDPOINT_PATHS.sendInteraction.path, body, idempotencyKey: stored.id }, found);
+    const whole = wholeInteractionBody(id, endUser, stored.interaction, this.#maxBytes);
+    let sent: Promise<ConversationOutcome>;
+    if (whole !== undefined) sent = publish(whole);
+    else {
+      const found: NebulyError[] = [];
+      sent = croppedInteractionBody(id, endUser, stored, this.#maxBytes, found).then((body) => publish(body, found));
+    }
     this.#keep(conversation.key, stored.id, conversation.endUser, stored.interaction);
     const sends = this.#byConversation.get(conversation.key);
     if (sends === undefined) this.#byConversation.set(conversation.key, [sent]);
@@ -763,7 +791,7 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
   // A shared store may stop answering (Redis down): its writes count against maxQueuedBytes.
   // A conversation kept whole in this process's memory is refused whole (at its end), else each interaction on its own.
   const whenFull = store.shared === true || deliver !== undefined ? 'refuse' : 'defer';
-  const storing = new Storing({ store, now: options.now, report, deliver, mask, outbox, whenFull });
+  const storing = new Storing({ store, now: options.now, report, deliver, mask, outbox, whenFull, maxConversationBytes: options.maxConversationBytes });
   const sender = new Sender({
     store,
     storing,

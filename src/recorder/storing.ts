@@ -51,6 +51,13 @@ export interface StoringOptions {
    *   stored, or refused at once with the rest of the conversation, whole.
    */
   whenFull: 'refuse' | 'defer';
+  /**
+   * The most an interaction is sent as (`maxConversationBytes`): it counts against
+   * `maxQueuedBytes` for at most that, at two bytes a character, since what is over it is
+   * cropped before it is sent. A 50 MB turn is cropped and sent, not refused, nor its
+   * conversation with it.
+   */
+  maxConversationBytes: number;
 }
 
 interface Pending {
@@ -245,9 +252,9 @@ export class Storing {
     const { outbox, whenFull } = this.#options;
     // Far from the bound, a guess that costs nothing, made exact in the background
     // (`#storeTaken`); near it, exact now (walking a trace costs ~200 ns a turn).
-    let bytes = quickBytes(record);
+    let bytes = this.#capped(quickBytes(record));
     const exact = !outbox.hasRoom(QUICK_MARGIN * bytes);
-    if (exact) bytes = recordBytes(record);
+    if (exact) bytes = this.#capped(recordBytes(record));
     if (whenFull === 'defer') {
       const account = this.#accountOf(conversation.key);
       if (outbox.admit(bytes)) {
@@ -273,6 +280,11 @@ export class Storing {
       this.#refusing -= 1;
       outbox.finish(number);
     });
+  }
+
+  /** `bytes`, or at most what an interaction is sent as (see `maxConversationBytes`). */
+  #capped(bytes: number): number {
+    return Math.min(bytes, 2 * this.#options.maxConversationBytes + TAKEN_OVERHEAD_BYTES);
   }
 
   #queue(conversation: ConversationRef, record: InteractionRecord, bytes: number, exact: boolean): void {
@@ -399,7 +411,7 @@ export class Storing {
 
   /** Counts what `taken` really holds in place of the guess it was taken with. */
   #makeExact(taken: Taken): void {
-    const exact = recordBytes(taken.record);
+    const exact = this.#capped(recordBytes(taken.record));
     const more = exact - taken.bytes;
     taken.bytes = exact;
     taken.exact = true;

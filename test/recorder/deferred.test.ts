@@ -84,6 +84,27 @@ describe('turns past maxQueuedBytes wait with their conversation', () => {
     expect(transport.requests).toHaveLength(1);
   });
 
+  it.each(['conversation', 'interaction'] as const)(
+    'a turn larger than maxQueuedBytes counts as what it is sent as: cropped to maxConversationBytes and sent, not refused (delivery: %s)',
+    async (delivery) => {
+      const { transport, errors, recorder } = setup({ maxQueuedBytes: 14_000, maxConversationBytes: 2_000, delivery });
+      const chat = recorder.conversation({ conversation_id: 'chat', end_user: 'u' });
+      chat.interaction({ input: 'small' }).end({ output: 'one' });
+      // 40,000 characters: 80 kB as it is held, 2,000 bytes as it is sent.
+      chat.interaction({ input: 'h'.repeat(40_000) }).end({ output: 'two' });
+      void chat.end();
+      for (let i = 0; i < 20; i += 1) await vi.advanceTimersByTimeAsync(100);
+      const report = await recorder.flush();
+      expect(report).toMatchObject({ failed: 0, dropped: 0 });
+      expect(kinds(errors)).toEqual(['conversation_cropped']);
+      const sent = transport.requests.map((request) => request.body).join('\n');
+      expect(sent).toContain('cropped');
+      expect(sent).toContain('"two"');
+      expect(sent).toContain('"one"');
+      expect(transport.requests.every((request) => Buffer.byteLength(request.body) <= 2_000)).toBe(true);
+    },
+  );
+
   it("with delivery: 'interaction', are refused on their own, under their own id as key, at once", async () => {
     const { transport, errors, recorder } = setup({ ...options, delivery: 'interaction' });
     transport.fallback = 'hold';
