@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { BlockResult } from './blocking.js';
+import { type BlockResult, gap } from './blocking.js';
+import type { LoopGaps } from './loop-watch.js';
 import { startSink } from './sink-process.js';
 
 /**
@@ -23,10 +24,9 @@ export async function coldUse(mode: 'first' | 'burst10k'): Promise<BlockResult> 
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`cold-use ${mode} exited with ${code}`);
-    const { gapMs, gcMs, over10, cpuMs, callMs } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as BlockResult;
-    const round = (ms: number) => Number(ms.toFixed(2));
+    const { callMs, ...gaps } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as LoopGaps & { callMs: number };
     // The loop of 10,000 calls is the caller's; one call of each kind is the SDK's.
-    return { callMs: mode === 'first' ? round(callMs) : 0, gapMs: round(gapMs), gcMs: round(gcMs), over10, cpuMs: round(cpuMs) };
+    return { callMs: mode === 'first' ? Number(callMs.toFixed(2)) : 0, ...gap(gaps) };
   } finally {
     await sink.close();
   }

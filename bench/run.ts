@@ -54,6 +54,9 @@ const TARGETS = {
 
 type Metric = keyof typeof TARGETS;
 
+/** A scenario's most main-thread CPU in one gap, or, where the kernel does not tell it, the gap's wall time (never less). */
+const mainOrWall = ({ mainCpuMs, gapMs }: { mainCpuMs: number; gapMs: number }) => (Number.isNaN(mainCpuMs) ? gapMs : mainCpuMs);
+
 const sdk = await loadSdk();
 
 // Memory first, on a quiet heap; then the timings, the micro-benchmarks (recording,
@@ -113,8 +116,10 @@ const figures: Record<Metric, number> = {
   bedrockOverheadUsPerCall: providers.bedrock.overheadUsPerCall,
   otelOverheadUsPerSpan: otel.overheadUsPerSpan,
   // Issue 32's scenarios; the others (larger) are printed below, not hidden.
-  longestBlockMs: Math.max(...ISSUE_32_SCENARIOS.flatMap((scenario) => [blocking[scenario].callMs, blocking[scenario].gapMs])),
-  gapsOver10Ms: ISSUE_32_SCENARIOS.reduce((sum, scenario) => sum + blocking[scenario].over10, 0),
+  // The main thread's CPU in a gap, as the issue defines the figure; where the kernel does
+  // not tell it, the gap's wall time, which is never less.
+  longestBlockMs: Math.max(...ISSUE_32_SCENARIOS.flatMap((scenario) => [blocking[scenario].callMs, mainOrWall(blocking[scenario])])),
+  gapsOver10Ms: ISSUE_32_SCENARIOS.reduce((sum, scenario) => sum + (Number.isNaN(blocking[scenario].mainCpuMs) ? blocking[scenario].over10 : blocking[scenario].mainOver10), 0),
   maskPiiUsPerKb: privacy.maskPiiUsPerKb,
   redisRoundTripsPerTurn: redis.roundTripsPerTurn,
   redisOutageGrowthMb: Math.max(outage.killed.peakGrowthMb, outage.stopped.peakGrowthMb),
@@ -165,11 +170,12 @@ console.log(
 );
 for (const line of describeBundle(bundle)) console.log(line);
 console.log(
-  `longest block (the call itself / the longest gap between two turns of the event loop while it ran, ` +
-    `and the collector's pauses in that gap), ms: ` +
+  `longest block (the call itself / the most main-thread CPU in one gap between two turns of the event loop while it ran ` +
+    `[its gaps over 10 ms]; the longest gap's wall time, the collector's pauses in it and its gaps over 10 ms), ms: ` +
     BLOCKING_SCENARIOS.map(
       (scenario) =>
-        `${scenario} ${blocking[scenario].callMs} / ${blocking[scenario].gapMs} (gc ${blocking[scenario].gcMs}, ${blocking[scenario].over10} over 10 ms)`,
+        `${scenario} ${blocking[scenario].callMs} / ${blocking[scenario].mainCpuMs} [${blocking[scenario].mainOver10}] ` +
+        `(wall ${blocking[scenario].gapMs}, gc ${blocking[scenario].gcMs}, ${blocking[scenario].over10} over 10 ms)`,
     ).join('; ') +
     `; the longest of all: ${Math.max(...BLOCKING_SCENARIOS.flatMap((scenario) => [blocking[scenario].callMs, blocking[scenario].gapMs]))}` +
     `; sent: 50 MiB conversation ${blocking.crop50MiBSentBytes} B, 10k-interaction one ${blocking.end10kSentBytes} B` +
