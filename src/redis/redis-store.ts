@@ -3,6 +3,7 @@ import type { Attachment, ConversationClaim, ConversationStore, SentInteraction,
 import { type Bucket, Buckets, DEFAULT_SHARDS } from './buckets.js';
 import { decodeClaim } from './claims.js';
 import { isRedisClient, type RedisClient, type RedisCommands, redisCommands, RedisStoreError } from './commands.js';
+import { Doubts } from './doubts.js';
 import { AGAIN, Epochs, Loss, type Verdict } from './epochs.js';
 
 /** Options of {@link redisStore}. */
@@ -155,6 +156,8 @@ class RedisStore implements ConversationStore {
   readonly #commands: RedisCommands;
   readonly #buckets: Buckets;
   readonly #epochs = new Epochs();
+  /** Calls that may have told a loss whose reply never came: a sweep asks (see `Doubts`). */
+  readonly #doubts = new Doubts(REPLAY_WINDOW_MS);
 
   constructor(commands: RedisCommands, buckets: Buckets) {
     this.#commands = commands;
@@ -198,12 +201,57 @@ class RedisStore implements ConversationStore {
     }
   }
 
+  /**
+   * `call`, whose tellers (bucket, conversation id, teller: see TOLD in scripts.ts) are
+   * in doubt if it rejects for any reason but a loss it told: it may have run.
+   */
+  async #doubting<T>(call: Promise<T>, tellers: readonly (readonly [Bucket, string, string])[]): Promise<T> {
+    try {
+      return await call;
+    } catch (error) {
+      if (!(error instanceof RedisStoreError && error.code === 'store_lost')) {
+        for (const [bucket, conversationId, teller] of tellers) this.#doubts.add(bucket, conversationId, teller);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The conversations that calls in doubt told lost, by bucket, each now told by the
+   * caller; none when Redis cannot be asked (asked again at the next sweep).
+   */
+  async #toldInDoubt(): Promise<Map<Bucket, string[]>> {
+    const told = new Map<Bucket, string[]>();
+    await Promise.all(
+      [...this.#doubts.due()].map(async ([bucket, due]) => {
+        const keys = due.map((doubt) => bucket.kept(doubt.conversationId));
+        let reply: unknown[];
+        try {
+          reply = (await this.#commands.run('claimIdle', 'told', keys, due.map((doubt) => doubt.teller))) as unknown[];
+        } catch {
+          return;
+        }
+        for (const [index, doubt] of due.entries()) {
+          const found = Number(reply[2 * index]) === 1;
+          this.#doubts.answered(doubt, found);
+          if (!found) continue;
+          // Told lost here: no loss of the bucket names that generation again.
+          this.#epochs.forget(bucket, doubt.conversationId, String(reply[2 * index + 1] ?? ''));
+          told.set(bucket, [...(told.get(bucket) ?? []), doubt.conversationId]);
+        }
+      }),
+    );
+    return told;
+  }
+
   async append(conversationId: string, endUser: string, interactions: readonly StoredInteraction[], now: number): Promise<void> {
     const bucket = this.#buckets.of(conversationId);
     const args = [conversationId, endUser, String(now), newId()];
     for (const stored of interactions) args.push(stored.id, JSON.stringify(stored));
     const keys = [bucket.idle, bucket.open(conversationId), bucket.kept(conversationId)];
-    const [added, generation] = (await this.#run('append', bucket, 'append', keys, args)) as [unknown, unknown];
+    // The new generation's id names this call as a teller (see `Doubts`).
+    const reply = await this.#doubting(this.#run('append', bucket, 'append', keys, args), [[bucket, conversationId, args[3]!]]);
+    const [added, generation] = reply as [unknown, unknown];
     if (Number(added) === -1) throw this.#replaced(bucket, conversationId, String(generation ?? ''));
     this.#epochs.stored(bucket, conversationId, Number(added), now, String(generation ?? ''));
   }
@@ -219,8 +267,9 @@ class RedisStore implements ConversationStore {
     const bucket = this.#buckets.of(conversationId);
     const claimId = newId();
     const keys = [bucket.idle, bucket.open(conversationId), bucket.claim(claimId), bucket.kept(conversationId)];
-    const args = [conversationId, String(now), String(now + leaseMs), claimId, `${claimId} ${newId()}`];
-    const reply = await this.#run('claim', bucket, 'claim', keys, args);
+    const token = `${claimId} ${newId()}`;
+    const args = [conversationId, String(now), String(now + leaseMs), claimId, token];
+    const reply = await this.#doubting(this.#run('claim', bucket, 'claim', keys, args), [[bucket, conversationId, token]]);
     const [kind, , generation] = Array.isArray(reply) ? (reply as unknown[]) : [];
     // Told lost here: no loss of the bucket names that generation again.
     if (kind === 'm') {
@@ -242,6 +291,9 @@ class RedisStore implements ConversationStore {
    */
   async claimIdle(idleBefore: number, now: number, leaseMs: number, limit: number): Promise<ConversationClaim[]> {
     if (!(limit >= 1)) return [];
+    // What calls without a reply told first: no one else will (see `Doubts`).
+    const inDoubt = await this.#toldInDoubt();
+    if (inDoubt.size > 0) throw this.#missing('claimIdle', inDoubt);
     const count = String(Math.floor(limit));
     /** Buckets Redis lost since this instance last used them: reported even when no append goes there again. */
     const losses: Promise<RedisStoreError>[] = [];
@@ -286,13 +338,17 @@ class RedisStore implements ConversationStore {
       [...byBucket].map(async ([bucket, candidates]) => {
         const keys = [bucket.idle];
         const args = [String(now), String(now + leaseMs)];
+        const tellers: [Bucket, string, string][] = [];
         for (const { claimId, ...candidate } of candidates) {
           // A lease's member is `<claim id> <conversation id>`: its claim mark is in that conversation's kept hash.
-          if (candidate.kind === 'l') keys.push(bucket.claim(claimId), bucket.claim(claimId), bucket.kept(candidate.member.slice(claimId.length + 1)));
-          else keys.push(bucket.open(candidate.member), bucket.claim(claimId), bucket.kept(candidate.member));
-          args.push(candidate.kind, candidate.member, candidate.score, claimId, `${claimId} ${newId()}`);
+          const conversationId = candidate.kind === 'l' ? candidate.member.slice(claimId.length + 1) : candidate.member;
+          if (candidate.kind === 'l') keys.push(bucket.claim(claimId), bucket.claim(claimId), bucket.kept(conversationId));
+          else keys.push(bucket.open(conversationId), bucket.claim(claimId), bucket.kept(conversationId));
+          const token = `${claimId} ${newId()}`;
+          args.push(candidate.kind, candidate.member, candidate.score, claimId, token);
+          tellers.push([bucket, conversationId, token]);
         }
-        const reply = await this.#run('claimIdle', bucket, 'claimCandidates', keys, args);
+        const reply = await this.#doubting(this.#run('claimIdle', bucket, 'claimCandidates', keys, args), tellers);
         for (const one of Array.isArray(reply) ? (reply as unknown[][]) : []) {
           if (one[0] === 'c') {
             const claim = decodeClaim('claimIdle', one);
@@ -344,7 +400,8 @@ class RedisStore implements ConversationStore {
     const bucket = this.#buckets.of(claim.conversationId);
     const claimId = claimIdOf(claim.token);
     const keys = [bucket.claim(claimId), bucket.idle, bucket.open(claim.conversationId), bucket.kept(claim.conversationId)];
-    const released = Number(await this.#commands.run('release', 'release', keys, [claimId, claim.token, claim.conversationId, fresh ? '1' : '']));
+    const args = [claimId, claim.token, claim.conversationId, fresh ? '1' : ''];
+    const released = Number(await this.#doubting(this.#commands.run('release', 'release', keys, args), [[bucket, claim.conversationId, claim.token]]));
     // Unsent again, this instance's to tell should Redis lose it.
     if (released === 1) this.#epochs.stored(bucket, claim.conversationId, claim.interactions.length, claim.lastActivityAt, claim.generation);
     // Given back after Redis evicted it: lost, and told here alone (its lease and mark are gone).

@@ -37,6 +37,8 @@
  *   And per generation sent or told lost, field `\1<generation>` → `''`: what tells an
  *   instance that stored turns of that generation, once another generation is open (or
  *   the kept hash was made anew), that they were not lost unseen.
+ *   And per call that told the conversation lost, field `\2<teller>` → the generation
+ *   (see `done`): what tells that caller, if its reply never came, that it told a loss.
  *
  * Every key a script touches is in KEYS, named by the client: none is built from ARGV
  * or from what the script reads, so that Redis Cluster checks them all before it runs
@@ -81,14 +83,17 @@ local function lease(leaseUntil) return string.format('%.17g', LEASES + tonumber
 `;
 
 /**
- * `done(kept, gen)` notes in a kept hash that generation `gen` (if known) was sent or told
- * lost; `unmark(kept)` removes the unsent mark and answers the generation it named (nil
+ * `done(kept, gen, teller)` notes in a kept hash that generation `gen` (if known) was sent
+ * or told lost, and, when told lost, by which call (`teller`: an id of that call's, field
+ * `\2<teller>` → the generation), so that a caller whose reply never came can still learn
+ * it told a loss (TOLD); `unmark(kept)` removes the unsent mark and answers the generation it named (nil
  * when none), `unclaim(kept, claimId)` a claim mark and the generation it named (false
  * when there was no mark, `''` when it named none).
  */
 const DONE = `
-local function done(kept, gen)
+local function done(kept, gen, teller)
   if gen and gen ~= '' then redis.call('HSET', kept, '\\1' .. gen, '') end
+  if teller then redis.call('HSET', kept, '\\2' .. teller, gen or '') end
 end
 local function unmark(kept)
   local gen = redis.call('HGET', kept, '')
@@ -137,7 +142,7 @@ local function main()
     local indexed = redis.call('ZREM', KEYS[1], cid)
     local gen = unmark(kept)
     if gen or indexed == 1 then
-      done(kept, gen)
+      done(kept, gen, ARGV[6])
       return { 'ok', e, { -1, gen or '' } }
     end
   end
@@ -196,7 +201,7 @@ local function main()
   local unsent = unmark(KEYS[4])
   if redis.call('EXISTS', KEYS[2]) == 0 then
     if removed == 1 or unsent then
-      done(KEYS[4], unsent)
+      done(KEYS[4], unsent, ARGV[7])
       return { 'ok', e, { 'm', ARGV[3], unsent or '' } }
     end
     return { 'ok', e, { 'n' } }
@@ -261,7 +266,7 @@ local function main()
           out[#out + 1] = take(to, claimId, token, now, leaseUntil, idle, kept, cid)
         else
           local gen = unclaim(kept, claimId)
-          done(kept, gen)
+          done(kept, gen, token)
           out[#out + 1] = { 'm', cid, gen or '' }
         end
       end
@@ -272,7 +277,7 @@ local function main()
         redis.call('RENAME', from, to)
         out[#out + 1] = take(to, claimId, token, now, leaseUntil, idle, kept, member)
       else
-        done(kept, unsent)
+        done(kept, unsent, token)
         out[#out + 1] = { 'm', member, unsent or '' }
       end
     end
@@ -434,7 +439,7 @@ local function main()
     local leased = redis.call('ZREM', idle, leaseOf)
     local marked = unclaim(kept, ARGV[1])
     if marked or leased == 1 or ARGV[4] == '1' then
-      done(kept, marked)
+      done(kept, marked, ARGV[2])
       return -1
     end
     return 0
@@ -452,6 +457,25 @@ local function main()
   redis.call('ZADD', idle, '-inf', ARGV[3])
   redis.call('HSET', kept, '', gen[2])
   return 1
+end
+`;
+
+/**
+ * KEYS: a kept hash per call in doubt. ARGV: that call's teller (see `done`). Per call,
+ * `1, generation` when it told its conversation lost (the note is removed: told once),
+ * else `0, ''`. Only removes: runs when Redis is full under `noeviction` too.
+ */
+const TOLD = `
+local function main()
+  local out = {}
+  for i = 1, #KEYS do
+    local field = '\\2' .. ARGV[i]
+    local gen = redis.call('HGET', KEYS[i], field)
+    if gen then redis.call('HDEL', KEYS[i], field) end
+    out[#out + 1] = gen and 1 or 0
+    out[#out + 1] = gen or ''
+  end
+  return out
 end
 `;
 
@@ -490,6 +514,7 @@ const BODIES = {
   keep: KEEP,
   release: RELEASE,
   sent: SENT,
+  told: TOLD,
 } as const;
 
 /**

@@ -372,3 +372,47 @@ describe('redisStore when an eviction races sweeps', () => {
     await recorder.shutdown();
   });
 });
+
+describe('redisStore when the call that meets a loss gets no reply in time', () => {
+  it('an append that met an evicted conversation, timed out and ran once Redis woke: the next sweep tells the loss, once; one that met none tells nothing', async () => {
+    for (const { name, client } of connected) {
+      const prefix = freshPrefix();
+      const store = redisStore(client, { prefix, shards: 1, timeoutMs: 300 });
+      const bucket = new Buckets(prefix, 1).all[0]!;
+      await store.append('c-gone', 'u', [stored('g1')], 1);
+      await evict(bucket.open('c-gone'));
+      // Both appends run only after their time-out: their replies reach no one.
+      server.pause();
+      const [lostAppend, plainAppend] = await Promise.all([
+        rejection(store.append('c-gone', 'u', [stored('g2')], 2)),
+        rejection(store.append('c-new', 'u', [stored('n1')], 2)),
+      ]);
+      server.resume();
+      expect([lostAppend?.code, plainAppend?.code], name).toEqual(['timeout', 'timeout']);
+      // The first told the loss to Redis alone (it removed the entry and the mark): the sweep asks and tells it.
+      const told = await rejection(sweep(store, 10));
+      expect(told?.code, name).toBe('store_lost');
+      expect(named(told), name).toEqual(['c-gone']);
+      // Once; and the turn stored late is sent.
+      expect([...(await drain(store, 20))], name).toEqual([['c-new', ['n1']]]);
+      expect(await sweep(store, 30), name).toEqual([]);
+    }
+  });
+
+  it('a claim by id that met an evicted conversation and timed out: the next sweep tells the loss, once', async () => {
+    const prefix = freshPrefix();
+    const store = redisStore(connected[1]!.client, { prefix, shards: 1, timeoutMs: 300 });
+    const bucket = new Buckets(prefix, 1).all[0]!;
+    await store.append('c-gone', 'u', [stored('g1')], 1);
+    // The claim script is loaded: what Redis runs once it wakes is the claim, not a NOSCRIPT first.
+    expect(await store.claim('c-none', 1, 60_000)).toBeUndefined();
+    await evict(bucket.open('c-gone'));
+    server.pause();
+    const claimed = rejection(store.claim('c-gone', 5, 60_000));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    server.resume();
+    expect((await claimed)?.code).toBe('timeout');
+    expect(named(await rejection(sweep(store, 10)))).toEqual(['c-gone']);
+    expect(await sweep(store, 20)).toEqual([]);
+  });
+});
