@@ -419,11 +419,16 @@ export class Sender {
           path: ENDPOINT_PATHS.sendConversation.path,
           body: fitted.body,
           idempotencyKey: claim.generation,
-          heldElsewhere: store.shared ? 0 : heldByStore(fitted),
         },
         errors,
       );
       published();
+      // A store in this process is told the same whatever the outcome (`complete`: what
+      // late feedback needs is kept), so it is told now, with the body built: neither it
+      // nor this function then holds the claimed interactions (every object of every
+      // turn) while the body waits for a place and its answer. Waiting, they outlived
+      // collections of the young generation, and were copied into the old one.
+      if (!store.shared) return this.#completeNow(claim, sent);
       outcome = await sent;
     }
     const abandoned = outcome.status === 'failed' && outcome.error.cause instanceof AbortError;
@@ -434,6 +439,13 @@ export class Sender {
         : settleClaim(() => store.complete(claim, now() + feedbackRetentionMs), report);
     if (settling !== RESOLVED) await outbox.cutoff.race(settling);
     return outcome;
+  }
+
+  /** `sent`, once a store in this process was told that `claim` is over (not waited for past shutdown's deadline). */
+  #completeNow(claim: ConversationClaim, sent: Promise<ConversationOutcome>): Promise<ConversationOutcome> {
+    const { store, outbox, now, feedbackRetentionMs, report } = this.#options;
+    const settling = settleClaim(() => store.complete(claim, now() + feedbackRetentionMs), report);
+    return settling === RESOLVED ? sent : outbox.cutoff.race(settling).then(() => sent);
   }
 
   /**
@@ -537,16 +549,6 @@ function inOrder(interactions: readonly StoredInteraction[]): boolean {
     if (byStart(interactions[index - 1] as StoredInteraction, interactions[index] as StoredInteraction) > 0) return false;
   }
   return true;
-}
-
-/**
- * What a store in this process's memory keeps of a claimed conversation until its
- * outcome (its interactions, for a claim taken over or for feedback): about its body's
- * size when all of it is ASCII (V8 keeps such strings at one byte a character), else up
- * to twice that (a character past Latin-1 makes its string two bytes a character).
- */
-function heldByStore({ body, chars }: FittedBody): number {
-  return chars === body.byteLength ? body.byteLength : 2 * body.byteLength;
 }
 
 /** Runs a store call that ends a claim; a failure is reported (the lease then expires, and the conversation is sent again). */
