@@ -100,7 +100,7 @@ export async function fitConversation(
   maxBytes: number,
   { crop = true }: { crop?: boolean } = {},
 ): Promise<FittedBody | TooLarge> {
-  const small = inOneGo(endUser, interactions, maxBytes);
+  const small = fitSmall(endUser, interactions, maxBytes);
   if (small !== undefined) return small;
   const head = `{"conversation":{"end_user":${JSON.stringify(endUser)},"interactions":[`;
   const tail = ']}}';
@@ -168,9 +168,16 @@ export async function fitConversation(
  * The body of a small conversation, as most are, serialized in one call: the same JSON
  * as the interactions' joined, without serializing each apart, joining them, and
  * copying the joined text again to encode it. `undefined` when it is not that small or
- * does not fit.
+ * does not fit whole: {@link fitConversation} then builds it in slices. What
+ * `fitConversation` gives such a conversation, without a promise: a caller that tries
+ * this first awaits only for the others.
+ *
+ * @example
+ * ```ts
+ * const fitted = fitSmall('user-1', interactions, 500_000) ?? (await fitConversation('user-1', interactions, 500_000));
+ * ```
  */
-function inOneGo(endUser: string, interactions: readonly ConversationInteraction[], maxBytes: number): FittedBody | undefined {
+export function fitSmall(endUser: string, interactions: readonly ConversationInteraction[], maxBytes: number): FittedBody | undefined {
   if (interactions.length > ONE_GO_INTERACTIONS || charsOver(interactions, Math.min(maxBytes, ONE_GO_CHARS))) return undefined;
   const json = JSON.stringify({ conversation: { end_user: endUser, interactions } });
   if (json.length > maxBytes) return undefined;

@@ -9,7 +9,7 @@ import { BoundedJobs, LANE, pace, paced, RESOLVED } from './worker.js';
 import type { DeliveryReport } from './delivery-report.js';
 import type { EndReason } from './conversation.js';
 import { messageOf, RecordingError } from './errors.js';
-import { charsOver, type FittedBody, fitConversation } from './fit.js';
+import { charsOver, type FittedBody, fitConversation, fitSmall } from './fit.js';
 import { newId } from './ids.js';
 import { labelOf } from './keys.js';
 import type { ConversationOutcome } from './outcome.js';
@@ -81,10 +81,11 @@ interface Job {
  * The second stage of the recorder's background work: a conversation that ends (by
  * `end()`, idle, eviction, shutdown) or that a sweep finds idle is claimed from the store,
  * built into its body to fit `maxConversationBytes` (in slices, see `fitConversation`),
- * sent by the outbox with its generation as `Idempotency-Key`, and removed from the
+ * sent by the outbox with its generation as `Idempotency-Key`, and removed from a shared
  * store only once the service took it (or it was given up, and reported with its
- * payload). A send cut short by the shutdown deadline leaves it in a shared store for
- * another instance.
+ * payload); a send cut short by the shutdown deadline leaves it there for another
+ * instance. A store in this process, which nobody else reads, is told at once, with the
+ * body built: whatever the outcome, it keeps the same for late feedback.
  *
  * @example
  * ```ts
@@ -208,14 +209,35 @@ export class Sender {
     return this.#settled(outcome, conversationId, number, own);
   }
 
-  /** `outcome`, a bug in it reported as a failure; then struck off both ledgers. */
-  #settled(outcome: Promise<ConversationOutcome>, conversationId: string, number: number, own: number, after?: () => void): Promise<ConversationOutcome> {
-    // One reaction, not a catch and a finally: thousands of conversations go through here.
-    const over = (settled: ConversationOutcome): ConversationOutcome => {
+  /**
+   * `outcome`, a bug in it reported as a failure; then struck off both ledgers, `after`
+   * run, and the outcome handed to `resolve` (a job's) or else resolved with.
+   */
+  #settled(outcome: Promise<ConversationOutcome>, conversationId: string, number: number, own: number): Promise<ConversationOutcome>;
+  #settled(
+    outcome: Promise<ConversationOutcome>,
+    conversationId: string,
+    number: number,
+    own: number,
+    after: () => void,
+    resolve: (outcome: ConversationOutcome) => void,
+  ): Promise<void>;
+  #settled(
+    outcome: Promise<ConversationOutcome>,
+    conversationId: string,
+    number: number,
+    own: number,
+    after?: () => void,
+    resolve?: (outcome: ConversationOutcome) => void,
+  ): Promise<ConversationOutcome | void> {
+    // One reaction, not a catch and a finally, nor a second one to resolve a job's
+    // promise: thousands of conversations go through here.
+    const over = (settled: ConversationOutcome): ConversationOutcome | void => {
       after?.();
       this.#sending.finish(own);
       this.#options.outbox.finish(number);
-      return settled;
+      if (resolve === undefined) return settled;
+      resolve(settled);
     };
     return outcome.then(over, (cause: unknown) => {
       // A bug: reported, never thrown into the caller's `end()`.
@@ -245,7 +267,7 @@ export class Sender {
     } catch (cause) {
       running = Promise.reject(cause);
     }
-    return this.#settled(running, conversationId, number, own, release).then(resolve);
+    return this.#settled(running, conversationId, number, own, release, resolve);
   }
 
   /**
@@ -371,7 +393,9 @@ export class Sender {
       published();
       return sent;
     }
-    const claim = await this.#claim(conversation, errors);
+    // A store in memory answers at once: no await, and no promise made for it.
+    const claiming = this.#claim(conversation, errors);
+    const claim = isThenable(claiming) ? await claiming : claiming;
     if (claim === undefined) return this.#nothingToSend(key, id, errors);
     if (!('generation' in claim)) return claim;
     // Its left-out interactions were reported on their own.
@@ -401,10 +425,12 @@ export class Sender {
     const interactions = stored.map((one) => one.interaction);
     // More than one interaction: too large for one bulk body, nothing is cropped or left
     // out, each interaction goes on its own. One alone is cropped to fit.
+    // A small one, as nearly all are, at once: no promise and no suspended frame for it.
     const fitted =
-      stored.length > 1
+      fitSmall(claim.endUser, interactions, maxConversationBytes) ??
+      (stored.length > 1
         ? await fitConversation(claim.endUser, interactions, maxConversationBytes, { crop: false })
-        : await fitConversation(claim.endUser, interactions, maxConversationBytes);
+        : await fitConversation(claim.endUser, interactions, maxConversationBytes));
     let outcome: ConversationOutcome;
     // From here the outbox counts it.
     release();
@@ -419,11 +445,19 @@ export class Sender {
           path: ENDPOINT_PATHS.sendConversation.path,
           body: fitted.body,
           idempotencyKey: claim.generation,
+          // A store in this process keeps it from now on: once sent, what late feedback
+          // needs (its inputs and outputs: about its body when they are large).
           heldElsewhere: store.shared ? 0 : heldByStore(fitted),
         },
         errors,
       );
       published();
+      // A store in this process is told the same whatever the outcome (`complete`: what
+      // late feedback needs is kept), so it is told now, with the body built: neither it
+      // nor this function then holds the claimed interactions (every object of every
+      // turn) while the body waits for a place and its answer. Waiting, they outlived
+      // collections of the young generation, and were copied into the old one.
+      if (!store.shared) return this.#completeNow(claim, sent);
       outcome = await sent;
     }
     const abandoned = outcome.status === 'failed' && outcome.error.cause instanceof AbortError;
@@ -434,6 +468,13 @@ export class Sender {
         : settleClaim(() => store.complete(claim, now() + feedbackRetentionMs), report);
     if (settling !== RESOLVED) await outbox.cutoff.race(settling);
     return outcome;
+  }
+
+  /** `sent`, once a store in this process was told that `claim` is over (not waited for past shutdown's deadline). */
+  #completeNow(claim: ConversationClaim, sent: Promise<ConversationOutcome>): Promise<ConversationOutcome> {
+    const { store, outbox, now, feedbackRetentionMs, report } = this.#options;
+    const settling = settleClaim(() => store.complete(claim, now() + feedbackRetentionMs), report);
+    return settling === RESOLVED ? sent : outbox.cutoff.race(settling).then(() => sent);
   }
 
   /**
@@ -561,10 +602,11 @@ function inOrder(interactions: readonly StoredInteraction[]): boolean {
 }
 
 /**
- * What a store in this process's memory keeps of a claimed conversation until its
- * outcome (its interactions, for a claim taken over or for feedback): about its body's
- * size when all of it is ASCII (V8 keeps such strings at one byte a character), else up
- * to twice that (a character past Latin-1 makes its string two bytes a character).
+ * What a store in this process's memory keeps of a conversation while its body waits
+ * (its interactions, or once told it is complete, what late feedback needs of them):
+ * about its body's size when all of it is ASCII (V8 keeps such strings at one byte a
+ * character), else up to twice that (a character past Latin-1 makes its string two
+ * bytes a character).
  */
 function heldByStore({ body, chars }: FittedBody): number {
   return chars === body.byteLength ? body.byteLength : 2 * body.byteLength;

@@ -201,7 +201,8 @@ export interface BoundedJobsOptions<T> {
   max: number;
   /**
    * Runs one job. Its place frees when it calls `handOver` (its work that needs a place
-   * is done, the rest only waits), or when it settles. Must not reject.
+   * is done, the rest only waits), or when it settles. Must not reject. A job done at
+   * once answers {@link RESOLVED}: it is then over at once too.
    */
   run: (item: T, handOver: () => void) => Promise<void>;
   /** Called when a job settled, once it no longer counts as running. */
@@ -234,6 +235,8 @@ export class BoundedJobs<T> {
   #laterTimer: ReturnType<typeof setTimeout> | undefined;
   #running = 0;
   #startScheduled = false;
+  /** Whether {@link BoundedJobs.#start}'s loop is running. */
+  #starting = false;
   /** Added and not settled. */
   #count = 0;
   /** Added and not handed over (nor settled). */
@@ -312,9 +315,17 @@ export class BoundedJobs<T> {
 
   readonly #start = (): void => {
     this.#startScheduled = false;
-    while (this.#running < this.#options.max && this.#waiting.length > 0) {
-      this.#running += 1;
-      this.#run(this.#waiting.shift() as T);
+    // A job done at once frees its place within the loop below, which takes it up: not
+    // started again from inside it, which would nest a frame for each job done at once.
+    if (this.#starting) return;
+    this.#starting = true;
+    try {
+      while (this.#running < this.#options.max && this.#waiting.length > 0) {
+        this.#running += 1;
+        this.#run(this.#waiting.shift() as T);
+      }
+    } finally {
+      this.#starting = false;
     }
   };
 
@@ -330,12 +341,17 @@ export class BoundedJobs<T> {
       // One at a time: the one woken takes the room it is told of.
       if (this.#roomWaits.length > 0 && this.#free() > 0) (this.#roomWaits.shift() as () => void)();
     };
-    // The job's item is not kept while it runs: it may hold what the job no longer needs
-    // (a conversation's records, once its body is built).
-    void this.#options.run(item, handOver).then(() => {
+    const over = (): void => {
       handOver();
       this.#count -= 1;
       this.#options.settled?.();
-    });
+    };
+    // The job's item is not kept while it runs: it may hold what the job no longer needs
+    // (a conversation's records, once its body is built).
+    const running = this.#options.run(item, handOver);
+    // Done at once (an interaction checked and stored in memory, nearly always): over now,
+    // without a reaction, a promise and a microtask for each.
+    if (running === RESOLVED) over();
+    else void running.then(over);
   }
 }

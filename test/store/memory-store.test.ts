@@ -17,6 +17,39 @@ describe('memoryStore', () => {
     expect(store.earliestActivity?.()).toBe(20);
   });
 
+  it('gives back each kept input and output exactly, whatever their characters, after others of their batch were forgotten', () => {
+    const store = memoryStore();
+    const texts = ['', 'plain', 'café ☕ 日本', 'pair 😀 end', 'lone \ud800 high', 'lone \udc00 low'];
+    const send = (conversation: string, inputs: string[]) => {
+      store.append(conversation, 'u', inputs.map((input, n) => stored(`${conversation}${n}`, input)), 0);
+      const claim = store.claim(conversation, 0, 1_000) as Exclude<ReturnType<typeof store.claim>, Promise<unknown>>;
+      store.complete(claim!, 1e12);
+    };
+    // A batch without a lone surrogate (its text packed), and one with (its strings kept).
+    send('a', texts.slice(0, 4));
+    send('b', texts);
+    for (const [conversation, inputs] of [['a', texts.slice(0, 4)], ['b', texts]] as const) {
+      inputs.forEach((input, n) => {
+        const sent = store.sent(conversation, `${conversation}${n}`, 0) as SentInteraction | undefined;
+        expect(sent?.input).toBe(input);
+        expect(sent?.output).toBe(`out ${conversation}${n}`);
+      });
+    }
+    // Past the bound the oldest of a batch goes: the rest of it is still read right.
+    const c = memoryStore({ maxSentInteractions: 3 });
+    c.append('x', 'u', texts.slice(1, 4).map((input, n) => stored(`x${n}`, input)), 0);
+    const claim = c.claim('x', 0, 1_000) as Exclude<ReturnType<typeof c.claim>, Promise<unknown>>;
+    c.complete(claim!, 1e12);
+    c.append('y', 'u', [stored('y0', 'é')], 0);
+    const other = c.claim('y', 0, 1_000) as Exclude<ReturnType<typeof c.claim>, Promise<unknown>>;
+    c.complete(other!, 1e12);
+    expect(c.sent('x', 'x0', 0)).toBeUndefined();
+    expect((c.sent('x', 'x1', 0) as SentInteraction).input).toBe(texts[2]);
+    expect((c.sent('x', 'x2', 0) as SentInteraction).input).toBe(texts[3]);
+    expect((c.sent('x', 'x2', 0) as SentInteraction).output).toBe('out x2');
+    expect((c.sent('y', 'y0', 0) as SentInteraction).input).toBe('é');
+  });
+
   it('forgets the oldest sent interactions past maxSentInteractions', () => {
     const store = memoryStore({ maxSentInteractions: 2 });
     store.append('c', 'u', [stored('1'), stored('2'), stored('3')], 0);

@@ -3,6 +3,7 @@ import { newId } from '../ids.js';
 import { Fifo } from '../../utils/fifo.js';
 import { SteadyMap } from '../../utils/steady-map.js';
 import { LinkedList } from '../linked-list.js';
+import { utf8ByteLength } from '../utf8.js';
 import type { Attachment, ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../../types/store.js';
 
 /** What a kept sent interaction costs besides its strings: the entry, its key, its place in the order. */
@@ -23,8 +24,18 @@ interface Claimed extends ConversationClaim {
   leaseUntil: number;
 }
 
-/** The slots an interaction takes in a {@link Kept} batch's `items`: its id, input, output, time start, time end, and bytes. */
+/**
+ * The slots an interaction takes in a {@link Kept} batch's `items`: its id, input, output,
+ * time start, time end, and bytes. Its input and output are each where it ends in the
+ * batch's `text` (a number), or, in a batch without one, the string itself.
+ */
 const SLOTS = 6;
+
+const encoder = /* @__PURE__ */ new TextEncoder();
+const decoder = /* @__PURE__ */ new TextDecoder();
+
+/** A UTF-16 code unit of a surrogate pair that is not part of one: UTF-8 cannot hold it as it is. No lookbehind: older engines reject it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * The interactions one `keep` (or `complete`) kept for late feedback and tags, in one
@@ -42,6 +53,14 @@ interface Kept {
    * (kept again since, or past the bounds) are `undefined`, its strings let go.
    */
   readonly items: (string | number | undefined)[];
+  /**
+   * The inputs and outputs of its interactions, one after the other, in UTF-8: one
+   * buffer outside the heap, not ten strings in it. Kept for thousands of conversations,
+   * those strings were most of what the heap's old generation took in a conversation,
+   * and were copied there first. `undefined` for a batch whose text UTF-8 cannot hold
+   * as it is (a lone surrogate): its strings are kept.
+   */
+  text: Uint8Array | undefined;
   /** Where the interactions not yet forgotten oldest first begin. */
   first: number;
   /** The same conversation's batches kept before and after this one: `sent()` looks from the newest. */
@@ -49,6 +68,20 @@ interface Kept {
   newer: Kept | undefined;
   /** Forgotten whole (expired): its place in the order is skipped. */
   gone: boolean;
+}
+
+/**
+ * The input (`slot` one past its id) or output (two past) of a kept interaction: its
+ * string, or its bytes in the batch's text, from where the text before it ends (the
+ * previous interaction's output, or the start) to where it ends.
+ */
+function textOf(batch: Kept, slot: number): string {
+  const { items, text } = batch;
+  const end = items[slot];
+  if (typeof end === 'string' || text === undefined) return end as string;
+  const before = slot % SLOTS === 1 ? slot - SLOTS + 1 : slot - 1;
+  const start = before > 0 ? (items[before] as number) : 0;
+  return decoder.decode(text.subarray(start, end as number));
 }
 
 /**
@@ -159,15 +192,27 @@ export class MemoryStore implements ConversationStore {
     if (interactions.length === 0) return;
     const newest = this.#sent.get(conversationId);
     const items = new Array<string | number | undefined>(interactions.length * SLOTS);
+    // One string of every input and output, encoded once (a rope: V8 joins it as it encodes).
+    let joined = '';
+    for (const { interaction } of interactions) joined = joined + interaction.input + interaction.output;
+    const packed = !LONE_SURROGATE.test(joined);
     let at = 0;
+    let end = 0;
     for (const { id, interaction } of interactions) {
       // An interaction kept again is the newest: its older place is forgotten.
       if (newest !== undefined) this.#forgetId(newest, id);
       const { input, output, time_start: timeStart, time_end: timeEnd } = interaction;
       const bytes = 2 * (input.length + output.length + endUser.length) + SENT_ENTRY_OVERHEAD_BYTES;
       items[at] = id;
-      items[at + 1] = input;
-      items[at + 2] = output;
+      if (packed) {
+        end += utf8ByteLength(input);
+        items[at + 1] = end;
+        end += utf8ByteLength(output);
+        items[at + 2] = end;
+      } else {
+        items[at + 1] = input;
+        items[at + 2] = output;
+      }
       items[at + 3] = timeStart;
       items[at + 4] = timeEnd;
       items[at + 5] = bytes;
@@ -175,7 +220,8 @@ export class MemoryStore implements ConversationStore {
       this.#sentBytes += bytes;
     }
     this.#sentCount += interactions.length;
-    const batch: Kept = { conversationId, endUser, until: retainUntil, items, first: 0, older: newest, newer: undefined, gone: false };
+    const text = packed ? encoder.encode(joined) : undefined;
+    const batch: Kept = { conversationId, endUser, until: retainUntil, items, text, first: 0, older: newest, newer: undefined, gone: false };
     if (newest !== undefined) newest.newer = batch;
     this.#sent.set(conversationId, batch);
     this.#sentOrder.push(batch);
@@ -208,8 +254,8 @@ export class MemoryStore implements ConversationStore {
       for (let at = batch.first; at < items.length; at += SLOTS) {
         if (items[at] !== interactionId) continue;
         if (batch.until > now) {
-          const text = (offset: number) => items[at + offset] as string;
-          return { endUser: batch.endUser, input: text(1), output: text(2), timeStart: text(3), timeEnd: text(4) };
+          const time = (offset: number) => items[at + offset] as string;
+          return { endUser: batch.endUser, input: textOf(batch, at + 1), output: textOf(batch, at + 2), timeStart: time(3), timeEnd: time(4) };
         }
         // Its batch's interactions were all kept until the same time: all are forgotten.
         this.#drop(batch);
@@ -238,7 +284,12 @@ export class MemoryStore implements ConversationStore {
     if (items[at] === undefined) return;
     this.#sentCount -= 1;
     this.#sentBytes -= items[at + 5] as number;
-    items.fill(undefined, at, at + SLOTS);
+    // Where its input and output end in the batch's text stay: the next one's start.
+    if (batch.text === undefined) items.fill(undefined, at, at + SLOTS);
+    else {
+      items[at] = undefined;
+      items.fill(undefined, at + 3, at + SLOTS);
+    }
   }
 
   /** Forgets `batch` whole: what it still holds, and its place in its conversation's batches and in the map. */
@@ -246,6 +297,7 @@ export class MemoryStore implements ConversationStore {
     if (batch.gone) return;
     for (let at = batch.first; at < batch.items.length; at += SLOTS) this.#forgetAt(batch, at);
     batch.gone = true;
+    batch.text = undefined;
     this.#batches -= 1;
     const { older, newer } = batch;
     if (older !== undefined) older.newer = newer;
