@@ -25,10 +25,13 @@ describe('memoryStore', () => {
       const claim = store.claim(conversation, 0, 1_000) as Exclude<ReturnType<typeof store.claim>, Promise<unknown>>;
       store.complete(claim!, 1e12);
     };
-    // A batch without a lone surrogate (its text packed), and one with (its strings kept).
+    // A batch without a lone surrogate (its text packed), one with (its strings kept), and
+    // one too long to pack at once (its strings kept).
+    const long = [texts[2]!.repeat(10_000), 'short'];
     send('a', texts.slice(0, 4));
     send('b', texts);
-    for (const [conversation, inputs] of [['a', texts.slice(0, 4)], ['b', texts]] as const) {
+    send('l', long);
+    for (const [conversation, inputs] of [['a', texts.slice(0, 4)], ['b', texts], ['l', long]] as const) {
       inputs.forEach((input, n) => {
         const sent = store.sent(conversation, `${conversation}${n}`, 0) as SentInteraction | undefined;
         expect(sent?.input).toBe(input);

@@ -31,6 +31,9 @@ interface Claimed extends ConversationClaim {
  */
 const SLOTS = 6;
 
+/** The most characters of inputs and outputs a batch packs into its `text` (see {@link Kept}). */
+const MAX_PACKED_CHARS = 64 * 1024;
+
 const encoder = /* @__PURE__ */ new TextEncoder();
 const decoder = /* @__PURE__ */ new TextDecoder();
 
@@ -58,7 +61,7 @@ interface Kept {
    * buffer outside the heap, not ten strings in it. Kept for thousands of conversations,
    * those strings were most of what the heap's old generation took in a conversation,
    * and were copied there first. `undefined` for a batch whose text UTF-8 cannot hold
-   * as it is (a lone surrogate): its strings are kept.
+   * as it is (a lone surrogate), or longer than {@link MAX_PACKED_CHARS}: its strings are kept.
    */
   text: Uint8Array | undefined;
   /** Where the interactions not yet forgotten oldest first begin. */
@@ -193,9 +196,13 @@ export class MemoryStore implements ConversationStore {
     const newest = this.#sent.get(conversationId);
     const items = new Array<string | number | undefined>(interactions.length * SLOTS);
     // One string of every input and output, encoded once (a rope: V8 joins it as it encodes).
+    let chars = 0;
+    for (const { interaction } of interactions) chars += interaction.input.length + interaction.output.length;
     let joined = '';
-    for (const { interaction } of interactions) joined = joined + interaction.input + interaction.output;
-    const packed = !LONE_SURROGATE.test(joined);
+    // A large one keeps its strings: scanning and encoding megabytes here, in one go, held
+    // the host's loop for tens of ms (340 ms for a 50 MiB input); its strings are few.
+    if (chars <= MAX_PACKED_CHARS) for (const { interaction } of interactions) joined = joined + interaction.input + interaction.output;
+    const packed = chars <= MAX_PACKED_CHARS && !LONE_SURROGATE.test(joined);
     let at = 0;
     let end = 0;
     for (const { id, interaction } of interactions) {
