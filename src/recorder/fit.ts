@@ -28,7 +28,8 @@ export interface FittedBody {
 
 /**
  * A conversation that does not fit whole (see `crop: false`), and about how many
- * characters its JSON holds (an interaction too large on its own counted as the limit).
+ * characters its JSON holds (an interaction too large on its own counted as the limit;
+ * one whose strings alone are over the limit, those strings' characters).
  */
 export interface TooLarge {
   tooLarge: true;
@@ -102,6 +103,10 @@ export async function fitConversation(
 ): Promise<FittedBody | TooLarge> {
   const small = fitSmall(endUser, interactions, maxBytes);
   if (small !== undefined) return small;
+  // Its characters alone are more than the body may have bytes: it cannot fit whole, and
+  // is not serialized to find that out (its JSON was megabytes of garbage, collected in
+  // pauses of the host's loop, for a conversation then sent interaction by interaction).
+  if (!crop && charsOver(interactions, maxBytes)) return { tooLarge: true, chars: MAX_COUNTED - charsLeft(interactions, MAX_COUNTED) };
   const head = `{"conversation":{"end_user":${JSON.stringify(endUser)},"interactions":[`;
   const tail = ']}}';
   const frame = utf8ByteLength(head) + tail.length;
@@ -239,6 +244,9 @@ function bodyOf(head: string, entries: readonly Measured[], tail: string): { bod
 export function charsOver(value: unknown, limit: number): boolean {
   return charsLeft(value, limit) < 0;
 }
+
+/** A budget of {@link charsLeft} that counts every character: `MAX_COUNTED - charsLeft(value, MAX_COUNTED)` is how many `value`'s strings hold. */
+const MAX_COUNTED = Number.MAX_SAFE_INTEGER;
 
 /** `budget` less the characters of `value`'s strings, negative once over it (counting stops there); no closure made a call. */
 function charsLeft(value: unknown, budget: number): number {
