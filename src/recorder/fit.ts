@@ -106,7 +106,12 @@ export async function fitConversation(
   // Its characters alone are more than the body may have bytes: it cannot fit whole, and
   // is not serialized to find that out (its JSON was megabytes of garbage, collected in
   // pauses of the host's loop, for a conversation then sent interaction by interaction).
-  if (!crop && charsOver(interactions, maxBytes)) return { tooLarge: true, chars: MAX_COUNTED - charsLeft(interactions, MAX_COUNTED) };
+  if (!crop && charsOver(interactions, maxBytes)) {
+    // Counted as `serialize` would: an interaction too large on its own as the limit.
+    let chars = 0;
+    for (const interaction of interactions) chars += Math.min(maxBytes, MAX_COUNTED - charsLeft(interaction, MAX_COUNTED));
+    return { tooLarge: true, chars };
+  }
   const head = `{"conversation":{"end_user":${JSON.stringify(endUser)},"interactions":[`;
   const tail = ']}}';
   const frame = utf8ByteLength(head) + tail.length;
