@@ -106,11 +106,17 @@ export async function fitConversation(
   // Its characters alone are more than the body may have bytes: it cannot fit whole, and
   // is not serialized to find that out (its JSON was megabytes of garbage, collected in
   // pauses of the host's loop, for a conversation then sent interaction by interaction).
-  if (!crop && charsOver(interactions, maxBytes)) {
-    // Counted as `serialize` would: an interaction too large on its own as the limit.
-    let chars = 0;
-    for (const interaction of interactions) chars += Math.min(maxBytes, MAX_COUNTED - charsLeft(interaction, MAX_COUNTED));
-    return { tooLarge: true, chars };
+  if (!crop) {
+    // One walk for both: every character, and each interaction too large on its own
+    // counted as the limit, as `serialize` counts it.
+    let all = 0;
+    let counted = 0;
+    for (const interaction of interactions) {
+      const chars = MAX_COUNTED - charsLeft(interaction, MAX_COUNTED);
+      all += chars;
+      counted += Math.min(maxBytes, chars);
+    }
+    if (all > maxBytes) return { tooLarge: true, chars: counted };
   }
   const head = `{"conversation":{"end_user":${JSON.stringify(endUser)},"interactions":[`;
   const tail = ']}}';
