@@ -12,7 +12,7 @@ export interface Doubt {
   readonly teller: string;
   /** When the reply did not come (`Date.now()`: a client's queue runs on the wall clock, not the recorder's). */
   readonly since: number;
-  /** When to ask next: each answer that it told nothing yet doubles the wait. */
+  /** When to ask next: each answer that it told nothing yet doubles the wait; never (`Infinity`) once it told. */
   next: number;
 }
 
@@ -51,9 +51,12 @@ export class Doubts {
     const byBucket = new Map<Bucket, Doubt[]>();
     if (this.#list.length === 0) return byBucket;
     const now = Date.now();
-    this.#list = this.#list.filter((doubt) => now - doubt.since <= this.#ms);
+    this.#list = this.#list.filter((doubt) => now - doubt.since <= this.#ms && doubt.next !== Number.POSITIVE_INFINITY);
     for (const doubt of this.#list) {
-      if (doubt.next <= now) byBucket.set(doubt.bucket, [...(byBucket.get(doubt.bucket) ?? []), doubt]);
+      if (doubt.next > now) continue;
+      const due = byBucket.get(doubt.bucket);
+      if (due === undefined) byBucket.set(doubt.bucket, [doubt]);
+      else due.push(doubt);
     }
     return byBucket;
   }
@@ -61,7 +64,7 @@ export class Doubts {
   /** Redis answered for `doubt`: forgotten when it `told` a loss (now told by the asker), else asked again later. */
   answered(doubt: Doubt, told: boolean): void {
     const now = Date.now();
-    if (told) this.#list = this.#list.filter((one) => one !== doubt);
-    else doubt.next = now + Math.max(1_000, now - doubt.since);
+    // Told: never asked again, and dropped at the next `due` (one pass for all those told).
+    doubt.next = told ? Number.POSITIVE_INFINITY : now + Math.max(1_000, now - doubt.since);
   }
 }

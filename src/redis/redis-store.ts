@@ -237,7 +237,9 @@ class RedisStore implements ConversationStore {
           if (!found) continue;
           // Told lost here: no loss of the bucket names that generation again.
           this.#epochs.forget(bucket, doubt.conversationId, String(reply[2 * index + 1] ?? ''));
-          told.set(bucket, [...(told.get(bucket) ?? []), doubt.conversationId]);
+          const named = told.get(bucket);
+          if (named === undefined) told.set(bucket, [doubt.conversationId]);
+          else named.push(doubt.conversationId);
         }
       }),
     );
