@@ -58,6 +58,14 @@ async function drain(store: ConversationStore, now: number) {
   }
 }
 
+/** `holder` claims c-1 and dies holding it; then Redis evicts the claim's hash and each of `more`: the claim. */
+async function evictedWhileHeld(holder: ConversationStore, bucket: Bucket, ...more: string[]) {
+  const held = (await holder.claim('c-1', 10, 60_000))!;
+  await evict(bucket.claim(held.token.split(' ')[0]!));
+  for (const key of more) await evict(key);
+  return held;
+}
+
 describe('redisStore when an eviction races sweeps', () => {
   it("two instances sweeping at once over an evicted index: each lost conversation told once, none told that is sent or whole, the whole ones sent", async () => {
     const { a, b, bucket } = twoInstances();
@@ -226,11 +234,9 @@ describe('redisStore when an eviction races sweeps', () => {
     const { a, b, bucket } = twoInstances();
     await a.append('c-1', 'u', [stored('t1')], 1);
     await a.append('c-2', 'u', [stored('u1')], 2);
-    // b claims c-1, and dies before it completes.
-    const held = (await b.claim('c-1', 10, 60_000))!;
-    await evict(bucket.claim(held.token.split(' ')[0]!));
-    // Where the leases are kept (a key of their own in earlier layouts; now the index, which survives here).
-    await evict(`${bucket.tag}leases`);
+    // b claims c-1, and dies before it completes. Evicted: where the leases are kept (a
+    // key of their own in earlier layouts; now the index, which survives here).
+    await evictedWhileHeld(b, bucket, `${bucket.tag}leases`);
     expect([...(await drain(a, 20))]).toEqual([['c-2', ['u1']]]);
     const told = await rejection(sweep(a, 10 + 60_001));
     expect(told?.code).toBe('store_lost');
@@ -241,10 +247,7 @@ describe('redisStore when an eviction races sweeps', () => {
   it("a claim whose holder dies after Redis evicted its hash and the index (with the leases): the bucket's loss names it, and a sweep tells it lost once its lease ran out", async () => {
     const { a, b, bucket } = twoInstances();
     await a.append('c-1', 'u', [stored('t1')], 1);
-    const held = (await b.claim('c-1', 10, 60_000))!;
-    await evict(bucket.claim(held.token.split(' ')[0]!));
-    await evict(`${bucket.tag}leases`);
-    await evict(bucket.idle);
+    await evictedWhileHeld(b, bucket, `${bucket.tag}leases`, bucket.idle);
     // a stored c-1: told its bucket was lost, and that c-1 was claimed and not sent yet.
     const loss = await rejection(sweep(a, 20));
     expect(loss?.message).toMatch(/1 claimed and not sent yet \(c-1: sent by its holder, or told lost by a sweep once its lease runs out\)/);
@@ -260,10 +263,7 @@ describe('redisStore when an eviction races sweeps', () => {
   it('a claim given back after Redis evicted its hash and the index (with its lease): told once, by the one that gives it back, by its mark', async () => {
     const { a, b, bucket } = twoInstances();
     await a.append('c-1', 'u', [stored('t1')], 1);
-    const held = (await b.claim('c-1', 10, 60_000))!;
-    await evict(bucket.claim(held.token.split(' ')[0]!));
-    await evict(`${bucket.tag}leases`);
-    await evict(bucket.idle);
+    const held = await evictedWhileHeld(b, bucket, `${bucket.tag}leases`, bucket.idle);
     // Its lease went with the index; the claim mark in its kept hash says it was neither sent nor told.
     expect(named(await rejection(b.release(held)))).toEqual(['c-1']);
     // a, which stored it, is told its bucket was lost, naming nothing; no sweep tells c-1 again.
