@@ -13,6 +13,8 @@ export interface Ledger {
   readonly conversations: Map<string, { endUser: string; stored: Set<number>; unconfirmed: Set<number> }>;
   /** Feedback confirmed by a worker, as `conversationId turn`. */
   readonly feedback: Set<string>;
+  /** Feedback whose worker was killed before it answered: stored or not, as `conversationId turn`. */
+  readonly unconfirmedFeedback: Set<string>;
   /** The worker killed mid-send (its name); `undefined` before. */
   killed: string | undefined;
 }
@@ -118,7 +120,7 @@ export function verdict(received: readonly Received[], ledger: Ledger): Verdict 
       }
       for (const action of interaction.feedback_actions ?? []) {
         const id = `${conversationId} ${at!.turn}`;
-        if (action.slug !== 'thumbs_up' || (!ledger.feedback.has(id) && !expected.unconfirmed.has(at!.turn))) {
+        if (action.slug !== 'thumbs_up' || (!ledger.feedback.has(id) && !ledger.unconfirmedFeedback.has(id) && !expected.unconfirmed.has(at!.turn))) {
           failures.push(`conversation ${conversationId}: feedback on turn ${at!.turn}, which got none`);
         }
         feedbackSeen.add(id);
@@ -132,7 +134,7 @@ export function verdict(received: readonly Received[], ledger: Ledger): Verdict 
     const body = post.body as Feedback;
     const at = parseInput(body.metadata?.input);
     const id = at === undefined ? '?' : `${at.conversationId} ${at.turn}`;
-    if (at === undefined || !ledger.feedback.has(id)) failures.push(`feedback posted for ${id}, which got none`);
+    if (at === undefined || !(ledger.feedback.has(id) || ledger.unconfirmedFeedback.has(id))) failures.push(`feedback posted for ${id}, which got none`);
     else if (body.metadata?.end_user !== ledger.conversations.get(at.conversationId)?.endUser) failures.push(`feedback for ${id}: wrong end user`);
     feedbackThroughEndpoint += 1;
     feedbackSeen.add(id);

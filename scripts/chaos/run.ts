@@ -177,7 +177,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const everyone = [...recorders, ...sweepers];
   try {
     await Promise.all(everyone.map((worker) => worker.ready()));
-    const ledger: Ledger = { conversations: new Map(), feedback: new Set(), killed: undefined };
+    const ledger: Ledger = { conversations: new Map(), feedback: new Set(), unconfirmedFeedback: new Set(), killed: undefined };
     const interactionIds = new Map<string, string>();
     const total = options.conversations * options.turns;
     let recorded = 0;
@@ -198,6 +198,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         feedbackSent += 1;
       } catch (error) {
         // Killed: this feedback may or may not have been stored.
+        if (error instanceof Error && error.message === GONE) ledger.unconfirmedFeedback.add(`${conversationId} ${turn}`);
         failed(`feedback on ${conversationId} turn ${turn}`)(error);
       }
     }

@@ -20,6 +20,7 @@ function ledger(killed?: string): Ledger {
   return {
     conversations: new Map([['a', { endUser: 'u', stored: new Set([0, 1, 2]), unconfirmed: new Set<number>() }]]),
     feedback: new Set(['a 1']),
+    unconfirmedFeedback: new Set(['a 0']),
     killed,
   };
 }
@@ -27,6 +28,10 @@ function ledger(killed?: string): Ledger {
 describe('the chaos run\'s checks', () => {
   it('pass a conversation received once, whole, in order, feedback on its interaction', () => {
     expect(verdict([post('k', 'a', [0, 1, 2], 0, [1])], ledger()).failures).toEqual([]);
+  });
+
+  it('pass feedback whose worker was killed before it answered, stored or not', () => {
+    expect(verdict([post('k', 'a', [0, 1, 2], 0, [0, 1])], ledger()).failures).toEqual([]);
   });
 
   it('fail a missing turn, turns out of order, a conversation sent as two, feedback on the wrong turn', () => {
