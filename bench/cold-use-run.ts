@@ -24,9 +24,10 @@ export async function coldUse(mode: 'first' | 'burst10k'): Promise<BlockResult> 
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`cold-use ${mode} exited with ${code}`);
-    const { callMs, ...gaps } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as LoopGaps & { callMs: number };
+    const { callMs, callWallMs, ...gaps } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as LoopGaps & { callMs: number; callWallMs: number };
     // The loop of 10,000 calls is the caller's; one call of each kind is the SDK's.
-    return { callMs: mode === 'first' ? Number(callMs.toFixed(2)) : 0, ...gap(gaps) };
+    const sdks = mode === 'first';
+    return { callMs: sdks ? Number(callMs.toFixed(2)) : 0, callWallMs: sdks ? Number(callWallMs.toFixed(2)) : 0, ...gap(gaps) };
   } finally {
     await sink.close();
   }

@@ -10,11 +10,12 @@
  *   that cold client, then flushed: everything waiting for the stages to load drains after.
  *
  * Prints one JSON line: the loop's gaps ({@link LoopGaps}) from the end of the caller's
- * loop on, and how long that loop took, ms (its calls are the SDK's too, but the loop is
- * the caller's: for `first`, one call of each kind).
+ * loop on, and what that loop took, ms: the main thread's CPU (`callMs`) and its wall
+ * time (its calls are the SDK's too, but the loop is the caller's: for `first`, one call
+ * of each kind).
  */
 import { collectGarbage } from './heap.js';
-import { watchLoop } from './loop-watch.js';
+import { mainThreadClock, watchLoop } from './loop-watch.js';
 import { loadSdk } from './sdk.js';
 
 const [mode, url] = process.argv.slice(2);
@@ -23,7 +24,9 @@ if ((mode !== 'first' && mode !== 'burst10k') || url === undefined) throw new Er
 const sdk = await loadSdk();
 const nebuly = new sdk.NebulyClient({ apiKey: 'bench-key', baseUrl: url, onError: () => undefined, recorder: { idleTimeoutMs: 0 } });
 const count = mode === 'first' ? 1 : 10_000;
+const mainThreadNs = mainThreadClock();
 collectGarbage();
+const cpuBefore = mainThreadNs?.() ?? 0;
 const started = performance.now();
 for (let i = 0; i < count; i += 1) {
   const conversation = nebuly.startConversation({ end_user: `user-${i}` });
@@ -32,11 +35,13 @@ for (let i = 0; i < count; i += 1) {
   turn.end({ output: `answer ${i}` });
   void conversation.end();
 }
-const callMs = performance.now() - started;
+const callWallMs = performance.now() - started;
+// The main thread's CPU, as the gaps are counted (the wall time where /proc cannot tell).
+const callMs = mainThreadNs === undefined ? callWallMs : (mainThreadNs() - cpuBefore) / 1e6;
 // Watched from the end of the caller's own loop: what runs after it is the SDK's.
 const loop = watchLoop();
 const report = await nebuly.flush();
 const gaps = await loop.stop();
 await nebuly.shutdown();
 if (report.delivered !== count) throw new Error(`${mode}: ${report.delivered} of ${count} delivered`);
-console.log(JSON.stringify({ ...gaps, callMs }));
+console.log(JSON.stringify({ ...gaps, callMs, callWallMs }));

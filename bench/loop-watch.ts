@@ -1,5 +1,6 @@
 import { openSync, readSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { threadCpuClock } from './thread-cpu.js';
 
 /** What {@link watchLoop} saw of the event loop. */
 export interface LoopGaps {
@@ -19,7 +20,7 @@ export interface LoopGaps {
    * The most CPU the main thread alone used within one gap, ms: the figure of issue 32's
    * target ("main-thread CPU in each gap"). The collector's pauses on the main thread
    * count; its helper threads, another process taking the core, do not. NaN where the
-   * kernel does not tell (see {@link mainThreadNs}).
+   * kernel does not tell (see {@link mainThreadClock}).
    */
   mainCpuMs: number;
   /** How many gaps held more than 10 ms of the main thread's CPU. */
@@ -27,12 +28,23 @@ export interface LoopGaps {
 }
 
 /**
- * The main thread's CPU time so far, ns, from Linux's `/proc/thread-self/schedstat`
- * (opened by the main thread, so it stays that thread's; read again at offset 0, 7 µs a
- * read); undefined elsewhere. Node 20 has no `process.threadCpuUsage()`, and /proc's
- * `stat` counts in ticks of 10 ms, the size of the target.
+ * The main thread's CPU time so far, ns: exact where the small addon of
+ * bench/thread-cpu.ts builds (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`), else Linux's
+ * `/proc/thread-self/schedstat` (opened by the main thread, so it stays that thread's;
+ * 7 µs a read), which counts a running thread's time only at each scheduler tick (4 ms
+ * on the machines here): a gap of 8 ms reads 4 or 12 there, and the most of thousands of
+ * gaps comes out up to a tick too high. `undefined` where neither is there. Node 20 has
+ * no `process.threadCpuUsage()`, and /proc's `stat` counts in ticks of 10 ms.
+ *
+ * @example
+ * ```ts
+ * const clock = mainThreadClock();
+ * const before = clock?.();
+ * ```
  */
-function mainThreadClock(): (() => number) | undefined {
+export function mainThreadClock(): (() => number) | undefined {
+  const exact = threadCpuClock();
+  if (exact !== undefined) return exact;
   let fd: number;
   try {
     fd = openSync('/proc/thread-self/schedstat', 'r');

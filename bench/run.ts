@@ -170,12 +170,13 @@ console.log(
 );
 for (const line of describeBundle(bundle)) console.log(line);
 console.log(
-  `longest block (the call itself / the most main-thread CPU in one gap between two turns of the event loop while it ran ` +
-    `[its gaps over 10 ms]; the longest gap's wall time, the collector's pauses in it and its gaps over 10 ms), ms: ` +
+  `longest block (the main-thread CPU of the call itself / the most main-thread CPU in one gap between two turns of the ` +
+    `event loop while it ran [its gaps over 10 ms]; the call's wall time, the longest gap's wall time, the collector's pauses ` +
+    `in it and its gaps over 10 ms), ms: ` +
     BLOCKING_SCENARIOS.map(
       (scenario) =>
         `${scenario} ${blocking[scenario].callMs} / ${blocking[scenario].mainCpuMs} [${blocking[scenario].mainOver10}] ` +
-        `(wall ${blocking[scenario].gapMs}, gc ${blocking[scenario].gcMs}, ${blocking[scenario].over10} over 10 ms)`,
+        `(call wall ${blocking[scenario].callWallMs}, wall ${blocking[scenario].gapMs}, gc ${blocking[scenario].gcMs}, ${blocking[scenario].over10} over 10 ms)`,
     ).join('; ') +
     `; the longest of all: ${Math.max(...BLOCKING_SCENARIOS.flatMap((scenario) => [blocking[scenario].callMs, blocking[scenario].gapMs]))}` +
     `; sent: 50 MiB conversation ${blocking.crop50MiBSentBytes} B, 10k-interaction one ${blocking.end10kSentBytes} B` +
