@@ -14,15 +14,26 @@ export const CONNECTION_OPTIONS = {
 } as const;
 
 /**
- * The usage lines of {@link CONNECTION_OPTIONS}. The defaults are the client's own
- * (`CLIENT_DEFAULTS`), which the commands use when the flag is not given: one source.
+ * The usage lines of {@link CONNECTION_OPTIONS}, with the defaults a command uses when
+ * the flag is not given: the client's own (`CLIENT_DEFAULTS`), or what the command gives
+ * {@link connect} in their place (`nebuly doctor`: one attempt of 10 s). One source each.
+ *
+ * @example
+ * ```ts
+ * const usage = connectionUsage({ timeoutMs: 10_000, maxRetries: 0 });
+ * ```
  */
-export const CONNECTION_USAGE = `Connection (flags beat the environment):
+export function connectionUsage({ timeoutMs, maxRetries }: { timeoutMs: number; maxRetries: number } = CLIENT_DEFAULTS): string {
+  return `Connection (flags beat the environment):
   --base-url <url>       host to use                    (NEBULY_BASE_URL)
   --region us|eu         the project's region            (NEBULY_REGION; default us)
   --api-key-file <path>  read the API key from a file    (NEBULY_API_KEY)
-  --timeout <ms>         time-out of one attempt         (default ${CLIENT_DEFAULTS.timeoutMs})
-  --max-retries <n>      retries of a failed request     (default ${CLIENT_DEFAULTS.maxRetries})`;
+  --timeout <ms>         time-out of one attempt         (default ${timeoutMs})
+  --max-retries <n>      retries of a failed request     (default ${maxRetries})`;
+}
+
+/** {@link connectionUsage} with the client's defaults, which every command but `doctor` uses. */
+export const CONNECTION_USAGE = connectionUsage();
 
 /** The connection flags as `parseArgs` returns them. */
 export interface ConnectionFlags {

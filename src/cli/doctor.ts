@@ -2,12 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { ENDPOINTS } from '../core/endpoints.js';
 import { APIError, UnexpectedResponseError } from '../core/errors.js';
 import { parseCommand } from './args.js';
-import { connect, CONNECTION_USAGE, resolveHost, resolveKey, type Env } from './connection.js';
+import { connect, connectionUsage, resolveHost, resolveKey, type Env } from './connection.js';
 import { CliError, describeError, EXIT } from './failure.js';
 import { plural, type Io } from './io.js';
 
-/** Doctor's time-out for its one request, unless `--timeout` says otherwise. */
-const DOCTOR_TIMEOUT_MS = 10_000;
+/** Doctor's time-out for its one request, and its retries, unless the flags say otherwise. */
+const DOCTOR_DEFAULTS = { timeoutMs: 10_000, maxRetries: 0 };
 
 const USAGE = `Usage: nebuly doctor [options]
 
@@ -18,7 +18,7 @@ trip time. The key itself is never printed.
 Options:
   -h, --help             show this help
 
-${CONNECTION_USAGE}`;
+${connectionUsage(DOCTOR_DEFAULTS)}`;
 
 /** `nebuly doctor`: host and its source, key accepted or not, round trip. */
 export async function doctor(argv: readonly string[], env: Env, io: Io): Promise<void> {
@@ -47,7 +47,7 @@ export async function doctor(argv: readonly string[], env: Env, io: Io): Promise
     roundTripMs = performance.now() - start;
     return response;
   };
-  const { client } = await connect(values, env, { fetch: timedFetch, maxRetries: 0, timeoutMs: DOCTOR_TIMEOUT_MS });
+  const { client } = await connect(values, env, { fetch: timedFetch, ...DOCTOR_DEFAULTS });
   const path = `${ENDPOINTS.listEligibleUsers.method} ${ENDPOINTS.listEligibleUsers.path}`;
   const rtt = () => (roundTripMs === undefined ? '' : `round trip: ${roundTripMs.toFixed(0)} ms (to the answer's headers)\n`);
   try {

@@ -39,6 +39,14 @@ describe.concurrent('nebuly doctor (bin)', { timeout: TIMEOUT_MS }, () => {
     }
   });
 
+  it("--help gives doctor's own defaults: one attempt of 10 s (docs/cli.md), not the client's", async () => {
+    const { nebuly } = await world();
+    const run = await nebuly(['doctor', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/--timeout <ms> +time-out of one attempt +\(default 10000\)/);
+    expect(run.stdout).toMatch(/--max-retries <n> +retries of a failed request +\(default 0\)/);
+  });
+
   it('prints the host and its source, that the key is accepted, and the round trip', async () => {
     const { server, nebuly } = await world();
     server.store.insertUsers(
