@@ -83,11 +83,13 @@ describe('nebuly-reference-server (bin)', () => {
       trace: [{ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], output: 'Hello!' }],
       feedback_actions: [{ slug: 'thumbs_up' }],
     };
-    const body = JSON.stringify({ conversation: { end_user: 'u-1', interactions: [interaction] } });
+    // As hashEndUser() writes one: 64 characters, printed whole like any id under 120.
+    const endUser = '0123456789abcdef'.repeat(4);
+    const body = JSON.stringify({ conversation: { end_user: endUser, interactions: [interaction] } });
     const sent = await fetch(`${url}/event-ingestion/api/v2/events/trace_conversation`, { method: 'POST', headers, body });
     expect(sent.status).toBe(202);
 
-    await expect.poll(cli.output).toContain('stored interaction-1 (conversation "conversation-1", end user "u-1")');
+    await expect.poll(cli.output).toContain(`stored interaction-1 (conversation "conversation-1", end user "${endUser}")`);
     expect(cli.output()).toContain('  input:  "Hi \\u001b[31mred\\u001b[0m xxx');
     expect(cli.output()).toContain('… (+196 chars)');
     expect(cli.output()).toContain('  trace:  llm "gpt-4o" (1 messages)');
@@ -96,7 +98,7 @@ describe('nebuly-reference-server (bin)', () => {
 
     const listing = await fetch(`${url}/_reference/conversations`, { headers });
     const { conversations } = (await listing.json()) as { conversations: { end_user: string; interactions: { input: string }[] }[] };
-    expect(conversations).toEqual([expect.objectContaining({ end_user: 'u-1', interactions: [expect.objectContaining({ input: interaction.input })] })]);
+    expect(conversations).toEqual([expect.objectContaining({ end_user: endUser, interactions: [expect.objectContaining({ input: interaction.input })] })]);
   });
 
   it('serves /variants from --experiments <file>, and exits 2 naming a file that is not experiments', async () => {

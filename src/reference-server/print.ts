@@ -35,11 +35,11 @@ export function describeStored(record: StoredRecord): string {
     return `stored feedback ${feedback.id} on ${feedback.interaction_id}: ${feedback.action.slug}${value}${text}`;
   }
   const { interaction } = record;
-  const key = interaction.idempotency_key === null ? '' : `, key ${quoted(interaction.idempotency_key, 40)}`;
+  const key = interaction.idempotency_key === null ? '' : `, key ${quoted(interaction.idempotency_key)}`;
   const steps = interaction.trace.slice(0, PRINTED_STEPS).map(step);
   if (interaction.trace.length > PRINTED_STEPS) steps.push(`and ${interaction.trace.length - PRINTED_STEPS} more`);
   const lines = [
-    `stored ${interaction.id} (conversation ${quoted(interaction.conversation_id, 60)}, end user ${quoted(interaction.end_user, 60)}${key})`,
+    `stored ${interaction.id} (conversation ${quoted(interaction.conversation_id)}, end user ${quoted(interaction.end_user)}${key})`,
     `  input:  ${quoted(interaction.input)}`,
     `  output: ${quoted(interaction.output)}`,
     `  trace:  ${steps.length === 0 ? 'none' : steps.join(', ')}`,
