@@ -287,7 +287,7 @@ export class NebulyClient {
   /**
    * Sends every conversation ended so far; resolves when each was delivered or given up,
    * with a {@link DeliveryReport} counting the conversations ended since the previous
-   * report (of a `flush()` or `shutdown()`). Never rejects.
+   * flush's report. Never rejects.
    *
    * @example
    * ```ts
@@ -302,8 +302,9 @@ export class NebulyClient {
    * Ends every open conversation, sends everything, and stops the recorder's timers.
    * Idempotent (every call gets the first call's report); bounded by `timeoutMs`, after
    * which what is left goes to `onError` and counts as failed. Resolves with the
-   * {@link DeliveryReport} of the conversations it waited for, those it ended included.
-   * Never rejects.
+   * {@link DeliveryReport} of the conversations that had not met their fate at the call,
+   * those it ended included (one that settled before it is in an earlier flush's report
+   * instead). Never rejects.
    *
    * @example
    * ```ts

@@ -1,10 +1,11 @@
 import type { ConversationStatus } from './outcome.js';
 
 /**
- * What became of the conversations a `flush()` or `shutdown()` waited for: each
- * conversation ended since the previous report (those still being sent are waited for),
- * counted once, by its outcome. A conversation with nothing recorded (`empty`) is not
- * counted.
+ * What became of the conversations a `flush()` or `shutdown()` waited for, by outcome.
+ * A flush counts each conversation ended since the previous flush's report (those still
+ * being sent are waited for), once. `shutdown()` counts exactly those that had not met
+ * their fate at its call, those it ends itself included. A conversation with nothing
+ * recorded (`empty`) is not counted.
  *
  * - `delivered`: accepted by the service (2xx).
  * - `failed`: sent, but not accepted after the retries, or still unsent at `shutdown()`'s

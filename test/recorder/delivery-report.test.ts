@@ -98,13 +98,28 @@ describe('shutdown()', () => {
     await expect(nebuly.shutdown()).resolves.toEqual(report);
   });
 
-  it('adds what ended before it and no flush counted, not what a flush already did', async () => {
+  it('counts what was still being sent at its call, not what a flush already counted', async () => {
     const { nebuly } = await client();
     await record(nebuly, 'alice').end();
     await nebuly.flush();
     void record(nebuly, 'bob').end();
     record(nebuly, 'refused');
     await expect(nebuly.shutdown()).resolves.toEqual({ delivered: 1, failed: 1, dropped: 0 });
+  });
+
+  it('leaves out what met its fate before the call (a flush before it counts that)', async () => {
+    const { nebuly, errors } = await client();
+    await record(nebuly, 'refused').end(); // failed, and reported, before the call
+    record(nebuly, 'alice');
+    await expect(nebuly.shutdown()).resolves.toEqual({ delivered: 1, failed: 0, dropped: 0 });
+    expect(errors.map((error) => error.name)).toEqual(['DeliveryError']);
+  });
+
+  it('reports zeros after a flush counted everything', async () => {
+    const { nebuly } = await client();
+    await record(nebuly, 'refused').end();
+    await expect(nebuly.flush()).resolves.toEqual({ delivered: 0, failed: 1, dropped: 0 });
+    await expect(nebuly.shutdown()).resolves.toEqual({ delivered: 0, failed: 0, dropped: 0 });
   });
 
   it('counts as failed what its deadline gave up', async () => {
