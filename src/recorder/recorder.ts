@@ -1,7 +1,8 @@
 import type { ModelPrice } from '../core/model-price.js';
 import type { NebulyError } from '../core/errors.js';
+import { ValidationError } from '../core/nebuly-error.js';
 import type { FeedbackTokenMinter } from '../core/feedback-options.js';
-import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
+import { checkShutdownOptions, type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
 import type { Mask } from '../core/privacy-options.js';
 import {
   Conversation,
@@ -341,9 +342,11 @@ export class Recorder {
     if (this.#shutdown !== undefined) return this.#shutdown;
     // What settles from now on is what the report counts.
     this.#stages.ready?.outbox.beginFinal();
-    // `null`, a getter that throws, a revoked Proxy: the default applies.
-    const { timeoutMs } = fieldsOf(options, ['timeoutMs'] as const);
-    const bounded = typeof timeoutMs === 'number' && timeoutMs >= 0 ? timeoutMs : this.#options.shutdownTimeoutMs;
+    // An unknown name, a value out of range, `null`, a revoked Proxy: reported, and the
+    // default applies (shutdown never throws).
+    const { timeoutMs, issues } = checkShutdownOptions(options);
+    if (issues.length > 0) this.#report(new ValidationError(issues, 'shutdown() options'));
+    const bounded = timeoutMs ?? this.#options.shutdownTimeoutMs;
     // Set before ending conversations, so that recording from an `onError` handler
     // during shutdown is refused too.
     let begin!: (closed: Promise<DeliveryReport>) => void;

@@ -22,6 +22,29 @@ describe('shutdown', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it.each([
+    [{ timeout: 100 }, 'Invalid shutdown() options: timeout is not a shutdown option; did you mean `timeoutMs`?'],
+    [{ timeoutMs: -1 }, 'Invalid shutdown() options: timeoutMs must be'],
+    [{ timeoutMs: '100' }, 'Invalid shutdown() options: timeoutMs must be'],
+  ])('reports options it cannot use, %j, by name, and waits the recorder\'s shutdownTimeoutMs instead', async (options, said) => {
+    const { transport, errors, recorder } = setup({ shutdownTimeoutMs: 5_000 });
+    transport.fallback = 'hold';
+    void oneTurn(recorder, 'held');
+    await settle();
+    let done = false;
+    const shutdown = recorder.shutdown(options as never).then(() => {
+      done = true;
+    });
+    expect(kinds(errors)).toEqual(['ValidationError']);
+    expect(errors[0]?.message).toContain(said);
+    // Not the 100 ms it was perhaps meant to be, nor at once: the default.
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await shutdown;
+    expect(kinds(errors)).toEqual(['ValidationError', 'DeliveryError']);
+  });
+
   it('gives up at timeoutMs: aborts what is in flight and reports what is left, with payloads', async () => {
     const { transport, errors, recorder } = setup({ maxConcurrentSends: 1 });
     transport.fallback = 'hold';
