@@ -230,27 +230,6 @@ export const RECORDER_OPTIONS: { readonly [K in keyof RecorderOptions]-?: Option
 };
 
 /**
- * `shutdown({ timeoutMs })`, checked by the rules of every option: its `timeoutMs`
- * (`undefined`: the recorder's `shutdownTimeoutMs`), and the problems found, each at its
- * name (an unknown name with the nearest known one, a value out of range). `shutdown()`
- * never throws: it reports them and goes on with the default.
- *
- * @example
- * ```ts
- * checkShutdownOptions({ timeout: 5_000 }); // { timeoutMs: undefined, issues: [`timeout` is not a shutdown option; did you mean `timeoutMs`?] }
- * ```
- */
-export function checkShutdownOptions(options: unknown): { timeoutMs: number | undefined; issues: Issue[] } {
-  const issues: Issue[] = [];
-  if (options === undefined) return { timeoutMs: undefined, issues };
-  const { timeoutMs } = checkOptions(options, SHUTDOWN_OPTIONS, { path: [], issues }, 'a shutdown option');
-  return { timeoutMs: issues.length === 0 ? timeoutMs : undefined, issues };
-}
-
-/** The options of `shutdown()` ({@link checkShutdownOptions}). */
-const SHUTDOWN_OPTIONS = { timeoutMs: duration(0) };
-
-/**
  * Fills in the defaults of the recorder's options and checks them once, at
  * construction, so that a misconfiguration fails loudly instead of dropping data later.
  * Options the client has resolved pass unchanged.

@@ -1,8 +1,7 @@
 import type { ModelPrice } from '../core/model-price.js';
 import type { NebulyError } from '../core/errors.js';
-import { ValidationError } from '../core/nebuly-error.js';
 import type { FeedbackTokenMinter } from '../core/feedback-options.js';
-import { checkShutdownOptions, type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
+import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from '../core/recorder-options.js';
 import type { Mask } from '../core/privacy-options.js';
 import {
   Conversation,
@@ -342,18 +341,17 @@ export class Recorder {
     if (this.#shutdown !== undefined) return this.#shutdown;
     // What settles from now on is what the report counts.
     this.#stages.ready?.outbox.beginFinal();
-    // An unknown name, a value out of range, `null`, a revoked Proxy: reported, and the
-    // default applies (shutdown never throws).
-    const { timeoutMs, issues } = checkShutdownOptions(options);
-    if (issues.length > 0) this.#report(new ValidationError(issues, 'shutdown() options'));
-    const bounded = timeoutMs ?? this.#options.shutdownTimeoutMs;
+    // An unknown name, a value out of range, `null`, a revoked Proxy: the default applies
+    // (shutdown never throws), and the stages report what was wrong (`Stages.close`).
+    const { timeoutMs } = fieldsOf(options, ['timeoutMs'] as const);
+    const bounded = typeof timeoutMs === 'number' && timeoutMs >= 0 ? timeoutMs : this.#options.shutdownTimeoutMs;
     // Set before ending conversations, so that recording from an `onError` handler
     // during shutdown is refused too.
     let begin!: (closed: Promise<DeliveryReport>) => void;
     this.#shutdown = new Promise<DeliveryReport>((resolve) => {
       begin = resolve;
     });
-    begin(this.#closeAll(bounded, 'shutdown'));
+    begin(this.#closeAll(bounded, 'shutdown', options));
     return this.#shutdown;
   }
 
@@ -362,7 +360,7 @@ export class Recorder {
    * `shutdown()` resolves with this. The open conversations are closed to recording at
    * once; the rest runs with the stages (`closeAll` in `sending.ts`), loaded first if they were not.
    */
-  async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit'): Promise<DeliveryReport> {
+  async #closeAll(timeoutMs: number, reason: 'shutdown' | 'exit', options?: unknown): Promise<DeliveryReport> {
     // Set now, and holding the process until it passes, whenever the stages are ready.
     const deadline = new Deadline(timeoutMs);
     this.#open.stop();
@@ -374,7 +372,7 @@ export class Recorder {
     const next = () => this.#open.idlest();
     const letGo = (conversation: Conversation) => this.#letGo(conversation, reason);
     const delivery = await this.#stages.use(
-      ({ close }) => close({ next, letGo, room: () => this.#room(), onRoom: (wake) => this.#onRoom(wake) }, deadline),
+      ({ close }) => close({ next, letGo, room: () => this.#room(), onRoom: (wake) => this.#onRoom(wake) }, deadline, options),
       () => {
         // Nothing can be sent: each still ends, its outcome `failed`.
         for (let conversation = next(); conversation !== undefined; conversation = next()) letGo(conversation);

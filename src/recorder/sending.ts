@@ -1,7 +1,8 @@
-import { AbortError, NebulyError } from '../core/errors.js';
+import { AbortError, NebulyError, ValidationError } from '../core/errors.js';
 import type { Mask } from '../core/privacy-options.js';
 import type { ResolvedRecorderOptions } from '../core/recorder-options.js';
 import { ENDPOINT_PATHS } from '../core/endpoint-paths.js';
+import { shutdownOptionIssues } from '../core/shutdown-options.js';
 import type { ConversationInteraction, SendConversationBody, SendInteractionBody } from '../schemas/index.js';
 import type { ConversationClaim, ConversationStore, SentInteraction, StoredInteraction } from '../types/store.js';
 import { isThenable } from '../utils/thenable.js';
@@ -781,8 +782,9 @@ export interface Stages {
   /**
    * What `shutdown()` runs once it has closed the open conversations to recording: lets
    * go of them and closes the stages by the deadline ({@link closeAll}); resolves with the report.
+   * `options`, `shutdown()`'s as given: what it could not use is reported here.
    */
-  close: <C>(parts: LettingGo<C>, deadline: Deadline) => Promise<DeliveryReport>;
+  close: <C>(parts: LettingGo<C>, deadline: Deadline, options?: unknown) => Promise<DeliveryReport>;
   /**
    * Between two units of work the loader hands over (what waited for the stages to load):
    * `undefined` to go on, or a promise to await first, so that the host runs (see `pace`).
@@ -859,8 +861,10 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
     sentHere: (key, interactionId) => sender.sentInteraction(key, interactionId),
     retentionMs: options.feedbackRetentionMs,
   });
-  const close = <C>(parts: LettingGo<C>, deadline: Deadline): Promise<DeliveryReport> => {
+  const close = <C>(parts: LettingGo<C>, deadline: Deadline, options?: unknown): Promise<DeliveryReport> => {
     outbox.beginFinal();
+    const issues = shutdownOptionIssues(options);
+    if (issues.length > 0) report(new ValidationError(issues, 'shutdown() options'));
     const closing: ClosingParts<C> = {
       ...parts,
       expire: (reason) => outbox.abandon(reason),
