@@ -15,7 +15,7 @@ import type { CallOverrides } from './request-options.js';
 import { requestTarget } from './request-target.js';
 import { parseBody } from './response.js';
 import { wireResponseOf } from './transport/fetch.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow, readOrThrow } from './validate.js';
 import { exportRangeSchema } from '../schemas/reading.js';
 
 /** Each engine's ky instance: its base URL, headers and transport, made at its first typed call. */
@@ -104,5 +104,7 @@ export async function typedCall<N extends EndpointName>(
  * ```
  */
 export function checkExportRange(range: unknown): { from: string; to: string } {
-  return parseOrThrow(exportRangeSchema, range);
+  // The range's own fields: its `signal` is the export's, not the wire's.
+  const fields = typeof range === 'object' && range !== null ? readOrThrow(range, () => ({ from: (range as { from?: unknown }).from, to: (range as { to?: unknown }).to })) : range;
+  return parseOrThrow(exportRangeSchema, fields);
 }

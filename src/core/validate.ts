@@ -3,6 +3,7 @@ import { toIssues } from '../schemas/issues.js';
 import { type Issue } from '../utils/issues.js';
 import { unreadableIssues } from '../schemas/plain-checks.js';
 import { ValidationError } from './nebuly-error.js';
+import { unknownKeys } from './unknown-keys.js';
 
 /** What {@link safeParseInput} found: the wire value, or every problem by path. */
 export type InputResult<T> = { success: true; data: T } | { success: false; issues: Issue[] };
@@ -48,7 +49,9 @@ export function readOrThrow<T>(value: unknown, read: () => T, subject = 'params'
 /**
  * Validates `value` against a wire schema and returns what goes on the wire; throws a
  * {@link ValidationError} that lists every problem by path, and nothing else: a getter or
- * a revoked Proxy that throws while being read is a problem of the input too.
+ * a revoked Proxy that throws while being read is a problem of the input too, and so is
+ * a key the schema does not know (a misspelled field, which zod alone would drop in
+ * silence: {@link unknownKeys}).
  * `relocate` rewrites the paths, for callers whose input is shaped unlike the schema.
  *
  * @example
@@ -63,6 +66,8 @@ export function parseOrThrow<S extends z.ZodMiniType>(
   relocate: (issue: Issue) => Issue = (issue) => issue,
 ): z.output<S> {
   const result = safeParseInput(schema, value);
-  if (!result.success) throw new ValidationError(result.issues.map(relocate), subject);
-  return result.data;
+  const unknown = unknownKeys(schema, value);
+  const issues = result.success ? unknown : [...result.issues, ...unknown];
+  if (issues.length > 0) throw new ValidationError(issues.map(relocate), subject);
+  return (result as { data: z.output<S> }).data;
 }

@@ -79,6 +79,19 @@ export const embeddingStepSchema = z.object({
  */
 const TRACE_STEP_KINDS = [retrievalStepSchema, llmStepSchema, embeddingStepSchema] as const;
 
+/**
+ * The schema of the kind of step `value` is meant to be, judged by its keys alone (see
+ * {@link traceStepSchema}): for what reads a step's fields apart from zod (`unknownKeys`).
+ *
+ * @example
+ * ```ts
+ * traceStepKind({ source: 'kb', input: 'q', outputs: [] }); // retrievalStepSchema
+ * ```
+ */
+export function traceStepKind(value: unknown): (typeof TRACE_STEP_KINDS)[number] {
+  return TRACE_STEP_KINDS[traceStepBranch(value)];
+}
+
 /** Which kind of step a value is meant to be, judged by its keys alone. */
 function traceStepBranch(value: unknown): 0 | 1 | 2 {
   if (typeof value === 'object' && value !== null) {

@@ -60,6 +60,41 @@ describe('validation before sending', () => {
     expect(service.requests).toHaveLength(0);
   });
 
+  it('refuses a field the wire does not have, naming the one meant, where zod alone would drop it in silence', async () => {
+    const error = await validationError(
+      nebuly.conversations.send({
+        conversation: {
+          end_user: 'u',
+          interactions: [
+            {
+              input: 'Hi',
+              output: 'Hello',
+              time_start: '2026-03-01T10:00:00Z',
+              time_end: '2026-03-01T10:00:01Z',
+              tag: { plan: 'pro' },
+              tags: { anything: 'goes', inAnyCase: 'yes' }, // a record: every key is the user's
+              trace: [{ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], output: 'Hello', inputTokens: 5 }],
+            },
+          ],
+        },
+      } as never),
+    );
+    expect(error.issues.map((issue) => `${issue.pathText} ${issue.message}`)).toEqual([
+      'conversation.interactions[0].tag is not a field; did you mean `tags`?',
+      'conversation.interactions[0].trace[0].inputTokens is not a field; did you mean `input_tokens`?',
+    ]);
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it('names a camelCase spelling of a required field once, in the missing field\'s issue', async () => {
+    const error = await validationError(
+      nebuly.interactions.send({ ...valid, interaction: { ...valid.interaction, end_user: undefined as never, endUser: 'u' } as never }),
+    );
+    expect(error.issues.map((issue) => `${issue.pathText} ${issue.message}`)).toEqual([
+      'interaction.end_user is required (got `endUser`: did you mean `end_user`?)',
+    ]);
+  });
+
   it('tells an LLM step from an embedding step by its shape', async () => {
     const error = await validationError(
       nebuly.interactions.send({
@@ -88,6 +123,9 @@ describe('validation before sending', () => {
       'traces[0].messages must be an array (got string)',
       'traces[1].source must not be empty',
       'traces[1].outputs is required',
+      // A field of another kind is not one of this kind's: it would be dropped.
+      'traces[0].input is not a field',
+      'traces[1].model is not a field',
     ]);
     expect(service.requests).toHaveLength(0);
   });
