@@ -2,7 +2,7 @@ import type { Issue } from '../utils/issues.js';
 import { checkOptions } from './option-checks.js';
 import { number } from './option-kinds.js';
 
-/** The options of `shutdown()` ({@link checkShutdownOptions}). */
+/** The options of `shutdown()` ({@link shutdownOptionIssues}): a duration, `Infinity` included, as `shutdownTimeoutMs` is. */
 const SHUTDOWN_OPTIONS = { timeoutMs: number({ min: 0, unit: 'milliseconds' }) };
 
 /**

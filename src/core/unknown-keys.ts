@@ -71,12 +71,10 @@ function walk(schema: Schema, value: unknown, path: (string | number)[], issues:
       const shapes = objectShapes(schema);
       // A loose object, or a union with a member that is not an object: its keys are not all known here.
       if (shapes === undefined) return;
-      const known = shapes.flatMap((shape) => Object.keys(shape));
-      const entries = Object.entries(value);
-      for (const [key, item] of entries) {
+      for (const [key, item] of Object.entries(value)) {
         const field = fieldOf(shapes, key);
         if (field !== undefined) walk(field, item, [...path, key], issues, depth + 1);
-        else if (!namedByZod(shapes, key, value)) issues.push(unknown([...path, key], key, known));
+        else if (!namedByZod(shapes, key, value)) issues.push(unknownKeyIssue([...path, key], key, shapes));
       }
       return;
     }
@@ -135,7 +133,11 @@ function namedByZod(shapes: readonly Record<string, Schema>[], key: string, valu
   return field !== undefined && field._zod.def.type !== 'optional' && (value as Record<string, unknown>)[snake] === undefined;
 }
 
-/** `endUser` → `end_user`: the wire's names are snake_case, JavaScript's camelCase. */
+/**
+ * `endUser` → `end_user`: the wire's names are snake_case, JavaScript's camelCase. The
+ * same line as in schemas/issue-messages.ts, not taken from there for the reason given at
+ * {@link unknownKeyIssue}: that module is in the first-loaded bundle.
+ */
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /**
@@ -144,7 +146,7 @@ const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${lette
  * Not by edit distance (`nearestName`): that lives in the first-loaded bundle, and taking
  * it from a lazy module made the bundle export it, past its size limit.
  */
-function unknown(path: (string | number)[], key: string, known: readonly string[]): Issue {
-  const nearest = [snakeCase(key), `${key}s`, key.replace(/s$/, '')].find((name) => name !== key && known.includes(name));
+function unknownKeyIssue(path: (string | number)[], key: string, shapes: readonly Record<string, Schema>[]): Issue {
+  const nearest = [snakeCase(key), `${key}s`, key.replace(/s$/, '')].find((name) => name !== key && fieldOf(shapes, name) !== undefined);
   return { path, message: nearest === undefined ? 'is not a field' : `is not a field; did you mean \`${nearest}\`?`, code: 'unrecognized_keys' };
 }

@@ -782,9 +782,9 @@ export interface Stages {
   /**
    * What `shutdown()` runs once it has closed the open conversations to recording: lets
    * go of them and closes the stages by the deadline ({@link closeAll}); resolves with the report.
-   * `options`, `shutdown()`'s as given: what it could not use is reported here.
+   * `given`, `shutdown()`'s options as the caller passed them: what it could not use is reported here.
    */
-  close: <C>(parts: LettingGo<C>, deadline: Deadline, options?: unknown) => Promise<DeliveryReport>;
+  close: <C>(parts: LettingGo<C>, deadline: Deadline, given?: unknown) => Promise<DeliveryReport>;
   /**
    * Between two units of work the loader hands over (what waited for the stages to load):
    * `undefined` to go on, or a promise to await first, so that the host runs (see `pace`).
@@ -861,9 +861,9 @@ export function connectStages({ options, transport, report, mask, changed }: Sta
     sentHere: (key, interactionId) => sender.sentInteraction(key, interactionId),
     retentionMs: options.feedbackRetentionMs,
   });
-  const close = <C>(parts: LettingGo<C>, deadline: Deadline, options?: unknown): Promise<DeliveryReport> => {
+  const close = <C>(parts: LettingGo<C>, deadline: Deadline, given?: unknown): Promise<DeliveryReport> => {
     outbox.beginFinal();
-    const issues = shutdownOptionIssues(options);
+    const issues = shutdownOptionIssues(given);
     if (issues.length > 0) report(new ValidationError(issues, 'shutdown() options'));
     const closing: ClosingParts<C> = {
       ...parts,
