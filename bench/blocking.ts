@@ -1,7 +1,7 @@
 import type { Sdk } from './sdk.js';
 import { collectGarbage } from './heap.js';
 import { acceptingFetch } from './sdk.js';
-import { type LoopGaps, mainThreadClock, watchLoop } from './loop-watch.js';
+import { type LoopGaps, timed, watchLoop } from './loop-watch.js';
 import { coldUse } from './cold-use-run.js';
 
 /** The longest time the host's event loop could not run, in ms, for one scenario. */
@@ -59,17 +59,6 @@ export type BlockingResult = Record<(typeof BLOCKING_SCENARIOS)[number], BlockRe
    */
   crop50MiBRope: BlockResult;
 };
-
-const mainThreadNs = mainThreadClock();
-
-/** Runs `call`: its value, the main thread's CPU it took (see {@link BlockResult.callMs}) and its wall time, ms. */
-function timed<T>(call: () => T): { value: T; ms: number; wallMs: number } {
-  const cpuBefore = mainThreadNs?.() ?? 0;
-  const started = performance.now();
-  const value = call();
-  const wallMs = performance.now() - started;
-  return { value, ms: mainThreadNs === undefined ? wallMs : (mainThreadNs() - cpuBefore) / 1e6, wallMs };
-}
 
 const round = (ms: number) => Number(ms.toFixed(2));
 

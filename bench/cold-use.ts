@@ -15,7 +15,7 @@
  * of each kind).
  */
 import { collectGarbage } from './heap.js';
-import { mainThreadClock, watchLoop } from './loop-watch.js';
+import { timed, watchLoop } from './loop-watch.js';
 import { loadSdk } from './sdk.js';
 
 const [mode, url] = process.argv.slice(2);
@@ -24,20 +24,17 @@ if ((mode !== 'first' && mode !== 'burst10k') || url === undefined) throw new Er
 const sdk = await loadSdk();
 const nebuly = new sdk.NebulyClient({ apiKey: 'bench-key', baseUrl: url, onError: () => undefined, recorder: { idleTimeoutMs: 0 } });
 const count = mode === 'first' ? 1 : 10_000;
-const mainThreadNs = mainThreadClock();
 collectGarbage();
-const cpuBefore = mainThreadNs?.() ?? 0;
-const started = performance.now();
-for (let i = 0; i < count; i += 1) {
-  const conversation = nebuly.startConversation({ end_user: `user-${i}` });
-  const turn = conversation.interaction({ input: `question ${i}` });
-  turn.llm({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `question ${i}` }], output: `answer ${i}`, input_tokens: 10, output_tokens: 5 });
-  turn.end({ output: `answer ${i}` });
-  void conversation.end();
-}
-const callWallMs = performance.now() - started;
-// The main thread's CPU, as the gaps are counted (the wall time where /proc cannot tell).
-const callMs = mainThreadNs === undefined ? callWallMs : (mainThreadNs() - cpuBefore) / 1e6;
+// The main thread's CPU of the caller's loop, as the gaps are counted, and its wall time.
+const { ms: callMs, wallMs: callWallMs } = timed(() => {
+  for (let i = 0; i < count; i += 1) {
+    const conversation = nebuly.startConversation({ end_user: `user-${i}` });
+    const turn = conversation.interaction({ input: `question ${i}` });
+    turn.llm({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `question ${i}` }], output: `answer ${i}`, input_tokens: 10, output_tokens: 5 });
+    turn.end({ output: `answer ${i}` });
+    void conversation.end();
+  }
+});
 // Watched from the end of the caller's own loop: what runs after it is the SDK's.
 const loop = watchLoop();
 const report = await nebuly.flush();

@@ -58,6 +58,29 @@ export function mainThreadClock(): (() => number) | undefined {
   };
 }
 
+/** The clock of {@link timed}, made at its first use. */
+let callClock: (() => number) | undefined | null = null;
+
+/**
+ * Runs the synchronous `call`: its value, the main thread's CPU it took, ms, as the gaps
+ * are counted (see {@link mainThreadClock}; its wall time where there is no clock), and
+ * its wall time, which also counts other processes taking the core.
+ *
+ * @example
+ * ```ts
+ * const { value: outcome, ms, wallMs } = timed(() => conversation.end());
+ * ```
+ */
+export function timed<T>(call: () => T): { value: T; ms: number; wallMs: number } {
+  if (callClock === null) callClock = mainThreadClock();
+  const clock = callClock;
+  const cpuBefore = clock?.() ?? 0;
+  const started = performance.now();
+  const value = call();
+  const wallMs = performance.now() - started;
+  return { value, ms: clock === undefined ? wallMs : (clock() - cpuBefore) / 1e6, wallMs };
+}
+
 /** ms of the collector's `pauses` ([start, end] in `performance.now()` ms) within [from, to]. */
 function collectingMs(pauses: readonly [number, number][], from: number, to: number): number {
   let ms = 0;

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE = fileURLToPath(new URL('thread-cpu/thread-cpu.c', import.meta.url));
-/** Built beside the sources, once per Node major: kept out of git (.gitignore). */
+/** Built in the repository's `.cache/` (gitignored), once per Node major. */
 const BUILT = fileURLToPath(new URL(`../.cache/thread-cpu-node${process.versions.node.split('.')[0]}.node`, import.meta.url));
 
 /** Where Node's own headers are: beside the running node (the registry's builds), else the system's (Debian's). */
